@@ -1,0 +1,1 @@
+"""Game-agnostic machinery: log model, parsing, dice, replay driver, errors, names, output."""

@@ -1,0 +1,134 @@
+"""The engine contract: one per game, the same shape for every game.
+
+Modelled on OpenSpiel's State and Rally the Troops' rules modules.  An engine knows nothing of
+text files or terminals; the core knows nothing of any game's rules.  The replay driver
+(``referee.core.replay``) talks to engines only through this protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from lark import Tree
+from rich.console import RenderableType
+
+from referee.core.dice import Dice, Roll
+
+Side = str
+"""A side's id as written before a colon in a log: ``allied``, ``german``, ``referee``."""
+
+REFEREE: Side = "referee"
+"""The side that acts in chance steps (weather, landing rolls): the referee rolls."""
+
+
+class Command(Protocol):
+    """One thing a side does.  ``str(command)`` is its canonical text in a log."""
+
+    chance: ClassVar[bool]
+    """True for chance steps that only roll dice (the referee's own commands)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened when a command was applied, in words and in data."""
+
+    kind: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    rolls: tuple[Roll, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "text": self.text}
+        if self.rolls:
+            out["dice"] = [
+                {"die": f"d{r.sides}", "faces": list(r.faces), "for": r.label} for r in self.rolls
+            ]
+        if self.data:
+            out["data"] = dict(self.data)
+        return out
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What ``referee games`` says of a game."""
+
+    id: str
+    title: str
+    rulebook: str
+    sides: tuple[Side, ...]
+    scenarios: tuple[str, ...]
+    coverage: str
+    implemented: bool = True
+
+
+S = TypeVar("S")
+C = TypeVar("C")
+
+
+class Engine(Protocol[S, C]):
+    """A game's rules.  ``S`` is its state class, ``C`` its command type.
+
+    ``apply`` either performs the command completely or raises ``IllegalMove`` (with the rule
+    section) and leaves the state exactly as it was.
+    """
+
+    info: GameInfo
+    grammar: str
+    """The file name of the game's Lark grammar in ``grammar/``."""
+
+    def setup(self, scenario: str | None, options: Mapping[str, str]) -> S:
+        """The opening position of a scenario (``None``: the game's default scenario)."""
+        ...
+
+    def copy(self, state: S) -> S:
+        """An independent copy: the replay driver keeps one to undo a rejected line."""
+        ...
+
+    def to_act(self, state: S) -> Side | None:
+        """Who must act now: a side, ``REFEREE`` for a chance step, ``None`` when over."""
+        ...
+
+    def legal(self, state: S) -> Iterable[C]:
+        """Every command that may be given now."""
+        ...
+
+    def forced(self, state: S) -> C | None:
+        """The command the referee applies by itself now, if there is exactly one.
+
+        A chance step (the referee rolls) or a decision with a single legal answer.
+        """
+        ...
+
+    def decision(self, state: S) -> str:
+        """The open decision in words: ``"attack or defend at Eindhoven, Grave"``."""
+        ...
+
+    def apply(self, state: S, command: C, dice: Dice) -> list[Event]:
+        """Perform ``command`` or raise ``IllegalMove`` and leave ``state`` untouched."""
+        ...
+
+    def build_command(self, tree: Tree[Any], text: str) -> C:
+        """Turn one parsed ``command`` subtree into a command, resolving names.
+
+        Raises ``UnknownName``/``AmbiguousName`` (with the column) for a name the game does
+        not know.  ``text`` is the source line, for columns.
+        """
+        ...
+
+    def outcome(self, state: S) -> dict[str, Any]:
+        """The result so far: at least ``result`` (``None`` while the game goes on)."""
+        ...
+
+    def to_json(self, state: S) -> dict[str, Any]:
+        """The state as plain JSON data, with stable keys."""
+        ...
+
+    def render(self, state: S) -> Sequence[RenderableType]:
+        """The state as rich tables and text, for the terminal report."""
+        ...
+
+    def invariants(self, state: S) -> list[str]:
+        """Broken invariants, in words; empty when the state is sound (self-play checks it)."""
+        ...

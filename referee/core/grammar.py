@@ -1,0 +1,78 @@
+"""Building the Lark parsers (once per process) and turning Lark's errors into sentences."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from referee.core.errors import LogSyntaxError
+from referee.core.resources import grammar_path
+
+# What a terminal is, in words, for "expected ..." messages.
+_TERMINAL_WORDS = {
+    "WORD": "a name",
+    "FACE": "a number",
+    "DIE": "a die such as d6",
+    "TAG_NAME": "a tag name",
+    "TAG_VALUE": 'a quoted value such as "wwiic"',
+    "ARROW": "'->'",
+    "$END": "the end of the line",
+}
+
+
+@cache
+def game_parser(grammar_file: str) -> Lark:
+    """The LALR parser of a game's grammar (``battle_card.lark``), built once per process."""
+    return Lark.open(
+        str(grammar_path(grammar_file)), parser="lalr", start="start", maybe_placeholders=True
+    )
+
+
+def _describe(parser: Lark, terminal: str) -> str:
+    if terminal in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[terminal]
+    for definition in parser.terminals:
+        if definition.name == terminal:
+            pattern = definition.pattern
+            if pattern.type == "str":
+                return f"'{pattern.value}'"
+            raw = pattern.value
+            if raw.startswith("(?i:") and raw.endswith(")"):
+                return f"'{raw[4:-1].lower()}'"
+            break
+    return terminal.lower().replace("_", " ")
+
+
+def _expected(parser: Lark, names: set[str] | frozenset[str]) -> str:
+    words = sorted({_describe(parser, n) for n in names if n not in ("WS_INLINE", "COMMENT")})
+    if not words:
+        return "something else"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxError:
+    """A plain sentence for a Lark error on one line, with the 1-based column."""
+    column = getattr(error, "column", None)
+    if not isinstance(column, int) or column < 1:
+        column = len(text.rstrip()) + 1
+    if isinstance(error, UnexpectedCharacters):
+        found = text[column - 1 : column]
+        message = f"unexpected '{found}'; expected {_expected(parser, error.allowed or set())}"
+    elif isinstance(error, UnexpectedEOF):
+        message = f"the line ends too soon; expected {_expected(parser, set(error.expected))}"
+        column = len(text.rstrip()) + 1
+    elif isinstance(error, UnexpectedToken):
+        token = error.token
+        if token.type == "$END":
+            column = len(text.rstrip()) + 1
+            message = "the line ends too soon"
+        else:
+            message = f"unexpected '{token}'"
+        message += f"; expected {_expected(parser, error.accepts or error.expected)}"
+    else:  # pragma: no cover - Lark has no other UnexpectedInput subclasses
+        message = "this line cannot be read"
+    return LogSyntaxError(message, column=column)

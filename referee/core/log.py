@@ -1,0 +1,91 @@
+"""The log model: what a parsed log holds, line by line, before any rule is applied."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.core.errors import Problem
+
+
+@dataclass(frozen=True)
+class DiceRecord:
+    """Dice written in the log: ``{d10: 3 7 9 | 2 2 8}``."""
+
+    sides: int
+    groups: tuple[tuple[int, ...], ...]
+    column: int
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        return tuple(f for group in self.groups for f in group)
+
+    def __str__(self) -> str:
+        groups = " | ".join(" ".join(str(f) for f in g) for g in self.groups)
+        return f"{{d{self.sides}: {groups}}}"
+
+
+@dataclass
+class CommandItem:
+    """One command of an action line, with the dice recorded for it."""
+
+    command: Any
+    dice: DiceRecord | None
+    column: int
+
+
+@dataclass
+class Entry:
+    """A line of the log that is not blank or a comment."""
+
+    number: int
+    text: str
+
+
+@dataclass
+class TagLine(Entry):
+    name: str = ""
+    value: str = ""
+
+
+@dataclass
+class ActionLine(Entry):
+    side: str | None = None
+    items: list[CommandItem] = field(default_factory=list)
+
+
+@dataclass
+class TurnAssertion(Entry):
+    turn: int = 0
+    half: str | None = None
+    column: int = 1
+
+
+@dataclass
+class Expectation(Entry):
+    key: str = ""
+    value: str = ""
+    column: int = 1
+
+
+@dataclass
+class ParsedLog:
+    """A log read and parsed: tags, entries that parsed, and the problems of those that did not.
+
+    ``unreadable`` is set when the log as a whole cannot be read (not text, too large, no game).
+    """
+
+    source: str
+    tags: dict[str, str] = field(default_factory=dict)
+    options: list[str] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    unreadable: bool = False
+
+    @property
+    def game(self) -> str | None:
+        return self.tags.get("Game")
+
+    @property
+    def actions(self) -> list[ActionLine]:
+        return [e for e in self.entries if isinstance(e, ActionLine)]

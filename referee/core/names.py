@@ -1,0 +1,97 @@
+"""Name matching: case, spaces, dots, hyphens and apostrophes do not count.
+
+``St. Oedenrode``, ``st oedenrode`` and ``St-Oedenrode`` are one name.  An unknown name gets
+a did-you-mean suggestion from the closest known names.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from typing import Generic, TypeVar
+
+from referee.core.errors import AmbiguousName, UnknownName
+
+_IGNORED = re.compile(r"[\s.\-_'’]+")
+
+T = TypeVar("T")
+
+
+def normalise(name: str) -> str:
+    """The key a name is matched by: case-folded, without spaces, dots, hyphens, apostrophes."""
+    return _IGNORED.sub("", name).casefold()
+
+
+class NameIndex(Generic[T]):
+    """Looks things up by any of their names.
+
+    ``what`` names the kind of thing in messages ("city", "unit", "space").  Each entry has a
+    display name and any number of aliases.  Two different things sharing a normalised alias
+    make that alias ambiguous.
+    """
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self._by_key: dict[str, list[tuple[str, T]]] = {}
+        self._display: dict[str, str] = {}
+
+    def add(self, display: str, value: T, aliases: Iterable[str] = ()) -> None:
+        for name in (display, *aliases):
+            key = normalise(name)
+            if not key:
+                raise ValueError(f"empty {self.what} name")
+            entries = self._by_key.setdefault(key, [])
+            if all(existing != value for _, existing in entries):
+                entries.append((display, value))
+            self._display.setdefault(key, display)
+
+    @classmethod
+    def from_mapping(cls, what: str, items: Mapping[str, T]) -> NameIndex[T]:
+        index: NameIndex[T] = cls(what)
+        for display, value in items.items():
+            index.add(display, value)
+        return index
+
+    def __contains__(self, name: str) -> bool:
+        return normalise(name) in self._by_key
+
+    def lookup(self, name: str, *, column: int | None = None) -> T:
+        """The thing called ``name``; ``UnknownName`` or ``AmbiguousName`` otherwise."""
+        key = normalise(name)
+        entries = self._by_key.get(key)
+        if not entries:
+            raise UnknownName(self.what, name, self.suggest(name), column=column)
+        if len(entries) > 1:
+            raise AmbiguousName(self.what, name, [d for d, _ in entries], column=column)
+        return entries[0][1]
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        """The display names closest to ``name``, best first."""
+        key = normalise(name)
+        close = difflib.get_close_matches(key, list(self._by_key), n=limit, cutoff=0.6)
+        seen: list[str] = []
+        for match in close:
+            display = self._display[match]
+            if display not in seen:
+                seen.append(display)
+        return seen
+
+    def names(self) -> list[str]:
+        """Every display name, in the order added."""
+        return list(dict.fromkeys(self._display.values()))
+
+
+def split_leading_name(
+    words: list[str], index: NameIndex[T], *, column: int | None = None
+) -> tuple[T, list[str]]:
+    """Resolve the longest run of leading ``words`` that is a known name.
+
+    ``["1st", "Airborne", "Arnhem"]`` with a unit index knowing "1st Airborne" gives that
+    unit and ``["Arnhem"]``.  With no match, ``UnknownName`` names the first word.
+    """
+    for end in range(len(words), 0, -1):
+        candidate = " ".join(words[:end])
+        if candidate in index:
+            return index.lookup(candidate, column=column), words[end:]
+    return index.lookup(words[0] if words else "", column=column), words[1:]

@@ -1,0 +1,36 @@
+"""Where the bundled grammars, scenarios and logs are.
+
+In an installed wheel they live inside the package (``referee/_bundled/...``, put there by the
+build's force-include); in a source checkout they are the top-level folders beside ``referee/``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+@cache
+def bundled(folder: str) -> Path:
+    """The directory of a bundled folder: ``grammar``, ``scenarios`` or ``logs``."""
+    installed = _PACKAGE / "_bundled" / folder
+    if installed.is_dir():
+        return installed
+    checkout = _PACKAGE.parent / folder
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError(f"the bundled folder '{folder}' is missing from this installation")
+
+
+def grammar_path(name: str) -> Path:
+    return bundled("grammar") / name
+
+
+def scenario_dir(game: str) -> Path:
+    return bundled("scenarios") / game
+
+
+def logs_dir(game: str) -> Path:
+    return bundled("logs") / game
