@@ -38,7 +38,14 @@ class ProblemKind(StrEnum):
 # Kinds that mean "the log could not be read" (exit code 2) rather than "the log breaks the
 # rules" (exit code 1).
 UNREADABLE_KINDS = frozenset(
-    {ProblemKind.SYNTAX, ProblemKind.HEADER, ProblemKind.ENCODING, ProblemKind.LIMIT}
+    {
+        ProblemKind.SYNTAX,
+        ProblemKind.HEADER,
+        ProblemKind.ENCODING,
+        ProblemKind.LIMIT,
+        ProblemKind.UNKNOWN_NAME,
+        ProblemKind.AMBIGUOUS_NAME,
+    }
 )
 
 
@@ -176,10 +183,22 @@ class NotImplementedRule(IllegalMove):
     kind = ProblemKind.NOT_IMPLEMENTED
 
 
-class GameOver(IllegalMove):
+class GameOver(RefereeError):
     """A command after the game has ended."""
 
     kind = ProblemKind.GAME_OVER
+
+
+class WrongSide(RefereeError):
+    """A line written for a side that is not the one to act (or for no side of the game)."""
+
+    kind = ProblemKind.WRONG_SIDE
+
+
+class MissingDecision(RefereeError):
+    """The log goes on while a decision (or a roll) that must come first is not written."""
+
+    kind = ProblemKind.MISSING_DECISION
 
 
 class DiceError(RefereeError):

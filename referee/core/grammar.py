@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from functools import cache
 
 from lark import Lark
@@ -26,8 +27,25 @@ _TERMINAL_WORDS = {
 def game_parser(grammar_file: str) -> Lark:
     """The LALR parser of a game's grammar (``battle_card.lark``), built once per process."""
     return Lark.open(
-        str(grammar_path(grammar_file)), parser="lalr", start="start", maybe_placeholders=True
+        str(grammar_path(grammar_file)),
+        parser="lalr",
+        start="start",
+        maybe_placeholders=True,
+        propagate_positions=True,
     )
+
+
+@cache
+def line_keywords(parser: Lark) -> tuple[str, ...]:
+    """The keywords a line may start with (its commands), for "did you mean" on a bad one."""
+    accepts = parser.parse_interactive("").accepts()
+    words = []
+    for definition in parser.terminals:
+        if definition.name in accepts:
+            described = _describe(parser, definition.name)
+            if described.startswith("'") and described[1:-1].isalpha():
+                words.append(described[1:-1])
+    return tuple(sorted(words))
 
 
 def _describe(parser: Lark, terminal: str) -> str:
@@ -54,6 +72,17 @@ def _expected(parser: Lark, names: set[str] | frozenset[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+def _misread_command(error: UnexpectedToken) -> bool:
+    """True when the parser took an unknown first word for a side prefix ("atack Grave")."""
+    history = error.token_history or []
+    return (
+        len(history) == 1
+        and history[0].type == "WORD"
+        and error.token.type != "COLON"
+        and "COLON" in (error.accepts or error.expected)
+    )
+
+
 def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxError:
     """A plain sentence for a Lark error on one line, with the 1-based column."""
     column = getattr(error, "column", None)
@@ -65,6 +94,15 @@ def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxEr
     elif isinstance(error, UnexpectedEOF):
         message = f"the line ends too soon; expected {_expected(parser, set(error.expected))}"
         column = len(text.rstrip()) + 1
+    elif isinstance(error, UnexpectedToken) and _misread_command(error):
+        word = str(error.token_history[0]) if error.token_history else ""
+        keywords = line_keywords(parser)
+        close = difflib.get_close_matches(word.casefold(), keywords, n=1)
+        message = f"'{word}' is not a command"
+        if close:
+            message += f"; did you mean '{close[0]}'?"
+        message += " Commands: " + ", ".join(keywords)
+        column = 1 + len(text) - len(text.lstrip())
     elif isinstance(error, UnexpectedToken):
         token = error.token
         if token.type == "$END":

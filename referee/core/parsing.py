@@ -253,6 +253,8 @@ def _dice_record(tree: Tree[Any]) -> DiceRecord:
 
 
 def _first_column(tree: Tree[Any]) -> int:
+    if not tree.meta.empty:
+        return int(tree.meta.column)
     for token in tree.scan_values(lambda v: isinstance(v, Token)):
         return int(token.column or 1)
     return 1

@@ -1,0 +1,74 @@
+"""The library API under the CLI: everything ``referee`` does, callable from Python.
+
+    >>> from referee.api import replay_text
+    >>> report = replay_text('[Game "battle-card"]\\n[Seed "1"]\\n')
+    >>> report.pending()["side"]
+    'allied'
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from referee.core.dice import CURRENT_DICE_VERSION
+from referee.core.errors import HeaderError
+from referee.core.parsing import parse_log, read_log
+from referee.core.replay import Report, replay
+from referee.games import engine_for, game_entry
+
+
+def replay_file(
+    path: Path | str, *, seed: str | None = None, strict: bool = False, upto: int | None = None
+) -> Report:
+    """Read, parse and replay a log file.  Every problem is inside the report."""
+    return replay(read_log(Path(path)), seed=seed, strict=strict, upto=upto)
+
+
+def replay_text(
+    text: str, *, source: str = "<log>", seed: str | None = None, strict: bool = False,
+    upto: int | None = None,
+) -> Report:
+    """Parse and replay the text of a log."""
+    return replay(parse_log(text, source), seed=seed, strict=strict, upto=upto)
+
+
+def legal_moves(report: Report) -> list[str]:
+    """The commands the side to act may give at the end of a replayed log."""
+    if report.engine is None or report.state is None:
+        return []
+    return [str(c) for c in report.engine.legal(report.state)]
+
+
+def new_seed() -> str:
+    """A fresh random seed for a new game (from the operating system's secure source)."""
+    return secrets.token_hex(8)
+
+
+def new_log(game: str, scenario: str | None = None, seed: str | None = None) -> str:
+    """The header of a new log of ``game`` (checked by setting the game up)."""
+    entry = game_entry(game)
+    engine = engine_for(entry.id)
+    engine.setup(scenario, {})
+    lines = [f'[Game "{entry.id}"]']
+    if scenario:
+        lines.append(f'[Scenario "{scenario}"]')
+    if seed is not None:
+        if '"' in seed or "\n" in seed or not seed.strip():
+            raise HeaderError("a seed may not be empty or hold quotes or line breaks")
+        lines.append(f'[Dice "{CURRENT_DICE_VERSION}"]')
+        lines.append(f'[Seed "{seed}"]')
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "Report",
+    "legal_moves",
+    "new_log",
+    "new_seed",
+    "parse_log",
+    "read_log",
+    "replay",
+    "replay_file",
+    "replay_text",
+]

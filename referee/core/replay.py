@@ -1,0 +1,419 @@
+"""The replay driver: apply a parsed log to a game's engine, line by line.
+
+It collects every problem (an illegal line is skipped, its state change undone, and replay
+goes on) unless ``strict`` stops it at the first.  Chance steps and single-answer decisions
+that the log does not write are applied by the referee itself (``Engine.forced``): a chance
+step only when there is a seed to roll it with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from referee.core.dice import CURRENT_DICE_VERSION, DICE_VERSIONS, DiceStream, DiceTray
+from referee.core.engine import REFEREE, Engine, Event
+from referee.core.errors import (
+    UNREADABLE_KINDS,
+    DiceExtra,
+    GameOver,
+    HeaderError,
+    MissingDecision,
+    Problem,
+    ProblemKind,
+    RefereeError,
+    WrongSide,
+)
+from referee.core.log import ActionLine, CommandItem, Entry, Expectation, ParsedLog, TurnAssertion
+from referee.core.names import normalise
+
+
+@dataclass(frozen=True)
+class LineEvent:
+    """An event, with the log line that caused it (``None`` for the referee's own steps)."""
+
+    line: int | None
+    command: str
+    event: Event
+    auto: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "command": self.command, "auto": self.auto,
+                **self.event.to_json()}
+
+
+@dataclass
+class Report:
+    """What a replay found: problems, events, and the final state in both views."""
+
+    game: str | None
+    source: str
+    tags: dict[str, str]
+    problems: list[Problem] = field(default_factory=list)
+    events: list[LineEvent] = field(default_factory=list)
+    engine: Engine[Any, Any] | None = None
+    state: Any = None
+    stopped_at: int | None = None
+    draws: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def unreadable(self) -> bool:
+        return any(p.kind in UNREADABLE_KINDS for p in self.problems)
+
+    @property
+    def exit_code(self) -> int:
+        """0 all legal, 1 the log breaks the rules, 2 the log cannot be read."""
+        if self.unreadable:
+            return 2
+        return 1 if self.problems else 0
+
+    def to_act(self) -> str | None:
+        if self.engine is None or self.state is None:
+            return None
+        return self.engine.to_act(self.state)
+
+    def pending(self) -> dict[str, Any] | None:
+        """The decision the log leaves open, with the legal answers."""
+        if self.engine is None or self.state is None:
+            return None
+        side = self.engine.to_act(self.state)
+        if side is None:
+            return None
+        choices = [str(c) for c in self.engine.legal(self.state)]
+        return {
+            "side": side,
+            "decision": self.engine.decision(self.state),
+            "text": f"awaiting {side.capitalize()}: {self.engine.decision(self.state)}",
+            "choices": choices,
+        }
+
+    def outcome(self) -> dict[str, Any] | None:
+        if self.engine is None or self.state is None:
+            return None
+        return self.engine.outcome(self.state)
+
+    def state_json(self) -> dict[str, Any] | None:
+        if self.engine is None or self.state is None:
+            return None
+        return self.engine.to_json(self.state)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` document; its keys are documented in docs/log-format.md."""
+        return {
+            "game": self.game,
+            "source": self.source,
+            "ok": self.ok,
+            "exit_code": self.exit_code,
+            "tags": dict(self.tags),
+            "problems": [p.to_json() for p in self.problems],
+            "state": self.state_json(),
+            "pending": self.pending(),
+            "outcome": self.outcome(),
+            "events": [e.to_json() for e in self.events],
+        }
+
+
+class _Stop(Exception):
+    """Replay cannot go on (strict mode, or a chance step without dice)."""
+
+
+def options_of(log: ParsedLog) -> dict[str, str]:
+    return {option: "on" for option in log.options}
+
+
+def seed_of(log: ParsedLog, seed: str | None) -> str | None:
+    """The seed to roll with: the log's ``Seed`` tag, else the one given on the command line."""
+    version = log.tags.get("Dice", CURRENT_DICE_VERSION)
+    if version not in DICE_VERSIONS:
+        raise HeaderError(
+            f'[Dice "{version}"] is not a dice algorithm this referee knows '
+            f"({', '.join(DICE_VERSIONS)})"
+        )
+    logged = log.tags.get("Seed")
+    if logged is not None and seed is not None and logged != seed:
+        raise HeaderError(
+            f'the log already names its seed [Seed "{logged}"]; --seed {seed} would change '
+            f"every roll (leave --seed out)"
+        )
+    return logged if logged is not None else seed
+
+
+class Replayer:
+    """Replays one log against one engine; ``run`` returns the report."""
+
+    def __init__(
+        self,
+        log: ParsedLog,
+        engine: Engine[Any, Any],
+        *,
+        seed: str | None = None,
+        strict: bool = False,
+        upto: int | None = None,
+    ) -> None:
+        self.log = log
+        self.engine = engine
+        self.strict = strict
+        self.upto = upto
+        self.report = Report(log.game, log.source, dict(log.tags), list(log.problems), engine=engine)
+        self.stream: DiceStream | None = None
+        self.position = 0
+        self._seed = seed
+
+    # -- the run ---------------------------------------------------------------------------
+
+    def run(self) -> Report:
+        report = self.report
+        if self.log.unreadable:
+            report.engine = None
+            return report
+        try:
+            seed = seed_of(self.log, self._seed)
+            report.state = self.engine.setup(self.log.tags.get("Scenario"), options_of(self.log))
+        except RefereeError as error:
+            report.problems.append(error.to_problem(line=self._tag_line()))
+            report.engine = None
+            return report
+        self.stream = DiceStream(seed) if seed is not None else None
+        if self.strict and report.problems:
+            return report
+        try:
+            for entry in self.log.entries:
+                if self.upto is not None and entry.number > self.upto:
+                    break
+                self._entry(entry)
+            self._advance(None, None)
+        except _Stop:
+            pass
+        report.draws = self.position
+        return report
+
+    def _tag_line(self) -> int | None:
+        return None
+
+    def _problem(self, problem: Problem) -> None:
+        self.report.problems.append(problem)
+        if self.strict:
+            self.report.stopped_at = problem.line
+            raise _Stop
+
+    def _entry(self, entry: Entry) -> None:
+        if isinstance(entry, ActionLine):
+            self._action(entry)
+        elif isinstance(entry, TurnAssertion):
+            self._advance(None, None)
+            self._turn(entry)
+        elif isinstance(entry, Expectation):
+            self._advance(None, None)
+            self._expect(entry)
+
+    # -- action lines ----------------------------------------------------------------------
+
+    def _action(self, line: ActionLine) -> None:
+        engine = self.engine
+        saved = engine.copy(self.report.state)
+        saved_position = self.position
+        saved_events = len(self.report.events)
+        try:
+            for item in line.items:
+                self._advance(line, item)
+                self._check_side(line, item)
+                self._apply(line, item)
+        except RefereeError as error:
+            self.report.state = saved
+            self.position = saved_position
+            del self.report.events[saved_events:]
+            problem = error.to_problem(line=line.number, text=line.text)
+            if problem.column is None:
+                problem = replace(problem, column=1)
+            self._problem(problem)
+
+    def _check_side(self, line: ActionLine, item: CommandItem) -> None:
+        state = self.report.state
+        actor = self.engine.to_act(state)
+        command = item.command
+        if actor is None:
+            outcome = self.engine.outcome(state)
+            reason = outcome.get("reason") or outcome.get("result") or "it has ended"
+            raise GameOver(
+                f"the game is already over ({reason}); this line comes after its end",
+                column=item.column,
+            )
+        if getattr(command, "chance", False):
+            if actor != REFEREE:
+                raise WrongSide(
+                    f"'{command}' is a roll the referee makes at its step of the turn; "
+                    f"the game now awaits {actor.capitalize()}: {self.engine.decision(state)}",
+                    column=item.column,
+                )
+            if line.side not in (None, REFEREE):
+                raise WrongSide(
+                    f"'{command}' is the referee's roll, not {line.side.capitalize()}'s",
+                    column=item.column,
+                )
+            return
+        if actor == REFEREE:
+            raise MissingDecision(
+                f"the referee must first roll {self.engine.decision(state)}; this log has no "
+                f"seed, so write that roll as a line with its dice before this one",
+                item.column,
+            )
+        if line.side is not None and normalise(line.side) != normalise(actor):
+            sides = self.engine.info.sides
+            if line.side not in sides and line.side != REFEREE:
+                raise WrongSide(
+                    f"'{line.side}' is not a side of this game ({', '.join(sides)})", column=1
+                )
+            raise MissingDecision(
+                f"awaiting {actor.capitalize()}: {self.engine.decision(state)}; "
+                f"this line is {line.side.capitalize()}'s",
+                column=1,
+            )
+
+    def _apply(self, line: ActionLine | None, item: CommandItem | None, command: Any = None,
+               auto: bool = False) -> None:
+        if item is not None:
+            command = item.command
+        record = item.dice if item is not None else None
+        tray = DiceTray(
+            self.stream,
+            self.position,
+            recorded=record.faces if record is not None else None,
+            recorded_sides=record.sides if record is not None else None,
+            purpose=f"'{command}'",
+        )
+        events = self.engine.apply(self.report.state, command, tray)
+        self.position = tray.position
+        number = line.number if line is not None else None
+        text = line.text if line is not None else ""
+        if record is not None:
+            rolled = len(tray.faces)
+            if tray.unused:
+                raise DiceExtra(
+                    f"{len(record.faces)} dice recorded for '{command}', but the rules rolled "
+                    f"{rolled}",
+                    column=record.column,
+                )
+            if self.stream is not None and len(record.faces) < rolled:
+                self._problem(Problem(
+                    ProblemKind.DICE_MISSING,
+                    f"{len(record.faces)} dice recorded for '{command}', but the rules rolled "
+                    f"{rolled}: {' '.join(map(str, tray.faces))}",
+                    line=number, column=record.column, text=text,
+                ))
+            for n, recorded, rolled_face in tray.mismatches:
+                self._problem(Problem(
+                    ProblemKind.DICE_MISMATCH,
+                    f"die {n} of '{command}' is recorded as {recorded}, but the seeded stream "
+                    f"rolled {rolled_face}: the dice were changed after they were rolled",
+                    line=number, column=record.column, text=text,
+                    hint="the referee used the seeded die",
+                ))
+        attach = bool(tray.rolls) and not any(event.rolls for event in events)
+        for index, event in enumerate(events):
+            # Unless the engine placed them, the dice go with the command's first event.
+            if index == 0 and attach:
+                event = Event(event.kind, event.text, event.data, tuple(tray.rolls))
+            self.report.events.append(LineEvent(number, str(command), event, auto))
+
+    def _advance(self, line: ActionLine | None, item: CommandItem | None) -> None:
+        """Apply what the referee applies by itself before ``item`` (or at the end)."""
+        engine = self.engine
+        for _ in range(10_000):
+            state = self.report.state
+            actor = engine.to_act(state)
+            if actor is None:
+                return
+            forced = engine.forced(state)
+            if forced is None:
+                return
+            next_command = item.command if item is not None else None
+            if getattr(forced, "chance", False):
+                if next_command is not None and getattr(next_command, "chance", False):
+                    return  # the log writes the roll itself
+                if self.stream is None:
+                    return  # a tabletop log must write the roll with its dice
+            elif next_command is not None and (
+                line is None or line.side is None or normalise(line.side) == normalise(actor)
+            ):
+                return  # the side to act answers the decision in this very line
+            self._apply(None, None, forced, auto=True)
+        raise AssertionError("the engine keeps forcing commands without end")
+
+    # -- assertions ------------------------------------------------------------------------
+
+    def _turn(self, entry: TurnAssertion) -> None:
+        state = self.engine.to_json(self.report.state)
+        actual = state.get("turn")
+        half = state.get("half")
+        wrong_half = entry.half is not None and (
+            half is None or normalise(str(half)) != normalise(entry.half)
+        )
+        if actual != entry.turn or wrong_half:
+            said = f"turn {entry.turn}" + (f" {entry.half}" if entry.half else "")
+            real = f"turn {actual}" + (f" {half}" if half and entry.half else "")
+            self._problem(Problem(
+                ProblemKind.ASSERTION, f"the log says {said}, but it is {real}",
+                line=entry.number, column=entry.column, text=entry.text,
+            ))
+
+    def _expect(self, entry: Expectation) -> None:
+        state = self.engine.to_json(self.report.state)
+        found, value = _lookup(state, entry.key.split("."))
+        if not found:
+            self._problem(Problem(
+                ProblemKind.ASSERTION, f"the state has no value '{entry.key}'",
+                line=entry.number, column=entry.column, text=entry.text,
+            ))
+            return
+        shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+        if normalise(shown) != normalise(entry.value):
+            self._problem(Problem(
+                ProblemKind.ASSERTION,
+                f"the log expects {entry.key} = {entry.value}, but it is {shown}",
+                line=entry.number, column=entry.column, text=entry.text,
+            ))
+
+
+def _lookup(data: Any, keys: list[str]) -> tuple[bool, Any]:
+    """Follow ``keys`` into JSON data; keys and list items' ids match regardless of case."""
+    for key in keys:
+        wanted = normalise(key)
+        if isinstance(data, Mapping):
+            match = [k for k in data if normalise(str(k)) == wanted]
+            if not match:
+                return False, None
+            data = data[match[0]]
+        elif isinstance(data, list):
+            items = [d for d in data if isinstance(d, Mapping) and normalise(str(d.get("id"))) == wanted]
+            if items:
+                data = items[0]
+            elif key.isdigit() and int(key) < len(data):
+                data = data[int(key)]
+            else:
+                return False, None
+        else:
+            return False, None
+    return True, data
+
+
+def replay(
+    log: ParsedLog,
+    engine: Engine[Any, Any] | None = None,
+    *,
+    seed: str | None = None,
+    strict: bool = False,
+    upto: int | None = None,
+) -> Report:
+    """Replay a parsed log and report what it found.  ``engine`` defaults to the log's game."""
+    if engine is None and not log.unreadable:
+        from referee.games import engine_for
+
+        engine = engine_for(log.game or "")
+    if engine is None:
+        return Report(log.game, log.source, dict(log.tags), list(log.problems))
+    return Replayer(log, engine, seed=seed, strict=strict, upto=upto).run()

@@ -1,0 +1,138 @@
+"""Self-play: whole games played by a policy, every invariant checked after every command.
+
+The dice come from the versioned stream (one seed per game), so a saved log replays exactly.
+A policy's own choices use Python's ``random`` (they are recorded in the log, so they need
+not be reproducible across Python versions; the dice must be, and are).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.core.dice import CURRENT_DICE_VERSION, DiceStream, Roll
+from referee.core.engine import REFEREE, Engine
+
+Policy = Callable[[Any, Sequence[Any], random.Random], Any]
+"""Chooses one of the legal commands for the state: ``policy(state, legal, rng)``."""
+
+MAX_COMMANDS = 100_000
+
+
+def random_policy(state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+    return legal[rng.randrange(len(legal))]
+
+
+class StreamDice:
+    """The dice of self-play: straight from the stream, remembering the faces of each command."""
+
+    __slots__ = ("position", "rolls", "stream")
+
+    def __init__(self, stream: DiceStream) -> None:
+        self.stream = stream
+        self.position = 0
+        self.rolls: list[Roll] = []
+
+    def roll(self, sides: int, count: int = 1, label: str = "") -> tuple[int, ...]:
+        faces = tuple(self.stream.face(self.position + i, sides) for i in range(count))
+        self.position += count
+        self.rolls.append(Roll(sides, faces, label))
+        return faces
+
+
+@dataclass
+class GameRecord:
+    """One self-played game: how it ended, and its log when asked for."""
+
+    seed: str
+    result: str | None
+    reason: str | None
+    commands: int
+    broken: list[str] = field(default_factory=list)
+    log: str | None = None
+
+
+def play_game(
+    engine: Engine[Any, Any],
+    seed: str,
+    policy: Policy,
+    *,
+    scenario: str | None = None,
+    keep_log: bool = False,
+    check: bool = True,
+) -> GameRecord:
+    """Play one game to its end (or until an invariant breaks)."""
+    rng = random.Random(seed)
+    state = engine.setup(scenario, {})
+    dice = StreamDice(DiceStream(seed))
+    lines: list[str] = []
+    if keep_log:
+        lines += [f'[Game "{engine.info.id}"]', f'[Dice "{CURRENT_DICE_VERSION}"]', f'[Seed "{seed}"]']
+        if scenario:
+            lines.append(f'[Scenario "{scenario}"]')
+    commands = 0
+    broken: list[str] = []
+    while commands < MAX_COMMANDS:
+        side = engine.to_act(state)
+        if side is None:
+            break
+        legal = list(engine.legal(state))
+        if not legal:
+            broken.append(f"{side} must act but has no legal command")
+            break
+        command = legal[0] if side == REFEREE and len(legal) == 1 else policy(state, legal, rng)
+        dice.rolls = []
+        engine.apply(state, command, dice)
+        commands += 1
+        if keep_log:
+            text = str(command)
+            if dice.rolls:
+                sides = dice.rolls[0].sides
+                faces = " ".join(str(f) for r in dice.rolls for f in r.faces)
+                text += f" {{d{sides}: {faces}}}"
+            prefix = "" if side == REFEREE or len(engine.info.sides) == 1 else f"{side}: "
+            lines.append(prefix + text)
+        if check:
+            broken = engine.invariants(state)
+            if broken:
+                break
+    else:
+        broken.append(f"the game did not end within {MAX_COMMANDS} commands")
+    outcome = engine.outcome(state)
+    return GameRecord(
+        seed, outcome.get("result"), outcome.get("reason"), commands, broken,
+        "\n".join(lines) + "\n" if keep_log else None,
+    )
+
+
+@dataclass
+class Summary:
+    games: int
+    results: Counter[str]
+    reasons: Counter[str]
+    broken: list[GameRecord]
+
+    def rate(self, result: str) -> tuple[float, float, float]:
+        """The share of games with ``result`` and its 95% Wilson interval."""
+        n = self.games
+        if n == 0:
+            return 0.0, 0.0, 0.0
+        k = self.results.get(result, 0)
+        p = k / n
+        z = 1.959963984540054
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarise(records: Sequence[GameRecord]) -> Summary:
+    return Summary(
+        len(records),
+        Counter(r.result or "unfinished" for r in records),
+        Counter(r.reason or "unfinished" for r in records),
+        [r for r in records if r.broken],
+    )

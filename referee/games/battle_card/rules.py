@@ -1,0 +1,532 @@
+"""The rules of Battle Card: Market Garden, step by step as the card gives them.
+
+Rule references ("Setup", "Airborne Landing", "Turn 1" … "Turn 5", "End of the Game") are
+the card's own headings; readings of unclear text are in docs/battle-card-interpretations.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lark import Tree
+from rich.console import RenderableType
+
+from referee.core.dice import Dice, Roll
+from referee.core.engine import REFEREE, Event, GameInfo, Side
+from referee.core.errors import GameOver, HeaderError, IllegalMove
+from referee.core.names import NameIndex
+from referee.games.battle_card import render as view
+from referee.games.battle_card.commands import (
+    Airdrop,
+    Command,
+    Fight,
+    Landing,
+    Move,
+    Pass,
+    build,
+)
+from referee.games.battle_card.policy import greedy_policy
+from referee.games.battle_card.scenario import BattleCardScenario, bundled_scenario
+from referee.games.battle_card.state import (
+    ALLIED_CONTROL,
+    GERMAN_CONTROL,
+    AlliedUnit,
+    BattleCardState,
+    Step,
+)
+
+ALLIED: Side = "allied"
+
+# Options for the readings careful players disagree on (docs/battle-card-interpretations.md).
+OPTIONS = {
+    "nijmegen-needs-allied-arnhem": (
+        "Turn 2: Nijmegen's German unit grows only while the Allies control Arnhem "
+        "(default: while the Germans do)"
+    ),
+    "landing-all-units": (
+        "Turn 4: the landing strengthens every Allied unit (the whole First Allied Airborne "
+        "Army; default: the British 1st Airborne)"
+    ),
+    "landing-turns-completed": (
+        "Turn 4: the landing succeeds on a roll at most the number of turns completed "
+        "(default: at most the turn number)"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Card:
+    """The scenario in the plain structures the rules read on every command."""
+
+    scenario: BattleCardScenario
+    route: tuple[str, ...]
+    cities: tuple[str, ...]           # bottom to top
+    top_down: tuple[str, ...]         # Turn 2 works from the topmost city down
+    corps: str
+    first_airborne: str
+    max_strength: int
+    turns: int
+    places: NameIndex[str]
+    units: NameIndex[str]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        i, j = self.route.index(a), self.route.index(b)
+        return abs(i - j) == 1
+
+    def neighbours(self, place: str) -> list[str]:
+        i = self.route.index(place)
+        return [self.route[j] for j in (i - 1, i + 1) if 0 <= j < len(self.route)]
+
+
+def make_card(scenario: BattleCardScenario) -> Card:
+    places: NameIndex[str] = NameIndex("location")
+    for place in scenario.route:
+        places.add(place, place)
+    units: NameIndex[str] = NameIndex("unit")
+    units.add(scenario.corps.id, scenario.corps.id, [scenario.corps.name, *scenario.corps.aliases])
+    for unit in scenario.units:
+        units.add(unit.id, unit.id, [unit.name, *unit.aliases])
+    cities = tuple(p for p in scenario.route if p in {c.name for c in scenario.cities})
+    first = next(u.id for u in scenario.units if u.first_airborne)
+    return Card(
+        scenario, tuple(scenario.route), cities, tuple(reversed(cities)), scenario.corps.id,
+        first, scenario.max_strength, scenario.turns, places, units,
+    )
+
+
+class BattleCardEngine:
+    """The Engine of Battle Card: Market Garden (solitaire: the player is the Allied side)."""
+
+    grammar = "battle_card.lark"
+    info = GameInfo(
+        id="battle-card",
+        title="Battle Card: Market Garden",
+        rulebook="battle-card-market-garden.txt",
+        sides=(ALLIED,),
+        scenarios=("standard",),
+        coverage="complete: setup, airborne landing, turn steps 1-5, end of the game",
+    )
+
+    def __init__(self) -> None:
+        self._cards: dict[str, Card] = {}
+        self.policies = {"greedy": greedy_policy}
+
+    # -- scenario and setup -------------------------------------------------------------
+
+    def card(self, scenario: str | None = None) -> Card:
+        name = scenario or "standard"
+        if name not in self._cards:
+            self._cards[name] = make_card(bundled_scenario(name))
+        return self._cards[name]
+
+    def setup(self, scenario: str | None, options: Mapping[str, str]) -> BattleCardState:
+        """Game Setup: the starting dice; the airborne landing roll comes first."""
+        for option in options:
+            if option not in OPTIONS:
+                known = ", ".join(OPTIONS)
+                raise HeaderError(f"unknown option '{option}'; Battle Card knows {known}")
+        card = self.card(scenario)
+        s = card.scenario
+        return BattleCardState(
+            turn=1,
+            step=Step.AIRDROP,
+            units={u.id: AlliedUnit(u.id, u.city, u.strength) for u in s.units},
+            german={c.name: c.german for c in s.cities},
+            control={
+                c.name: ALLIED_CONTROL if c.control == "allied" else GERMAN_CONTROL
+                for c in s.cities
+            },
+            corps=s.corps_start,
+            options=frozenset(options),
+        )
+
+    def copy(self, state: BattleCardState) -> BattleCardState:
+        return state.copy()
+
+    # -- who acts and what they may do ---------------------------------------------------
+
+    def to_act(self, state: BattleCardState) -> Side | None:
+        if state.step is Step.OVER:
+            return None
+        if state.step in (Step.AIRDROP, Step.LANDING):
+            return REFEREE
+        return ALLIED
+
+    def legal(self, state: BattleCardState) -> list[Command]:
+        card = self.card()
+        if state.step is Step.AIRDROP:
+            return [Airdrop()]
+        if state.step is Step.LANDING:
+            return [Landing()]
+        if state.step is Step.COMBAT:
+            out: list[Command] = []
+            for city in state.combats_left:
+                out += [Fight(city, True), Fight(city, False)]
+            return out
+        if state.step is Step.MOVEMENT:
+            moves: list[Command] = []
+            for place in card.neighbours(state.corps):
+                if place in card.cities and state.allied_controls(place):
+                    moves.append(Move(card.corps, state.corps, place))
+            for unit in state.units.values():
+                if unit.city == state.corps:
+                    moves += [
+                        Move(unit.id, unit.city, place)
+                        for place in card.neighbours(unit.city)
+                        if place in card.cities
+                    ]
+            moves.append(Pass())
+            return moves
+        return []
+
+    def forced(self, state: BattleCardState) -> Command | None:
+        if state.step is Step.AIRDROP:
+            return Airdrop()
+        if state.step is Step.LANDING:
+            return Landing()
+        return None
+
+    def decision(self, state: BattleCardState) -> str:
+        if state.step is Step.AIRDROP:
+            return "the airborne landing roll: one d6 for each Allied unit (airdrop)"
+        if state.step is Step.COMBAT:
+            return "attack or defend at " + ", ".join(state.combats_left)
+        if state.step is Step.MOVEMENT:
+            return f"move 30th Corps (in {state.corps}) or a unit with it, or pass"
+        if state.step is Step.LANDING:
+            return "the airborne landing roll of turn step 4: one d6 (landing)"
+        return "nothing: the game is over"
+
+    # -- applying commands ---------------------------------------------------------------
+
+    def build_command(self, tree: Tree[Any], text: str) -> Command:
+        card = self.card()
+        return build(tree, card.places, card.units)
+
+    def apply(self, state: BattleCardState, command: Command, dice: Dice) -> list[Event]:
+        if state.step is Step.OVER:
+            raise GameOver(f"the game is over: {state.reason}")
+        if isinstance(command, Airdrop):
+            self._expect(state, Step.AIRDROP, command)
+            return self._airdrop(state, dice)
+        if isinstance(command, Fight):
+            self._expect(state, Step.COMBAT, command)
+            return self._fight(state, command, dice)
+        if isinstance(command, Move | Pass):
+            self._expect(state, Step.MOVEMENT, command)
+            if isinstance(command, Move):
+                events = self._move(state, command)
+            else:
+                events = [Event("pass", "no Allied movement this turn")]
+            if state.step is not Step.OVER:
+                events += self._after_movement(state)
+            return events
+        self._expect(state, Step.LANDING, command)
+        return self._landing(state, dice)
+
+    def _expect(self, state: BattleCardState, step: Step, command: Command) -> None:
+        if state.step is step:
+            return
+        rule = {
+            Step.AIRDROP: "Airborne Landing",
+            Step.COMBAT: "Turn 1",
+            Step.MOVEMENT: "Turn 3",
+            Step.LANDING: "Turn 4",
+        }[step]
+        raise IllegalMove(
+            rule,
+            f"'{command}' is not possible now: the game awaits {self.decision(state)}",
+            [str(c) for c in self.legal(state)][:8],
+        )
+
+    def _airdrop(self, state: BattleCardState, dice: Dice) -> list[Event]:
+        """Airborne Landing: a d6 per Allied unit sets its starting strength."""
+        table = self.card().scenario.landing_modifier
+        events = []
+        units = list(state.units.values())
+        faces = [dice.roll(6, 1, f"{u.id} landing")[0] for u in units]
+        for unit, face in zip(units, faces, strict=True):
+            change = table[str(face)]
+            unit.strength += change  # 6 - 2 and 5 - 2 leave every unit at 3 or more
+            effect = f"{change:+d} strength" if change else "no change"
+            events.append(
+                Event(
+                    "airdrop",
+                    f"{unit.id} lands at {unit.city}: rolled {face}, {effect}, "
+                    f"strength {unit.strength}",
+                    {"unit": unit.id, "roll": face, "change": change},
+                    (Roll(6, (face,), f"{unit.id} landing"),),
+                )
+            )
+        events += self._start_turn(state)
+        return events
+
+    def _start_turn(self, state: BattleCardState) -> list[Event]:
+        """Turn 1 begins: the cities that hold both sides must each fight once."""
+        state.step = Step.COMBAT
+        state.combats_left = [
+            city for city in self.card().cities
+            if state.unit_in(city) is not None and state.german.get(city) is not None
+        ]
+        events = [Event("turn", f"turn {state.turn} begins", {"turn": state.turn})]
+        if not state.combats_left:
+            events.append(Event("combat", "no city holds both sides: no combat this turn"))
+            events += self._reinforce(state)
+        return events
+
+    def _fight(self, state: BattleCardState, command: Fight, dice: Dice) -> list[Event]:
+        """Turn 1 (Combat): compare strengths, roll 1d6, apply the combat results table."""
+        if command.city not in state.combats_left:
+            if command.city in self.card().cities and (
+                state.unit_in(command.city) is not None
+                and state.german.get(command.city) is not None
+            ):
+                why = f"{command.city} has already fought this turn"
+            else:
+                why = f"{command.city} does not hold both an Allied and a German unit"
+            raise IllegalMove(
+                "Turn 1", f"no combat at {command.city}: {why}",
+                [str(c) for c in self.legal(state)],
+            )
+        unit = state.unit_in(command.city)
+        german = state.german[command.city]
+        assert unit is not None and german is not None
+        row = "allied" if unit.strength > german else "german" if german > unit.strength else "equal"
+        (face,) = dice.roll(6, 1, f"{command} ({unit.strength} against {german})")
+        mode = "attack" if command.attack else "defend"
+        table = self.card().scenario.combat.attack if command.attack else (
+            self.card().scenario.combat.defend
+        )
+        cell = table.cell(row, face)
+        before = (unit.strength, german)
+        unit.strength += cell.allied
+        new_german = max(1, german + cell.german)  # "cannot be less than 1"
+        state.german[command.city] = new_german
+        parts = []
+        if cell.allied:
+            parts.append(f"Allies {cell.allied}")
+        if cell.german:
+            parts.append(f"Germany {cell.german}")
+        if cell.control:
+            parts.append("Allied control")
+            state.control[command.city] = ALLIED_CONTROL
+        result = "; ".join(parts) or "no effect"
+        events = [
+            Event(
+                "combat",
+                f"{mode} at {command.city}: {unit.id} {before[0]} against German {before[1]} "
+                f"({'Allies stronger' if row == 'allied' else 'Germans stronger' if row == 'german' else 'equal'}), "
+                f"rolled {face}: {result}",
+                {
+                    "city": command.city, "mode": mode, "row": row, "roll": face,
+                    "allied": cell.allied, "german": cell.german, "control": cell.control,
+                },
+            )
+        ]
+        if unit.strength < 1:
+            del state.units[unit.id]
+            state.removed.append(unit.id)
+            events.append(Event("eliminated", f"{unit.id} is removed from the map", {"unit": unit.id}))
+        state.combats_left.remove(command.city)
+        if not state.units:
+            self._end(state, "loss", "all Allied forces have left the game")
+            events.append(Event("end", "the game is lost: all Allied forces have left the game"))
+            return events
+        if not state.combats_left:
+            events += self._reinforce(state)
+        return events
+
+    def _reinforce(self, state: BattleCardState) -> list[Event]:
+        """Turn 2 (German Reinforcement): +1 to each German unit, from the topmost city down."""
+        events = []
+        arnhem, nijmegen = "Arnhem", "Nijmegen"
+        for city in self.card().top_down:
+            german = state.german.get(city)
+            if german is None:
+                continue
+            if city == nijmegen and arnhem in state.control:
+                wanted = (
+                    ALLIED_CONTROL if "nijmegen-needs-allied-arnhem" in state.options
+                    else GERMAN_CONTROL
+                )
+                if state.control[arnhem] != wanted:
+                    events.append(
+                        Event("reinforcement", f"no reinforcement for {city}: Arnhem is "
+                              f"{'Allied' if state.control[arnhem] == ALLIED_CONTROL else 'German'}"
+                              f"-controlled", {"city": city, "german": german})
+                    )
+                    continue
+            state.german[city] = min(self.card().max_strength, german + 1)
+            text = f"German reinforcement at {city}: {german} -> {state.german[city]}"
+            unit = state.unit_in(city)
+            allied = unit.strength if unit else 0
+            if state.german[city] > allied and state.control[city] != GERMAN_CONTROL:  # type: ignore[operator]
+                state.control[city] = GERMAN_CONTROL
+                text += ", German control"
+            events.append(Event("reinforcement", text, {"city": city, "german": state.german[city]}))
+        state.step = Step.MOVEMENT
+        return events
+
+    def _move(self, state: BattleCardState, command: Move) -> list[Event]:
+        """Turn 3 (Allied Movement): 30th Corps, or a unit with it, to an adjacent location."""
+        card = self.card()
+        legal = [str(c) for c in self.legal(state)]
+        if command.unit == card.corps:
+            where = state.corps
+        elif command.unit in state.units:
+            where = state.units[command.unit].city
+        else:
+            raise IllegalMove("Turn 3", f"{command.unit} has left the game", legal)
+        if command.origin is not None and command.origin != where:
+            raise IllegalMove("Turn 3", f"{command.unit} is in {where}, not {command.origin}", legal)
+        to = command.destination
+        if not card.adjacent(where, to):
+            raise IllegalMove("Turn 3", f"{to} is not adjacent to {where}", legal)
+        if command.unit == card.corps:
+            if to not in card.cities or not state.allied_controls(to):
+                raise IllegalMove(
+                    "Turn 3", f"30th Corps may move only to a location under Allied control; "
+                    f"{to} is not", legal,
+                )
+            state.corps = to
+            events = [Event("move", f"30th Corps moves {where}->{to}", {"unit": card.corps, "to": to})]
+            if state.german.get(to) is not None:
+                state.german[to] = None
+                events.append(Event("removed", f"the German unit in {to} is removed from the game"))
+            if to == card.route[-1]:
+                self._end(state, "win", f"30th Corps reached {to}")
+                events.append(Event("end", f"the game is won: 30th Corps reached {to}"))
+            return events
+        if where != state.corps:
+            raise IllegalMove(
+                "Turn 3", f"{command.unit} may move only while 30th Corps is with it "
+                f"(30th Corps is in {state.corps})", legal,
+            )
+        if to not in card.cities:
+            raise IllegalMove("Turn 3", f"Allied units stay in the cities; {to} is not one", legal)
+        unit = state.units[command.unit]
+        other = state.unit_in(to)
+        unit.city = to
+        events = [Event("move", f"{unit.id} moves {where}->{to}", {"unit": unit.id, "to": to})]
+        if other is not None:
+            total = min(card.max_strength, other.strength + unit.strength)
+            events.append(
+                Event("merge", f"{unit.id} joins {other.id} in {to}: {other.strength} + "
+                      f"{unit.strength} = {total}" + (" (a die shows at most 6)" if total <
+                      other.strength + unit.strength else ""),
+                      {"unit": unit.id, "into": other.id, "strength": total})
+            )
+            other.strength = total
+            del state.units[unit.id]
+            state.removed.append(unit.id)
+        return events
+
+    def _after_movement(self, state: BattleCardState) -> list[Event]:
+        if state.box == "fog" and self._landing_unit(state):
+            state.step = Step.LANDING
+            return []
+        return self._next_turn(state)
+
+    def _landing_unit(self, state: BattleCardState) -> list[AlliedUnit]:
+        if "landing-all-units" in state.options:
+            return list(state.units.values())
+        first = state.units.get(self.card().first_airborne)
+        return [first] if first else []
+
+    def _landing(self, state: BattleCardState, dice: Dice) -> list[Event]:
+        """Turn 4 (Airborne Landing): on a roll at most the turn, the first airborne grows."""
+        (face,) = dice.roll(6, 1, "landing")
+        target = state.turn - 1 if "landing-turns-completed" in state.options else state.turn
+        if face <= target:
+            names = []
+            for unit in self._landing_unit(state):
+                unit.strength = min(self.card().max_strength, unit.strength + 1)
+                names.append(f"{unit.id} now {unit.strength}")
+            state.box = "clear"
+            event = Event(
+                "landing", f"landing roll {face} (needs {target} or less): success, "
+                + ", ".join(names) + "; the turn die moves to Clear",
+                {"roll": face, "target": target, "success": True},
+            )
+        else:
+            event = Event(
+                "landing", f"landing roll {face} (needs {target} or less): still fog",
+                {"roll": face, "target": target, "success": False},
+            )
+        return [event, *self._next_turn(state)]
+
+    def _next_turn(self, state: BattleCardState) -> list[Event]:
+        """Turn 5 (Next Turn); six completed turns lose the game."""
+        if state.turn >= self.card().turns:
+            self._end(state, "loss", f"{self.card().turns} turns are complete")
+            return [Event("end", f"the game is lost: {self.card().turns} turns are complete")]
+        state.turn += 1
+        return self._start_turn(state)
+
+    def _end(self, state: BattleCardState, result: str, reason: str) -> None:
+        state.step = Step.OVER
+        state.result = result
+        state.reason = reason
+        state.combats_left = []
+
+    # -- views ---------------------------------------------------------------------------
+
+    def outcome(self, state: BattleCardState) -> dict[str, Any]:
+        return {"result": state.result, "reason": state.reason, "turn": state.turn}
+
+    def to_json(self, state: BattleCardState) -> dict[str, Any]:
+        card = self.card()
+        cities: dict[str, Any] = {}
+        for city in card.cities:
+            unit = state.unit_in(city)
+            cities[city] = {
+                "allied": unit.strength if unit else None,
+                "allied_unit": unit.id if unit else None,
+                "german": state.german[city],
+                "control": "allied" if state.allied_controls(city) else "german",
+            }
+        return {
+            "turn": state.turn,
+            "turns": card.turns,
+            "step": str(state.step),
+            "to_act": self.to_act(state),
+            "cities": cities,
+            "corps": state.corps,
+            "box": state.box,
+            "units": {u.id: {"city": u.city, "strength": u.strength} for u in state.units.values()},
+            "removed": list(state.removed),
+            "combats_left": list(state.combats_left),
+            "options": sorted(state.options),
+        }
+
+    def render(self, state: BattleCardState) -> Sequence[RenderableType]:
+        return view.render(self.to_json(state), self.outcome(state))
+
+    def invariants(self, state: BattleCardState) -> list[str]:
+        card = self.card()
+        broken = []
+        seen: set[str] = set()
+        for unit in state.units.values():
+            if not 1 <= unit.strength <= card.max_strength:
+                broken.append(f"{unit.id} has strength {unit.strength}")
+            if unit.city not in card.cities:
+                broken.append(f"{unit.id} is in {unit.city}, not a city")
+            if unit.city in seen:
+                broken.append(f"two Allied units share {unit.city}")
+            seen.add(unit.city)
+        for city, german in state.german.items():
+            if german is not None and not 1 <= german <= card.max_strength:
+                broken.append(f"the German unit in {city} has strength {german}")
+        for city, die in state.control.items():
+            if die not in (ALLIED_CONTROL, GERMAN_CONTROL):
+                broken.append(f"the control die of {city} shows {die}")
+        if state.corps not in card.route:
+            broken.append(f"30th Corps is in {state.corps}")
+        if not 1 <= state.turn <= card.turns:
+            broken.append(f"the turn die shows {state.turn}")
+        if state.step is Step.OVER and state.result not in ("win", "loss"):
+            broken.append("the game is over without a result")
+        return broken
+
