@@ -13,7 +13,25 @@ from referee import api
 from referee.core import output
 from referee.core.errors import RefereeError
 from referee.core.files import write_new_file
+from referee.core.resources import resolve
 from referee.core.scenario import ScenarioError
+
+
+class LogPath(click.ParamType):
+    """A log file, or ``bundled:GAME/NAME.log`` for one shipped with the referee."""
+
+    name = "log"
+
+    def __init__(self, folder: str = "logs") -> None:
+        self.folder = folder
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        if isinstance(value, Path):
+            return value
+        try:
+            return resolve(str(value), self.folder)
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
@@ -54,7 +72,7 @@ _seed_option = click.option("--seed", help="Roll with this seed when the log has
 
 
 @main.command()
-@click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("log", type=LogPath())
 @_seed_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON document (keys: docs/log-format.md).")
 @click.option("--events", is_flag=True, help="Show what every line did, with its dice.")
@@ -72,7 +90,7 @@ def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: boo
 
 
 @main.command()
-@click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("logs", nargs=-1, required=True, type=LogPath())
 @_seed_option
 @click.option("--strict", is_flag=True, help="Stop each log at its first problem.")
 def check(logs: tuple[Path, ...], seed: str | None, strict: bool) -> None:
@@ -87,7 +105,7 @@ def check(logs: tuple[Path, ...], seed: str | None, strict: bool) -> None:
 
 
 @main.command()
-@click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("log", type=LogPath())
 @_seed_option
 @click.option("--upto", type=click.IntRange(min=1), help="The moves after this line.")
 @click.option("--json", "as_json", is_flag=True, help="The side, the decision and the moves as JSON.")
@@ -136,13 +154,23 @@ def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
     click.echo(f"wrote {out}")
 
 
+@main.command()
+def examples() -> None:
+    """The logs shipped with the referee; replay one with 'referee replay bundled:NAME'."""
+    from referee.core.resources import bundled
+
+    root = bundled("logs")
+    for path in sorted(root.rglob("*.log")):
+        click.echo(f"bundled:{path.relative_to(root).as_posix()}")
+
+
 @main.group()
 def scenario() -> None:
     """Scenario data: check a file, show what a scenario holds."""
 
 
 @scenario.command("check")
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", type=LogPath("scenarios"))
 def scenario_check(path: Path) -> None:
     """Validate the scenario file or folder PATH; every problem in a sentence."""
     from referee.scenarios import check_path

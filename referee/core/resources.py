@@ -34,3 +34,17 @@ def scenario_dir(game: str) -> Path:
 
 def logs_dir(game: str) -> Path:
     return bundled("logs") / game
+
+
+BUNDLED_PREFIX = "bundled:"
+
+
+def resolve(argument: str, folder: str) -> Path:
+    """A path from the command line; ``bundled:GAME/NAME`` names a file shipped with the
+    referee (in ``logs/`` or ``scenarios/``), so examples work from any directory."""
+    if not argument.startswith(BUNDLED_PREFIX):
+        return Path(argument)
+    relative = Path(argument[len(BUNDLED_PREFIX) :])
+    if relative.is_absolute() or ".." in relative.parts:
+        raise ValueError(f"'{argument}' must name a file inside the bundled {folder}")
+    return bundled(folder) / relative
