@@ -63,7 +63,7 @@ def problem_text(problem: Problem, source: str = "") -> Text:
 
 def print_problems(console: Console, report: Report) -> None:
     for problem in report.problems:
-        console.print(problem_text(problem, report.source))
+        console.print(problem_text(problem, report.source), soft_wrap=True)
 
 
 def print_events(console: Console, report: Report) -> None:

@@ -189,6 +189,7 @@ class Replayer:
             self._advance(None, None)
         except _Stop:
             pass
+        report.problems.sort(key=lambda p: p.line or 0)
         report.draws = self.position
         return report
 
@@ -363,7 +364,8 @@ class Replayer:
 
     def _expect(self, entry: Expectation) -> None:
         state = self.engine.to_json(self.report.state)
-        found, value = _lookup(state, entry.key.split("."))
+        root = {**state, "outcome": self.engine.outcome(self.report.state)}
+        found, value = _lookup(root, entry.key.split("."))
         if not found:
             self._problem(Problem(
                 ProblemKind.ASSERTION, f"the state has no value '{entry.key}'",

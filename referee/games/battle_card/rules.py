@@ -229,12 +229,14 @@ class BattleCardEngine:
     def _expect(self, state: BattleCardState, step: Step, command: Command) -> None:
         if state.step is step:
             return
+        # The rule broken is the order of the card's steps: cite the step the game is at.
         rule = {
             Step.AIRDROP: "Airborne Landing",
             Step.COMBAT: "Turn 1",
             Step.MOVEMENT: "Turn 3",
             Step.LANDING: "Turn 4",
-        }[step]
+            Step.OVER: "End of the Game",
+        }[state.step]
         raise IllegalMove(
             rule,
             f"'{command}' is not possible now: the game awaits {self.decision(state)}",

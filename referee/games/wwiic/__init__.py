@@ -1,0 +1,1 @@
+"""WWII Commander: Market-Garden."""
