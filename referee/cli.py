@@ -17,7 +17,7 @@ from referee.core.resources import resolve
 from referee.core.scenario import ScenarioError
 
 
-class LogPath(click.ParamType):
+class LogPath(click.ParamType):  # type: ignore[type-arg]
     """A log file, or ``bundled:GAME/NAME.log`` for one shipped with the referee."""
 
     name = "log"
@@ -74,7 +74,9 @@ _seed_option = click.option("--seed", help="Roll with this seed when the log has
 @main.command()
 @click.argument("log", type=LogPath())
 @_seed_option
-@click.option("--json", "as_json", is_flag=True, help="One JSON document (keys: docs/log-format.md).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="One JSON document (keys: docs/log-format.md)."
+)
 @click.option("--events", is_flag=True, help="Show what every line did, with its dice.")
 @click.option("--strict", is_flag=True, help="Stop at the first problem.")
 @click.option("--upto", type=click.IntRange(min=1), help="Replay only up to this line.")
@@ -108,7 +110,9 @@ def check(logs: tuple[Path, ...], seed: str | None, strict: bool) -> None:
 @click.argument("log", type=LogPath())
 @_seed_option
 @click.option("--upto", type=click.IntRange(min=1), help="The moves after this line.")
-@click.option("--json", "as_json", is_flag=True, help="The side, the decision and the moves as JSON.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="The side, the decision and the moves as JSON."
+)
 def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
     """The legal commands at the end of LOG (or after line --upto)."""
     report = api.replay_file(log, seed=seed, upto=upto)

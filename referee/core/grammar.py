@@ -38,7 +38,7 @@ def game_parser(grammar_file: str) -> Lark:
 @cache
 def line_keywords(parser: Lark) -> tuple[str, ...]:
     """The keywords a line may start with (its commands), for "did you mean" on a bad one."""
-    accepts = parser.parse_interactive("").accepts()
+    accepts: set[str] = parser.parse_interactive("").accepts()  # type: ignore[no-untyped-call]
     words = []
     for definition in parser.terminals:
         if definition.name in accepts:
@@ -74,11 +74,11 @@ def _expected(parser: Lark, names: set[str] | frozenset[str]) -> str:
 
 def _misread_command(error: UnexpectedToken) -> bool:
     """True when the parser took an unknown first word for a side prefix ("atack Grave")."""
-    history = error.token_history or []
+    history = [token for token in error.token_history or [] if token is not None]
     return (
         len(history) == 1
         and history[0].type == "WORD"
-        and error.token.type != "COLON"
+        and getattr(error.token, "type", None) != "COLON"
         and "COLON" in (error.accepts or error.expected)
     )
 
@@ -95,7 +95,7 @@ def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxEr
         message = f"the line ends too soon; expected {_expected(parser, set(error.expected))}"
         column = len(text.rstrip()) + 1
     elif isinstance(error, UnexpectedToken) and _misread_command(error):
-        word = str(error.token_history[0]) if error.token_history else ""
+        word = str(next(t for t in error.token_history or [] if t is not None))
         keywords = line_keywords(parser)
         close = difflib.get_close_matches(word.casefold(), keywords, n=1)
         message = f"'{word}' is not a command"
@@ -105,7 +105,7 @@ def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxEr
         column = 1 + len(text) - len(text.lstrip())
     elif isinstance(error, UnexpectedToken):
         token = error.token
-        if token.type == "$END":
+        if token is None or token.type == "$END":
             column = len(text.rstrip()) + 1
             message = "the line ends too soon"
         else:

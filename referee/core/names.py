@@ -13,7 +13,7 @@ from typing import Generic, TypeVar
 
 from referee.core.errors import AmbiguousName, UnknownName
 
-_IGNORED = re.compile(r"[\s.\-_'’]+")
+_IGNORED = re.compile(r"[\s.\-_'\u2019]+")  # \u2019: the typographic apostrophe
 
 T = TypeVar("T")
 

@@ -89,7 +89,9 @@ def find_game(lines: list[str]) -> str | None:
     return None
 
 
-def parse_log(text: str, source: str = "<log>", engine: Engine[Any, Any] | None = None) -> ParsedLog:
+def parse_log(
+    text: str, source: str = "<log>", engine: Engine[Any, Any] | None = None
+) -> ParsedLog:
     """Parse a whole log.  ``engine`` overrides the engine the ``Game`` tag names."""
     from referee.games import engine_for  # the registry imports engines lazily
 
@@ -146,9 +148,9 @@ def parse_log(text: str, source: str = "<log>", engine: Engine[Any, Any] | None 
             log.problems.append(error.to_problem(line=number, text=line))
             continue
         if isinstance(entry, TagLine):
-            problem = _add_tag(log, entry, seen_action)
-            if problem is not None:
-                log.problems.append(problem)
+            tag_problem = _add_tag(log, entry, seen_action)
+            if tag_problem is not None:
+                log.problems.append(tag_problem)
             continue
         seen_action = True
         log.entries.append(entry)

@@ -159,7 +159,9 @@ class Replayer:
         self.engine = engine
         self.strict = strict
         self.upto = upto
-        self.report = Report(log.game, log.source, dict(log.tags), list(log.problems), engine=engine)
+        self.report = Report(
+            log.game, log.source, dict(log.tags), list(log.problems), engine=engine
+        )
         self.stream: DiceStream | None = None
         self.position = 0
         self._seed = seed
@@ -179,17 +181,23 @@ class Replayer:
             report.engine = None
             return report
         self.stream = DiceStream(seed) if seed is not None else None
+        limit = self.upto
         if self.strict and report.problems:
-            return report
+            # Strict: stop at the first problem, a line that could not be read included.
+            first = min((p.line or 0) for p in report.problems)
+            limit = first - 1 if limit is None else min(limit, first - 1)
         try:
             for entry in self.log.entries:
-                if self.upto is not None and entry.number > self.upto:
+                if limit is not None and entry.number > limit:
                     break
                 self._entry(entry)
-            self._advance(None, None)
+            if limit == self.upto or not report.problems:
+                self._advance(None, None)
         except _Stop:
             pass
         report.problems.sort(key=lambda p: p.line or 0)
+        if self.strict:
+            del report.problems[1:]
         report.draws = self.position
         return report
 
@@ -261,7 +269,7 @@ class Replayer:
             raise MissingDecision(
                 f"the referee must first roll {self.engine.decision(state)}; this log has no "
                 f"seed, so write that roll as a line with its dice before this one",
-                item.column,
+                column=item.column,
             )
         if line.side is not None and normalise(line.side) != normalise(actor):
             sides = self.engine.info.sides
@@ -372,7 +380,10 @@ class Replayer:
                 line=entry.number, column=entry.column, text=entry.text,
             ))
             return
-        shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+        if value is None:
+            shown = "null"
+        else:
+            shown = str(value).lower() if isinstance(value, bool) else str(value)
         if normalise(shown) != normalise(entry.value):
             self._problem(Problem(
                 ProblemKind.ASSERTION,
@@ -391,7 +402,10 @@ def _lookup(data: Any, keys: list[str]) -> tuple[bool, Any]:
                 return False, None
             data = data[match[0]]
         elif isinstance(data, list):
-            items = [d for d in data if isinstance(d, Mapping) and normalise(str(d.get("id"))) == wanted]
+            items = [
+                d for d in data
+                if isinstance(d, Mapping) and normalise(str(d.get("id"))) == wanted
+            ]
             if items:
                 data = items[0]
             elif key.isdigit() and int(key) < len(data):

@@ -71,7 +71,11 @@ def play_game(
     dice = StreamDice(DiceStream(seed))
     lines: list[str] = []
     if keep_log:
-        lines += [f'[Game "{engine.info.id}"]', f'[Dice "{CURRENT_DICE_VERSION}"]', f'[Seed "{seed}"]']
+        lines += [
+            f'[Game "{engine.info.id}"]',
+            f'[Dice "{CURRENT_DICE_VERSION}"]',
+            f'[Seed "{seed}"]',
+        ]
         if scenario:
             lines.append(f'[Scenario "{scenario}"]')
     commands = 0

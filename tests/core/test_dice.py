@@ -33,7 +33,9 @@ def test_stream_follows_the_documented_algorithm() -> None:
         attempt = 0
         while True:
             message = (
-                b"referee-dice/v1/" + index.to_bytes(8, "big") + sides.to_bytes(2, "big")
+                b"referee-dice/v1/"
+                + index.to_bytes(8, "big")
+                + sides.to_bytes(2, "big")
                 + attempt.to_bytes(4, "big")
             )
             block = hmac.new(seed.encode(), message, hashlib.sha256).digest()

@@ -44,8 +44,10 @@ class Move:
 
     def __str__(self) -> str:
         origin = self.origin or ""
-        return f"move {self.unit} {origin}->{self.destination}" if origin else (
-            f"move {self.unit} {self.destination}"
+        return (
+            f"move {self.unit} {origin}->{self.destination}"
+            if origin
+            else (f"move {self.unit} {self.destination}")
         )
 
 
@@ -111,9 +113,7 @@ def build(tree: Tree[Any], places: NameIndex[str], units: NameIndex[str]) -> Com
             words, dest_column = _words(groups[1])
             return Move(unit, origin, places.lookup(" ".join(words), column=dest_column))
         if not rest:
-            raise IllegalMove(
-                "Turn 3", f"say where {unit} moves: 'move {unit} TO'", column=column
-            )
+            raise IllegalMove("Turn 3", f"say where {unit} moves: 'move {unit} TO'", column=column)
         return Move(unit, None, places.lookup(" ".join(rest), column=rest_column))
     if kind == "pass_":
         return Pass()

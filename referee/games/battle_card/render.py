@@ -22,8 +22,10 @@ def render(state: Mapping[str, Any], outcome: Mapping[str, Any]) -> Sequence[Ren
     cities: Mapping[str, Any] = state["cities"]
     for city in reversed(list(cities)):
         row = cities[city]
-        control = Text("Allied (6)", style="green") if row["control"] == "allied" else Text(
-            "German (1)", style="red"
+        control = (
+            Text("Allied (6)", style="green")
+            if row["control"] == "allied"
+            else Text("German (1)", style="red")
         )
         card.add_row(
             city,

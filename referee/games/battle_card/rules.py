@@ -38,6 +38,7 @@ from referee.games.battle_card.state import (
 )
 
 ALLIED: Side = "allied"
+ROW_WORDS = {"allied": "Allies stronger", "german": "Germans stronger", "equal": "equal"}
 
 # Options for the readings careful players disagree on (docs/battle-card-interpretations.md).
 OPTIONS = {
@@ -62,8 +63,8 @@ class Card:
 
     scenario: BattleCardScenario
     route: tuple[str, ...]
-    cities: tuple[str, ...]           # bottom to top
-    top_down: tuple[str, ...]         # Turn 2 works from the topmost city down
+    cities: tuple[str, ...]  # bottom to top
+    top_down: tuple[str, ...]  # Turn 2 works from the topmost city down
     corps: str
     first_airborne: str
     max_strength: int
@@ -91,9 +92,21 @@ def make_card(scenario: BattleCardScenario) -> Card:
     cities = tuple(p for p in scenario.route if p in {c.name for c in scenario.cities})
     first = next(u.id for u in scenario.units if u.first_airborne)
     return Card(
-        scenario, tuple(scenario.route), cities, tuple(reversed(cities)), scenario.corps.id,
-        first, scenario.max_strength, scenario.turns, places, units,
+        scenario,
+        tuple(scenario.route),
+        cities,
+        tuple(reversed(cities)),
+        scenario.corps.id,
+        first,
+        scenario.max_strength,
+        scenario.turns,
+        places,
+        units,
     )
+
+
+def _is_over(state: BattleCardState) -> bool:
+    return state.step is Step.OVER
 
 
 class BattleCardEngine:
@@ -220,7 +233,7 @@ class BattleCardEngine:
                 events = self._move(state, command)
             else:
                 events = [Event("pass", "no Allied movement this turn")]
-            if state.step is not Step.OVER:
+            if not _is_over(state):
                 events += self._after_movement(state)
             return events
         self._expect(state, Step.LANDING, command)
@@ -269,7 +282,8 @@ class BattleCardEngine:
         """Turn 1 begins: the cities that hold both sides must each fight once."""
         state.step = Step.COMBAT
         state.combats_left = [
-            city for city in self.card().cities
+            city
+            for city in self.card().cities
             if state.unit_in(city) is not None and state.german.get(city) is not None
         ]
         events = [Event("turn", f"turn {state.turn} begins", {"turn": state.turn})]
@@ -289,17 +303,22 @@ class BattleCardEngine:
             else:
                 why = f"{command.city} does not hold both an Allied and a German unit"
             raise IllegalMove(
-                "Turn 1", f"no combat at {command.city}: {why}",
+                "Turn 1",
+                f"no combat at {command.city}: {why}",
                 [str(c) for c in self.legal(state)],
             )
         unit = state.unit_in(command.city)
         german = state.german[command.city]
         assert unit is not None and german is not None
-        row = "allied" if unit.strength > german else "german" if german > unit.strength else "equal"
+        row = (
+            "allied" if unit.strength > german else "german" if german > unit.strength else "equal"
+        )
         (face,) = dice.roll(6, 1, f"{command} ({unit.strength} against {german})")
         mode = "attack" if command.attack else "defend"
-        table = self.card().scenario.combat.attack if command.attack else (
-            self.card().scenario.combat.defend
+        table = (
+            self.card().scenario.combat.attack
+            if command.attack
+            else (self.card().scenario.combat.defend)
         )
         cell = table.cell(row, face)
         before = (unit.strength, german)
@@ -319,18 +338,24 @@ class BattleCardEngine:
             Event(
                 "combat",
                 f"{mode} at {command.city}: {unit.id} {before[0]} against German {before[1]} "
-                f"({'Allies stronger' if row == 'allied' else 'Germans stronger' if row == 'german' else 'equal'}), "
-                f"rolled {face}: {result}",
+                f"({ROW_WORDS[row]}), rolled {face}: {result}",
                 {
-                    "city": command.city, "mode": mode, "row": row, "roll": face,
-                    "allied": cell.allied, "german": cell.german, "control": cell.control,
+                    "city": command.city,
+                    "mode": mode,
+                    "row": row,
+                    "roll": face,
+                    "allied": cell.allied,
+                    "german": cell.german,
+                    "control": cell.control,
                 },
             )
         ]
         if unit.strength < 1:
             del state.units[unit.id]
             state.removed.append(unit.id)
-            events.append(Event("eliminated", f"{unit.id} is removed from the map", {"unit": unit.id}))
+            events.append(
+                Event("eliminated", f"{unit.id} is removed from the map", {"unit": unit.id})
+            )
         state.combats_left.remove(command.city)
         if not state.units:
             self._end(state, "loss", "all Allied forces have left the game")
@@ -350,14 +375,19 @@ class BattleCardEngine:
                 continue
             if city == nijmegen and arnhem in state.control:
                 wanted = (
-                    ALLIED_CONTROL if "nijmegen-needs-allied-arnhem" in state.options
+                    ALLIED_CONTROL
+                    if "nijmegen-needs-allied-arnhem" in state.options
                     else GERMAN_CONTROL
                 )
                 if state.control[arnhem] != wanted:
                     events.append(
-                        Event("reinforcement", f"no reinforcement for {city}: Arnhem is "
-                              f"{'Allied' if state.control[arnhem] == ALLIED_CONTROL else 'German'}"
-                              f"-controlled", {"city": city, "german": german})
+                        Event(
+                            "reinforcement",
+                            f"no reinforcement for {city}: Arnhem is "
+                            f"{'Allied' if state.control[arnhem] == ALLIED_CONTROL else 'German'}"
+                            f"-controlled",
+                            {"city": city, "german": german},
+                        )
                     )
                     continue
             state.german[city] = min(self.card().max_strength, german + 1)
@@ -367,7 +397,9 @@ class BattleCardEngine:
             if state.german[city] > allied and state.control[city] != GERMAN_CONTROL:  # type: ignore[operator]
                 state.control[city] = GERMAN_CONTROL
                 text += ", German control"
-            events.append(Event("reinforcement", text, {"city": city, "german": state.german[city]}))
+            events.append(
+                Event("reinforcement", text, {"city": city, "german": state.german[city]})
+            )
         state.step = Step.MOVEMENT
         return events
 
@@ -382,18 +414,23 @@ class BattleCardEngine:
         else:
             raise IllegalMove("Turn 3", f"{command.unit} has left the game", legal)
         if command.origin is not None and command.origin != where:
-            raise IllegalMove("Turn 3", f"{command.unit} is in {where}, not {command.origin}", legal)
+            raise IllegalMove(
+                "Turn 3", f"{command.unit} is in {where}, not {command.origin}", legal
+            )
         to = command.destination
         if not card.adjacent(where, to):
             raise IllegalMove("Turn 3", f"{to} is not adjacent to {where}", legal)
         if command.unit == card.corps:
             if to not in card.cities or not state.allied_controls(to):
                 raise IllegalMove(
-                    "Turn 3", f"30th Corps may move only to a location under Allied control; "
-                    f"{to} is not", legal,
+                    "Turn 3",
+                    f"30th Corps may move only to a location under Allied control; {to} is not",
+                    legal,
                 )
             state.corps = to
-            events = [Event("move", f"30th Corps moves {where}->{to}", {"unit": card.corps, "to": to})]
+            events = [
+                Event("move", f"30th Corps moves {where}->{to}", {"unit": card.corps, "to": to})
+            ]
             if state.german.get(to) is not None:
                 state.german[to] = None
                 events.append(Event("removed", f"the German unit in {to} is removed from the game"))
@@ -403,8 +440,10 @@ class BattleCardEngine:
             return events
         if where != state.corps:
             raise IllegalMove(
-                "Turn 3", f"{command.unit} may move only while 30th Corps is with it "
-                f"(30th Corps is in {state.corps})", legal,
+                "Turn 3",
+                f"{command.unit} may move only while 30th Corps is with it "
+                f"(30th Corps is in {state.corps})",
+                legal,
             )
         if to not in card.cities:
             raise IllegalMove("Turn 3", f"Allied units stay in the cities; {to} is not one", legal)
@@ -415,10 +454,15 @@ class BattleCardEngine:
         if other is not None:
             total = min(card.max_strength, other.strength + unit.strength)
             events.append(
-                Event("merge", f"{unit.id} joins {other.id} in {to}: {other.strength} + "
-                      f"{unit.strength} = {total}" + (" (a die shows at most 6)" if total <
-                      other.strength + unit.strength else ""),
-                      {"unit": unit.id, "into": other.id, "strength": total})
+                Event(
+                    "merge",
+                    f"{unit.id} joins {other.id} in {to}: {other.strength} + "
+                    f"{unit.strength} = {total}"
+                    + (
+                        " (a die shows at most 6)" if total < other.strength + unit.strength else ""
+                    ),
+                    {"unit": unit.id, "into": other.id, "strength": total},
+                )
             )
             other.strength = total
             del state.units[unit.id]
@@ -448,13 +492,16 @@ class BattleCardEngine:
                 names.append(f"{unit.id} now {unit.strength}")
             state.box = "clear"
             event = Event(
-                "landing", f"landing roll {face} (needs {target} or less): success, "
-                + ", ".join(names) + "; the turn die moves to Clear",
+                "landing",
+                f"landing roll {face} (needs {target} or less): success, "
+                + ", ".join(names)
+                + "; the turn die moves to Clear",
                 {"roll": face, "target": target, "success": True},
             )
         else:
             event = Event(
-                "landing", f"landing roll {face} (needs {target} or less): still fog",
+                "landing",
+                f"landing roll {face} (needs {target} or less): still fog",
                 {"roll": face, "target": target, "success": False},
             )
         return [event, *self._next_turn(state)]
@@ -531,4 +578,3 @@ class BattleCardEngine:
         if state.step is Step.OVER and state.result not in ("win", "loss"):
             broken.append("the game is over without a result")
         return broken
-

@@ -9,10 +9,10 @@ from enum import StrEnum
 class Step(StrEnum):
     """Where the game stands: the card's own steps."""
 
-    AIRDROP = "airdrop"          # Airborne Landing at setup: one modifier roll per Allied unit
-    COMBAT = "combat"            # turn step 1 (step 2, German Reinforcement, follows by itself)
-    MOVEMENT = "movement"        # turn step 3
-    LANDING = "landing"          # turn step 4 (step 5, Next Turn, follows by itself)
+    AIRDROP = "airdrop"  # Airborne Landing at setup: one modifier roll per Allied unit
+    COMBAT = "combat"  # turn step 1 (step 2, German Reinforcement, follows by itself)
+    MOVEMENT = "movement"  # turn step 3
+    LANDING = "landing"  # turn step 4 (step 5, Next Turn, follows by itself)
     OVER = "over"
 
 

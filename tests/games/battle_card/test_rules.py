@@ -42,9 +42,7 @@ def test_game_setup_the_referee_rolls_first() -> None:
 # -- Airborne Landing (setup) -----------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("face", "change"), [(1, -2), (2, -2), (3, -1), (4, -1), (5, 0), (6, 0)]
-)
+@pytest.mark.parametrize(("face", "change"), [(1, -2), (2, -2), (3, -1), (4, -1), (5, 0), (6, 0)])
 def test_airborne_landing_modifier_table(face: int, change: int) -> None:
     state = opening()
     ENGINE.apply(state, ENGINE.forced(state), dice(face, face, face))
@@ -56,8 +54,11 @@ def test_airborne_landing_modifier_table(face: int, change: int) -> None:
 def test_airborne_landing_one_roll_per_unit_in_order() -> None:
     state = opening()
     ENGINE.apply(state, ENGINE.forced(state), dice(1, 3, 5))
-    assert (state.units["101st"].strength, state.units["82nd"].strength,
-            state.units["1st"].strength) == (4, 5, 5)
+    assert (
+        state.units["101st"].strength,
+        state.units["82nd"].strength,
+        state.units["1st"].strength,
+    ) == (4, 5, 5)
 
 
 def test_airborne_landing_needs_three_dice() -> None:
@@ -345,7 +346,9 @@ def test_end_loss_when_all_allied_forces_leave_the_game() -> None:
     state.units["101st"].strength = 1
     ENGINE.apply(state, Fight("Eindhoven", True), dice(1))
     assert ENGINE.outcome(state) == {
-        "result": "loss", "reason": "all Allied forces have left the game", "turn": 1,
+        "result": "loss",
+        "reason": "all Allied forces have left the game",
+        "turn": 1,
     }
 
 

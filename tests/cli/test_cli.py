@@ -1,0 +1,276 @@
+"""The command line: every command, every exit code, and bad input of every kind."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import main
+
+from ..conftest import LOGS
+
+WIN = str(LOGS / "battle-card" / "win.log")
+ILLEGAL = str(LOGS / "battle-card" / "illegal.log")
+PENDING = str(LOGS / "battle-card" / "pending.log")
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "game.log") -> str:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_games_lists_every_game() -> None:
+    code, out = run("games")
+    assert code == 0
+    for game in ("battle-card", "wwiic", "koenig-eindhoven", "arnhem44"):
+        assert game in out
+    code, out = run("games", "--json")
+    assert {g["id"] for g in json.loads(out)} >= {"battle-card", "wwiic"}
+
+
+def test_replay_a_legal_log_exits_0_with_tables() -> None:
+    code, out = run("replay", WIN)
+    assert code == 0
+    assert "The card" in out and "win: 30th Corps reached Arnhem" in out
+    assert "all legal" in out
+
+
+def test_replay_events_show_the_dice() -> None:
+    code, out = run("replay", WIN, "--events")
+    assert code == 0
+    assert "{d6:" in out and "(referee)" in out
+
+
+def test_replay_json_has_the_documented_keys() -> None:
+    code, out = run("replay", WIN, "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert list(data) == [
+        "game",
+        "source",
+        "ok",
+        "exit_code",
+        "tags",
+        "problems",
+        "state",
+        "pending",
+        "outcome",
+        "events",
+    ]
+    assert data["state"]["cities"]["Arnhem"]["control"] == "allied"
+    assert data["state"]["corps"] == "Arnhem"
+    assert data["outcome"]["result"] == "win"
+
+
+def test_replay_upto_stops_early() -> None:
+    _, out = run("replay", WIN, "--upto", "9", "--json")
+    data = json.loads(out)
+    assert data["state"]["turn"] == 1
+    assert data["pending"]["side"] == "allied"
+
+
+def test_replay_strict_stops_at_the_first_problem() -> None:
+    code, out = run("replay", ILLEGAL, "--json", "--strict")
+    data = json.loads(out)
+    assert len(data["problems"]) == 1
+    assert code == 1
+
+
+def test_check_rule_breaking_log_exits_1(tmp_path: Path) -> None:
+    log = write(tmp_path, '[Game "battle-card"]\n[Seed "1"]\nmove 30-corps Belgium->Eindhoven\n')
+    code, out = run("check", log)
+    assert code == 1
+    assert "[Turn 1]" in out
+
+
+def test_check_several_logs_gives_the_worst_exit_code() -> None:
+    code, out = run("check", WIN, ILLEGAL)
+    assert code == 2
+    assert "illegal.log:7:1" in out
+
+
+def test_moves_lists_the_legal_commands() -> None:
+    code, out = run("moves", PENDING)
+    assert code == 0
+    assert "awaiting Allied" in out and "pass" in out
+    code, out = run("moves", PENDING, "--json")
+    assert json.loads(out)["choices"][-1] == "pass"
+
+
+def test_moves_at_the_end_of_a_game() -> None:
+    code, out = run("moves", WIN)
+    assert code == 0 and "the game is over" in out
+
+
+def test_new_prints_a_header() -> None:
+    code, out = run("new", "battle-card", "--seed", "42")
+    assert code == 0
+    assert out == '[Game "battle-card"]\n[Dice "v1"]\n[Seed "42"]\n'
+
+
+def test_new_random_seed_and_output_file(tmp_path: Path) -> None:
+    target = tmp_path / "new.log"
+    code, _ = run("new", "battle-card", "--random-seed", "-o", str(target))
+    assert code == 0
+    assert '[Seed "' in target.read_text()
+    code, out = run("new", "battle-card", "-o", str(target))
+    assert code == 2 and "never writes over" in out
+
+
+def test_new_refuses_unknown_games_and_both_seeds() -> None:
+    code, out = run("new", "chess")
+    assert code == 2 and "unknown game" in out
+    code, _ = run("new", "battle-card", "--seed", "1", "--random-seed")
+    assert code == 2
+
+
+def test_new_refuses_games_without_an_engine() -> None:
+    code, out = run("new", "arnhem44")
+    assert code == 2 and "not implemented yet" in out
+
+
+def test_scenario_check_the_bundled_card() -> None:
+    code, out = run("scenario", "check", "bundled:battle-card/standard.toml")
+    assert code == 0 and "valid" in out
+
+
+def test_scenario_check_reports_a_broken_file(tmp_path: Path) -> None:
+    text = (LOGS.parent / "scenarios" / "battle-card" / "standard.toml").read_text()
+    broken = write(tmp_path, text.replace('"5-6" = {}', '"5" = {}', 1), "broken.toml")
+    code, out = run("scenario", "check", broken)
+    assert code == 1
+    assert "faces 1 to 6 exactly once" in out
+
+
+def test_scenario_check_missing_path() -> None:
+    code, out = run("scenario", "check", "/no/such/scenario.toml")
+    assert code == 1 and "no such file" in out
+
+
+def test_simulate_summary_and_saved_logs(tmp_path: Path) -> None:
+    code, out = run(
+        "simulate",
+        "battle-card",
+        "--games",
+        "40",
+        "--policy",
+        "greedy",
+        "--save-logs",
+        str(tmp_path / "games"),
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0
+    assert data["games"] == 40 and data["broken"] == []
+    assert sum(r["games"] for r in data["results"].values()) == 40
+    saved = sorted((tmp_path / "games").glob("*.log"))
+    assert len(saved) == 40
+    code, _ = run("check", *map(str, saved))
+    assert code == 0
+
+
+def test_simulate_text_and_unknown_policy() -> None:
+    code, out = run("simulate", "battle-card", "--games", "5")
+    assert code == 0 and "95% interval" in out
+    code, out = run("simulate", "battle-card", "--games", "5", "--policy", "clever")
+    assert code == 2 and "unknown policy" in out
+
+
+def test_examples_lists_bundled_logs() -> None:
+    code, out = run("examples")
+    assert code == 0 and "bundled:battle-card/win.log" in out
+    code, out = run("replay", "bundled:battle-card/win.log")
+    assert code == 0
+    code, out = run("replay", "bundled:../secrets")
+    assert code == 2
+
+
+# -- bad input: a sentence and exit 2, never a traceback ----------------------------------
+
+BAD_INPUTS = {
+    "empty": (b"", "no [Game"),
+    "whitespace only": (b"\n\n   \n", "no [Game"),
+    "binary": (b"\x00\x01\x02ELF", "binary file"),
+    "latin-1": ('[Game "battle-card"]\nattack Grève\n'.encode("latin-1"), "not UTF-8"),
+    "unknown game": (b'[Game "chess"]\n', "unknown game 'chess'"),
+    "game without engine": (b'[Game "wwiic"]\n', "not implemented yet"),
+    "unknown name": (b'[Game "battle-card"]\n[Seed "1"]\nattack Grav\n', "did you mean 'Grave'"),
+    "huge face": (b'[Game "battle-card"]\nairdrop {d6: 1 2 ' + b"9" * 500 + b"}\n", "too large"),
+    "long line": (b'[Game "battle-card"]\n' + b"pass " * 20_000 + b"\n", "characters"),
+    "unknown dice version": (b'[Game "battle-card"]\n[Dice "v9"]\n', "dice algorithm"),
+    "tag after moves": (b'[Game "battle-card"]\n[Seed "1"]\nturn 1\n[Seed "2"]\n', "at the top"),
+    "unknown option": (b'[Game "battle-card"]\n[Option "fast"]\n', "unknown option"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_gets_a_sentence_and_exit_2(tmp_path: Path, name: str) -> None:
+    data, expected = BAD_INPUTS[name]
+    code, out = run("replay", write(tmp_path, data))
+    assert code == 2, out
+    assert expected in out
+    assert "Traceback" not in out
+
+
+def test_face_out_of_range_breaks_the_rules(tmp_path: Path) -> None:
+    code, out = run("check", write(tmp_path, '[Game "battle-card"]\nairdrop {d6: 1 2 7}\n'))
+    assert code == 1 and "a d6 has no face 7" in out
+
+
+def test_too_few_and_too_many_dice(tmp_path: Path) -> None:
+    few = write(tmp_path, '[Game "battle-card"]\nairdrop {d6: 1 2}\n', "few.log")
+    code, out = run("check", few)
+    assert code == 1 and "more dice than the 2 recorded" in out
+    many = write(tmp_path, '[Game "battle-card"]\nairdrop {d6: 1 2 3 4}\n', "many.log")
+    code, out = run("check", many)
+    assert code == 1 and "4 dice recorded" in out
+
+
+def test_tabletop_log_without_dice_is_refused_with_the_way_out(tmp_path: Path) -> None:
+    log = write(tmp_path, '[Game "battle-card"]\nairdrop\n')
+    code, out = run("check", log)
+    assert code == 1 and "--seed" in out
+    code, out = run("check", log, "--seed", "5")
+    assert code == 0
+
+
+def test_seed_option_must_not_contradict_the_log() -> None:
+    code, out = run("replay", WIN, "--seed", "other")
+    assert code == 2 and "already names its seed" in out
+
+
+def test_a_million_line_log_is_refused_quickly(tmp_path: Path) -> None:
+    log = write(tmp_path, '[Game "battle-card"]\n' + "pass\n" * 1_000_000)
+    code, out = run("check", log)
+    assert code == 2 and "100,000 lines" in out
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    code, out = run("replay", str(tmp_path / "nope.log"))
+    assert code == 2 and "cannot read" in out
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "games", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert json.loads(done.stdout)[0]["id"] == "battle-card"
