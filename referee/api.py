@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 
 from referee.core.dice import CURRENT_DICE_VERSION
@@ -42,6 +41,8 @@ def legal_moves(report: Report) -> list[str]:
 
 def new_seed() -> str:
     """A fresh random seed for a new game (from the operating system's secure source)."""
+    import secrets
+
     return secrets.token_hex(8)
 
 

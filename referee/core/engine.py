@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from lark import Tree
-from rich.console import RenderableType
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 from referee.core.dice import Dice, Roll
 

@@ -53,6 +53,13 @@ class NameIndex(Generic[T]):
             index.add(display, value)
         return index
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NameIndex):
+            return NotImplemented
+        return (self.what, self._by_key) == (other.what, other._by_key)
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __contains__(self, name: str) -> bool:
         return normalise(name) in self._by_key
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+if TYPE_CHECKING:  # pydantic is imported only when a file is validated: it is slow to load
+    from pydantic import BaseModel, ValidationError
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
 
 
 class ScenarioError(ValueError):
@@ -50,6 +51,8 @@ def validation_sentences(error: ValidationError, where: str) -> list[str]:
 
 def load_model(model: type[M], path: Path) -> M:
     """Read ``path`` and validate it as ``model``; ``ScenarioError`` lists every problem."""
+    from pydantic import ValidationError
+
     data = read_toml(path)
     try:
         return model.model_validate(data)

@@ -7,17 +7,15 @@ the card's own headings; readings of unclear text are in docs/battle-card-interp
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lark import Tree
-from rich.console import RenderableType
 
 from referee.core.dice import Dice, Roll
 from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
-from referee.core.names import NameIndex
-from referee.games.battle_card import render as view
+from referee.core.scenario import ScenarioError
+from referee.games.battle_card.card import Card, bundled_card
 from referee.games.battle_card.commands import (
     Airdrop,
     Command,
@@ -28,7 +26,10 @@ from referee.games.battle_card.commands import (
     build,
 )
 from referee.games.battle_card.policy import greedy_policy
-from referee.games.battle_card.scenario import BattleCardScenario, bundled_scenario
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
 from referee.games.battle_card.state import (
     ALLIED_CONTROL,
     GERMAN_CONTROL,
@@ -57,54 +58,6 @@ OPTIONS = {
 }
 
 
-@dataclass(frozen=True)
-class Card:
-    """The scenario in the plain structures the rules read on every command."""
-
-    scenario: BattleCardScenario
-    route: tuple[str, ...]
-    cities: tuple[str, ...]  # bottom to top
-    top_down: tuple[str, ...]  # Turn 2 works from the topmost city down
-    corps: str
-    first_airborne: str
-    max_strength: int
-    turns: int
-    places: NameIndex[str]
-    units: NameIndex[str]
-
-    def adjacent(self, a: str, b: str) -> bool:
-        i, j = self.route.index(a), self.route.index(b)
-        return abs(i - j) == 1
-
-    def neighbours(self, place: str) -> list[str]:
-        i = self.route.index(place)
-        return [self.route[j] for j in (i - 1, i + 1) if 0 <= j < len(self.route)]
-
-
-def make_card(scenario: BattleCardScenario) -> Card:
-    places: NameIndex[str] = NameIndex("location")
-    for place in scenario.route:
-        places.add(place, place)
-    units: NameIndex[str] = NameIndex("unit")
-    units.add(scenario.corps.id, scenario.corps.id, [scenario.corps.name, *scenario.corps.aliases])
-    for unit in scenario.units:
-        units.add(unit.id, unit.id, [unit.name, *unit.aliases])
-    cities = tuple(p for p in scenario.route if p in {c.name for c in scenario.cities})
-    first = next(u.id for u in scenario.units if u.first_airborne)
-    return Card(
-        scenario,
-        tuple(scenario.route),
-        cities,
-        tuple(reversed(cities)),
-        scenario.corps.id,
-        first,
-        scenario.max_strength,
-        scenario.turns,
-        places,
-        units,
-    )
-
-
 def _is_over(state: BattleCardState) -> bool:
     return state.step is Step.OVER
 
@@ -123,16 +76,15 @@ class BattleCardEngine:
     )
 
     def __init__(self) -> None:
-        self._cards: dict[str, Card] = {}
         self.policies = {"greedy": greedy_policy}
 
     # -- scenario and setup -------------------------------------------------------------
 
     def card(self, scenario: str | None = None) -> Card:
-        name = scenario or "standard"
-        if name not in self._cards:
-            self._cards[name] = make_card(bundled_scenario(name))
-        return self._cards[name]
+        try:
+            return bundled_card(scenario or "standard")
+        except ScenarioError as error:
+            raise HeaderError(f"{error}; Battle Card has: standard") from None
 
     def setup(self, scenario: str | None, options: Mapping[str, str]) -> BattleCardState:
         """Game Setup: the starting dice; the airborne landing roll comes first."""
@@ -141,18 +93,18 @@ class BattleCardEngine:
                 known = ", ".join(OPTIONS)
                 raise HeaderError(f"unknown option '{option}'; Battle Card knows {known}")
         card = self.card(scenario)
-        s = card.scenario
         return BattleCardState(
             turn=1,
             step=Step.AIRDROP,
-            units={u.id: AlliedUnit(u.id, u.city, u.strength) for u in s.units},
-            german={c.name: c.german for c in s.cities},
+            units={u.id: AlliedUnit(u.id, u.city, u.strength) for u in card.units},
+            german={city: german for city, german in card.german},
             control={
-                c.name: ALLIED_CONTROL if c.control == "allied" else GERMAN_CONTROL
-                for c in s.cities
+                city: ALLIED_CONTROL if city in card.allied_control else GERMAN_CONTROL
+                for city, _ in card.german
             },
-            corps=s.corps_start,
+            corps=card.corps_start,
             options=frozenset(options),
+            scenario=card.name,
         )
 
     def copy(self, state: BattleCardState) -> BattleCardState:
@@ -168,7 +120,7 @@ class BattleCardEngine:
         return ALLIED
 
     def legal(self, state: BattleCardState) -> list[Command]:
-        card = self.card()
+        card = self.card(state.scenario)
         if state.step is Step.AIRDROP:
             return [Airdrop()]
         if state.step is Step.LANDING:
@@ -215,8 +167,8 @@ class BattleCardEngine:
     # -- applying commands ---------------------------------------------------------------
 
     def build_command(self, tree: Tree[Any], text: str) -> Command:
-        card = self.card()
-        return build(tree, card.places, card.units)
+        card = self.card()  # every Battle Card scenario shares the card's names
+        return build(tree, card.place_names, card.unit_names)
 
     def apply(self, state: BattleCardState, command: Command, dice: Dice) -> list[Event]:
         if state.step is Step.OVER:
@@ -258,12 +210,12 @@ class BattleCardEngine:
 
     def _airdrop(self, state: BattleCardState, dice: Dice) -> list[Event]:
         """Airborne Landing: a d6 per Allied unit sets its starting strength."""
-        table = self.card().scenario.landing_modifier
+        table = self.card(state.scenario).landing_modifier
         events = []
         units = list(state.units.values())
         faces = [dice.roll(6, 1, f"{u.id} landing")[0] for u in units]
         for unit, face in zip(units, faces, strict=True):
-            change = table[str(face)]
+            change = table[face - 1]
             unit.strength += change  # 6 - 2 and 5 - 2 leave every unit at 3 or more
             effect = f"{change:+d} strength" if change else "no change"
             events.append(
@@ -283,7 +235,7 @@ class BattleCardEngine:
         state.step = Step.COMBAT
         state.combats_left = [
             city
-            for city in self.card().cities
+            for city in self.card(state.scenario).cities
             if state.unit_in(city) is not None and state.german.get(city) is not None
         ]
         events = [Event("turn", f"turn {state.turn} begins", {"turn": state.turn})]
@@ -295,7 +247,7 @@ class BattleCardEngine:
     def _fight(self, state: BattleCardState, command: Fight, dice: Dice) -> list[Event]:
         """Turn 1 (Combat): compare strengths, roll 1d6, apply the combat results table."""
         if command.city not in state.combats_left:
-            if command.city in self.card().cities and (
+            if command.city in self.card(state.scenario).cities and (
                 state.unit_in(command.city) is not None
                 and state.german.get(command.city) is not None
             ):
@@ -315,22 +267,19 @@ class BattleCardEngine:
         )
         (face,) = dice.roll(6, 1, f"{command} ({unit.strength} against {german})")
         mode = "attack" if command.attack else "defend"
-        table = (
-            self.card().scenario.combat.attack
-            if command.attack
-            else (self.card().scenario.combat.defend)
-        )
-        cell = table.cell(row, face)
+        allied_change, german_change, control = self.card(state.scenario).combat[
+            (command.attack, row, face)
+        ]
         before = (unit.strength, german)
-        unit.strength += cell.allied
-        new_german = max(1, german + cell.german)  # "cannot be less than 1"
+        unit.strength += allied_change
+        new_german = max(1, german + german_change)  # "cannot be less than 1"
         state.german[command.city] = new_german
         parts = []
-        if cell.allied:
-            parts.append(f"Allies {cell.allied}")
-        if cell.german:
-            parts.append(f"Germany {cell.german}")
-        if cell.control:
+        if allied_change:
+            parts.append(f"Allies {allied_change}")
+        if german_change:
+            parts.append(f"Germany {german_change}")
+        if control:
             parts.append("Allied control")
             state.control[command.city] = ALLIED_CONTROL
         result = "; ".join(parts) or "no effect"
@@ -344,9 +293,9 @@ class BattleCardEngine:
                     "mode": mode,
                     "row": row,
                     "roll": face,
-                    "allied": cell.allied,
-                    "german": cell.german,
-                    "control": cell.control,
+                    "allied": allied_change,
+                    "german": german_change,
+                    "control": control,
                 },
             )
         ]
@@ -369,7 +318,7 @@ class BattleCardEngine:
         """Turn 2 (German Reinforcement): +1 to each German unit, from the topmost city down."""
         events = []
         arnhem, nijmegen = "Arnhem", "Nijmegen"
-        for city in self.card().top_down:
+        for city in self.card(state.scenario).top_down:
             german = state.german.get(city)
             if german is None:
                 continue
@@ -390,7 +339,7 @@ class BattleCardEngine:
                         )
                     )
                     continue
-            state.german[city] = min(self.card().max_strength, german + 1)
+            state.german[city] = min(self.card(state.scenario).max_strength, german + 1)
             text = f"German reinforcement at {city}: {german} -> {state.german[city]}"
             unit = state.unit_in(city)
             allied = unit.strength if unit else 0
@@ -405,7 +354,7 @@ class BattleCardEngine:
 
     def _move(self, state: BattleCardState, command: Move) -> list[Event]:
         """Turn 3 (Allied Movement): 30th Corps, or a unit with it, to an adjacent location."""
-        card = self.card()
+        card = self.card(state.scenario)
         legal = [str(c) for c in self.legal(state)]
         if command.unit == card.corps:
             where = state.corps
@@ -478,7 +427,7 @@ class BattleCardEngine:
     def _landing_unit(self, state: BattleCardState) -> list[AlliedUnit]:
         if "landing-all-units" in state.options:
             return list(state.units.values())
-        first = state.units.get(self.card().first_airborne)
+        first = state.units.get(self.card(state.scenario).first_airborne)
         return [first] if first else []
 
     def _landing(self, state: BattleCardState, dice: Dice) -> list[Event]:
@@ -488,7 +437,7 @@ class BattleCardEngine:
         if face <= target:
             names = []
             for unit in self._landing_unit(state):
-                unit.strength = min(self.card().max_strength, unit.strength + 1)
+                unit.strength = min(self.card(state.scenario).max_strength, unit.strength + 1)
                 names.append(f"{unit.id} now {unit.strength}")
             state.box = "clear"
             event = Event(
@@ -508,9 +457,13 @@ class BattleCardEngine:
 
     def _next_turn(self, state: BattleCardState) -> list[Event]:
         """Turn 5 (Next Turn); six completed turns lose the game."""
-        if state.turn >= self.card().turns:
-            self._end(state, "loss", f"{self.card().turns} turns are complete")
-            return [Event("end", f"the game is lost: {self.card().turns} turns are complete")]
+        if state.turn >= self.card(state.scenario).turns:
+            self._end(state, "loss", f"{self.card(state.scenario).turns} turns are complete")
+            return [
+                Event(
+                    "end", f"the game is lost: {self.card(state.scenario).turns} turns are complete"
+                )
+            ]
         state.turn += 1
         return self._start_turn(state)
 
@@ -526,7 +479,7 @@ class BattleCardEngine:
         return {"result": state.result, "reason": state.reason, "turn": state.turn}
 
     def to_json(self, state: BattleCardState) -> dict[str, Any]:
-        card = self.card()
+        card = self.card(state.scenario)
         cities: dict[str, Any] = {}
         for city in card.cities:
             unit = state.unit_in(city)
@@ -551,10 +504,12 @@ class BattleCardEngine:
         }
 
     def render(self, state: BattleCardState) -> Sequence[RenderableType]:
-        return view.render(self.to_json(state), self.outcome(state))
+        from referee.games.battle_card.render import render  # rich tables load only to print
+
+        return render(self.to_json(state), self.outcome(state))
 
     def invariants(self, state: BattleCardState) -> list[str]:
-        card = self.card()
+        card = self.card(state.scenario)
         broken = []
         seen: set[str] = set()
         for unit in state.units.values():

@@ -49,6 +49,7 @@ class BattleCardState:
     options: frozenset[str] = frozenset()
     removed: list[str] = field(default_factory=list)
     """Allied units that left the game: eliminated, or merged into another unit."""
+    scenario: str = "standard"
 
     def copy(self) -> BattleCardState:
         return BattleCardState(
@@ -64,6 +65,7 @@ class BattleCardState:
             reason=self.reason,
             options=self.options,
             removed=list(self.removed),
+            scenario=self.scenario,
         )
 
     def unit_in(self, city: str) -> AlliedUnit | None:
