@@ -8,8 +8,9 @@ text files or terminals; the core knows nothing of any game's rules.  The replay
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 from lark import Tree
 
@@ -32,13 +33,19 @@ class Command(Protocol):
     """True for chance steps that only roll dice (the referee's own commands)."""
 
 
-@dataclass(frozen=True)
-class Event:
-    """Something that happened when a command was applied, in words and in data."""
+_NO_DATA: Mapping[str, Any] = MappingProxyType({})
+
+
+class Event(NamedTuple):
+    """Something that happened when a command was applied, in words and in data.
+
+    A named tuple rather than a dataclass: engines make several per command, and self-play
+    makes them by the hundred thousand.
+    """
 
     kind: str
     text: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = _NO_DATA
     rolls: tuple[Roll, ...] = ()
 
     def to_json(self) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from lark import Token, Tree
@@ -72,6 +73,19 @@ class Landing:
 
 
 Command = Airdrop | Fight | Move | Pass | Landing
+
+# The commands legal() offers are made once and shared: self-play asks for them constantly.
+AIRDROP, LANDING, PASS = Airdrop(), Landing(), Pass()
+
+
+@cache
+def fight(city: str, attack: bool) -> Fight:
+    return Fight(city, attack)
+
+
+@cache
+def move(unit: str, origin: str, destination: str) -> Move:
+    return Move(unit, origin, destination)
 
 
 def _words(tree: Tree[Any]) -> tuple[list[str], int]:

@@ -17,13 +17,17 @@ from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.scenario import ScenarioError
 from referee.games.battle_card.card import Card, bundled_card
 from referee.games.battle_card.commands import (
+    AIRDROP,
+    LANDING,
+    PASS,
     Airdrop,
     Command,
     Fight,
-    Landing,
     Move,
     Pass,
     build,
+    fight,
+    move,
 )
 from referee.games.battle_card.policy import greedy_policy
 
@@ -94,6 +98,7 @@ class BattleCardEngine:
                 raise HeaderError(f"unknown option '{option}'; Battle Card knows {known}")
         card = self.card(scenario)
         return BattleCardState(
+            card=card,
             turn=1,
             step=Step.AIRDROP,
             units={u.id: AlliedUnit(u.id, u.city, u.strength) for u in card.units},
@@ -104,7 +109,6 @@ class BattleCardEngine:
             },
             corps=card.corps_start,
             options=frozenset(options),
-            scenario=card.name,
         )
 
     def copy(self, state: BattleCardState) -> BattleCardState:
@@ -120,37 +124,40 @@ class BattleCardEngine:
         return ALLIED
 
     def legal(self, state: BattleCardState) -> list[Command]:
-        card = self.card(state.scenario)
-        if state.step is Step.AIRDROP:
-            return [Airdrop()]
-        if state.step is Step.LANDING:
-            return [Landing()]
-        if state.step is Step.COMBAT:
+        step = state.step
+        if step is Step.COMBAT:
             out: list[Command] = []
             for city in state.combats_left:
-                out += [Fight(city, True), Fight(city, False)]
+                out += (fight(city, True), fight(city, False))
             return out
-        if state.step is Step.MOVEMENT:
-            moves: list[Command] = []
-            for place in card.neighbours(state.corps):
-                if place in card.cities and state.allied_controls(place):
-                    moves.append(Move(card.corps, state.corps, place))
+        if step is Step.MOVEMENT:
+            card = state.card
+            corps = state.corps
+            moves: list[Command] = [
+                move(card.corps, corps, place)
+                for place in card.neighbours(corps)
+                if place in card.cities and state.control[place] == ALLIED_CONTROL
+            ]
             for unit in state.units.values():
-                if unit.city == state.corps:
+                if unit.city == corps:
                     moves += [
-                        Move(unit.id, unit.city, place)
-                        for place in card.neighbours(unit.city)
+                        move(unit.id, corps, place)
+                        for place in card.neighbours(corps)
                         if place in card.cities
                     ]
-            moves.append(Pass())
+            moves.append(PASS)
             return moves
+        if step is Step.AIRDROP:
+            return [AIRDROP]
+        if step is Step.LANDING:
+            return [LANDING]
         return []
 
     def forced(self, state: BattleCardState) -> Command | None:
         if state.step is Step.AIRDROP:
-            return Airdrop()
+            return AIRDROP
         if state.step is Step.LANDING:
-            return Landing()
+            return LANDING
         return None
 
     def decision(self, state: BattleCardState) -> str:
@@ -210,7 +217,7 @@ class BattleCardEngine:
 
     def _airdrop(self, state: BattleCardState, dice: Dice) -> list[Event]:
         """Airborne Landing: a d6 per Allied unit sets its starting strength."""
-        table = self.card(state.scenario).landing_modifier
+        table = state.card.landing_modifier
         events = []
         units = list(state.units.values())
         faces = [dice.roll(6, 1, f"{u.id} landing")[0] for u in units]
@@ -235,7 +242,7 @@ class BattleCardEngine:
         state.step = Step.COMBAT
         state.combats_left = [
             city
-            for city in self.card(state.scenario).cities
+            for city in state.card.cities
             if state.unit_in(city) is not None and state.german.get(city) is not None
         ]
         events = [Event("turn", f"turn {state.turn} begins", {"turn": state.turn})]
@@ -247,7 +254,7 @@ class BattleCardEngine:
     def _fight(self, state: BattleCardState, command: Fight, dice: Dice) -> list[Event]:
         """Turn 1 (Combat): compare strengths, roll 1d6, apply the combat results table."""
         if command.city not in state.combats_left:
-            if command.city in self.card(state.scenario).cities and (
+            if command.city in state.card.cities and (
                 state.unit_in(command.city) is not None
                 and state.german.get(command.city) is not None
             ):
@@ -267,7 +274,7 @@ class BattleCardEngine:
         )
         (face,) = dice.roll(6, 1, f"{command} ({unit.strength} against {german})")
         mode = "attack" if command.attack else "defend"
-        allied_change, german_change, control = self.card(state.scenario).combat[
+        allied_change, german_change, control = state.card.combat[
             (command.attack, row, face)
         ]
         before = (unit.strength, german)
@@ -318,7 +325,7 @@ class BattleCardEngine:
         """Turn 2 (German Reinforcement): +1 to each German unit, from the topmost city down."""
         events = []
         arnhem, nijmegen = "Arnhem", "Nijmegen"
-        for city in self.card(state.scenario).top_down:
+        for city in state.card.top_down:
             german = state.german.get(city)
             if german is None:
                 continue
@@ -339,7 +346,7 @@ class BattleCardEngine:
                         )
                     )
                     continue
-            state.german[city] = min(self.card(state.scenario).max_strength, german + 1)
+            state.german[city] = min(state.card.max_strength, german + 1)
             text = f"German reinforcement at {city}: {german} -> {state.german[city]}"
             unit = state.unit_in(city)
             allied = unit.strength if unit else 0
@@ -354,7 +361,7 @@ class BattleCardEngine:
 
     def _move(self, state: BattleCardState, command: Move) -> list[Event]:
         """Turn 3 (Allied Movement): 30th Corps, or a unit with it, to an adjacent location."""
-        card = self.card(state.scenario)
+        card = state.card
         legal = [str(c) for c in self.legal(state)]
         if command.unit == card.corps:
             where = state.corps
@@ -427,7 +434,7 @@ class BattleCardEngine:
     def _landing_unit(self, state: BattleCardState) -> list[AlliedUnit]:
         if "landing-all-units" in state.options:
             return list(state.units.values())
-        first = state.units.get(self.card(state.scenario).first_airborne)
+        first = state.units.get(state.card.first_airborne)
         return [first] if first else []
 
     def _landing(self, state: BattleCardState, dice: Dice) -> list[Event]:
@@ -437,7 +444,7 @@ class BattleCardEngine:
         if face <= target:
             names = []
             for unit in self._landing_unit(state):
-                unit.strength = min(self.card(state.scenario).max_strength, unit.strength + 1)
+                unit.strength = min(state.card.max_strength, unit.strength + 1)
                 names.append(f"{unit.id} now {unit.strength}")
             state.box = "clear"
             event = Event(
@@ -457,11 +464,11 @@ class BattleCardEngine:
 
     def _next_turn(self, state: BattleCardState) -> list[Event]:
         """Turn 5 (Next Turn); six completed turns lose the game."""
-        if state.turn >= self.card(state.scenario).turns:
-            self._end(state, "loss", f"{self.card(state.scenario).turns} turns are complete")
+        if state.turn >= state.card.turns:
+            self._end(state, "loss", f"{state.card.turns} turns are complete")
             return [
                 Event(
-                    "end", f"the game is lost: {self.card(state.scenario).turns} turns are complete"
+                    "end", f"the game is lost: {state.card.turns} turns are complete"
                 )
             ]
         state.turn += 1
@@ -479,7 +486,7 @@ class BattleCardEngine:
         return {"result": state.result, "reason": state.reason, "turn": state.turn}
 
     def to_json(self, state: BattleCardState) -> dict[str, Any]:
-        card = self.card(state.scenario)
+        card = state.card
         cities: dict[str, Any] = {}
         for city in card.cities:
             unit = state.unit_in(city)
@@ -509,22 +516,22 @@ class BattleCardEngine:
         return render(self.to_json(state), self.outcome(state))
 
     def invariants(self, state: BattleCardState) -> list[str]:
-        card = self.card(state.scenario)
+        """Unit dice 1-6 in distinct cities, German dice 1-6, control dice 1 or 6, 30th Corps
+        on the road, the turn die 1-6, and a result once the game is over."""
+        card = state.card
+        top = card.max_strength
         broken = []
-        seen: set[str] = set()
+        cities = [unit.city for unit in state.units.values()]
+        if len(set(cities)) != len(cities):
+            broken.append("two Allied units share a city")
         for unit in state.units.values():
-            if not 1 <= unit.strength <= card.max_strength:
-                broken.append(f"{unit.id} has strength {unit.strength}")
-            if unit.city not in card.cities:
-                broken.append(f"{unit.id} is in {unit.city}, not a city")
-            if unit.city in seen:
-                broken.append(f"two Allied units share {unit.city}")
-            seen.add(unit.city)
+            if not 1 <= unit.strength <= top or unit.city not in card.cities:
+                broken.append(f"{unit.id} has strength {unit.strength} in {unit.city}")
         for city, german in state.german.items():
-            if german is not None and not 1 <= german <= card.max_strength:
+            if german is not None and not 1 <= german <= top:
                 broken.append(f"the German unit in {city} has strength {german}")
         for city, die in state.control.items():
-            if die not in (ALLIED_CONTROL, GERMAN_CONTROL):
+            if die != ALLIED_CONTROL and die != GERMAN_CONTROL:
                 broken.append(f"the control die of {city} shows {die}")
         if state.corps not in card.route:
             broken.append(f"30th Corps is in {state.corps}")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from referee.games.battle_card.card import Card
+
 
 class Step(StrEnum):
     """Where the game stands: the card's own steps."""
@@ -36,6 +38,8 @@ class BattleCardState:
     turn die sits, ``"fog"`` or ``"clear"``.
     """
 
+    card: Card
+    """The scenario's card: shared by every copy of the state, never changed."""
     turn: int
     step: Step
     units: dict[str, AlliedUnit]
@@ -49,10 +53,10 @@ class BattleCardState:
     options: frozenset[str] = frozenset()
     removed: list[str] = field(default_factory=list)
     """Allied units that left the game: eliminated, or merged into another unit."""
-    scenario: str = "standard"
 
     def copy(self) -> BattleCardState:
         return BattleCardState(
+            card=self.card,
             turn=self.turn,
             step=self.step,
             units={k: AlliedUnit(u.id, u.city, u.strength) for k, u in self.units.items()},
@@ -65,7 +69,6 @@ class BattleCardState:
             reason=self.reason,
             options=self.options,
             removed=list(self.removed),
-            scenario=self.scenario,
         )
 
     def unit_in(self, city: str) -> AlliedUnit | None:
