@@ -62,8 +62,25 @@ OPTIONS = {
 }
 
 
+# The steps as module constants: enum member lookups are measurably slow in the hot path.
+_AIRDROP, _COMBAT, _MOVEMENT, _LANDING, _OVER = (
+    Step.AIRDROP,
+    Step.COMBAT,
+    Step.MOVEMENT,
+    Step.LANDING,
+    Step.OVER,
+)
+_ACTOR: dict[Step, Side | None] = {
+    _AIRDROP: REFEREE,
+    _COMBAT: "allied",
+    _MOVEMENT: "allied",
+    _LANDING: REFEREE,
+    _OVER: None,
+}
+
+
 def _is_over(state: BattleCardState) -> bool:
-    return state.step is Step.OVER
+    return state.step is _OVER
 
 
 class BattleCardEngine:
@@ -100,7 +117,7 @@ class BattleCardEngine:
         return BattleCardState(
             card=card,
             turn=1,
-            step=Step.AIRDROP,
+            step=_AIRDROP,
             units={u.id: AlliedUnit(u.id, u.city, u.strength) for u in card.units},
             german={city: german for city, german in card.german},
             control={
@@ -117,20 +134,16 @@ class BattleCardEngine:
     # -- who acts and what they may do ---------------------------------------------------
 
     def to_act(self, state: BattleCardState) -> Side | None:
-        if state.step is Step.OVER:
-            return None
-        if state.step in (Step.AIRDROP, Step.LANDING):
-            return REFEREE
-        return ALLIED
+        return _ACTOR[state.step]
 
     def legal(self, state: BattleCardState) -> list[Command]:
         step = state.step
-        if step is Step.COMBAT:
+        if step is _COMBAT:
             out: list[Command] = []
             for city in state.combats_left:
                 out += (fight(city, True), fight(city, False))
             return out
-        if step is Step.MOVEMENT:
+        if step is _MOVEMENT:
             card = state.card
             corps = state.corps
             moves: list[Command] = [
@@ -147,27 +160,27 @@ class BattleCardEngine:
                     ]
             moves.append(PASS)
             return moves
-        if step is Step.AIRDROP:
+        if step is _AIRDROP:
             return [AIRDROP]
-        if step is Step.LANDING:
+        if step is _LANDING:
             return [LANDING]
         return []
 
     def forced(self, state: BattleCardState) -> Command | None:
-        if state.step is Step.AIRDROP:
+        if state.step is _AIRDROP:
             return AIRDROP
-        if state.step is Step.LANDING:
+        if state.step is _LANDING:
             return LANDING
         return None
 
     def decision(self, state: BattleCardState) -> str:
-        if state.step is Step.AIRDROP:
+        if state.step is _AIRDROP:
             return "the airborne landing roll: one d6 for each Allied unit (airdrop)"
-        if state.step is Step.COMBAT:
+        if state.step is _COMBAT:
             return "attack or defend at " + ", ".join(state.combats_left)
-        if state.step is Step.MOVEMENT:
+        if state.step is _MOVEMENT:
             return f"move 30th Corps (in {state.corps}) or a unit with it, or pass"
-        if state.step is Step.LANDING:
+        if state.step is _LANDING:
             return "the airborne landing roll of turn step 4: one d6 (landing)"
         return "nothing: the game is over"
 
@@ -178,16 +191,16 @@ class BattleCardEngine:
         return build(tree, card.place_names, card.unit_names)
 
     def apply(self, state: BattleCardState, command: Command, dice: Dice) -> list[Event]:
-        if state.step is Step.OVER:
+        if state.step is _OVER:
             raise GameOver(f"the game is over: {state.reason}")
         if isinstance(command, Airdrop):
-            self._expect(state, Step.AIRDROP, command)
+            self._expect(state, _AIRDROP, command)
             return self._airdrop(state, dice)
         if isinstance(command, Fight):
-            self._expect(state, Step.COMBAT, command)
+            self._expect(state, _COMBAT, command)
             return self._fight(state, command, dice)
         if isinstance(command, Move | Pass):
-            self._expect(state, Step.MOVEMENT, command)
+            self._expect(state, _MOVEMENT, command)
             if isinstance(command, Move):
                 events = self._move(state, command)
             else:
@@ -195,7 +208,7 @@ class BattleCardEngine:
             if not _is_over(state):
                 events += self._after_movement(state)
             return events
-        self._expect(state, Step.LANDING, command)
+        self._expect(state, _LANDING, command)
         return self._landing(state, dice)
 
     def _expect(self, state: BattleCardState, step: Step, command: Command) -> None:
@@ -203,11 +216,11 @@ class BattleCardEngine:
             return
         # The rule broken is the order of the card's steps: cite the step the game is at.
         rule = {
-            Step.AIRDROP: "Airborne Landing",
-            Step.COMBAT: "Turn 1",
-            Step.MOVEMENT: "Turn 3",
-            Step.LANDING: "Turn 4",
-            Step.OVER: "End of the Game",
+            _AIRDROP: "Airborne Landing",
+            _COMBAT: "Turn 1",
+            _MOVEMENT: "Turn 3",
+            _LANDING: "Turn 4",
+            _OVER: "End of the Game",
         }[state.step]
         raise IllegalMove(
             rule,
@@ -239,7 +252,7 @@ class BattleCardEngine:
 
     def _start_turn(self, state: BattleCardState) -> list[Event]:
         """Turn 1 begins: the cities that hold both sides must each fight once."""
-        state.step = Step.COMBAT
+        state.step = _COMBAT
         state.combats_left = [
             city
             for city in state.card.cities
@@ -274,9 +287,7 @@ class BattleCardEngine:
         )
         (face,) = dice.roll(6, 1, f"{command} ({unit.strength} against {german})")
         mode = "attack" if command.attack else "defend"
-        allied_change, german_change, control = state.card.combat[
-            (command.attack, row, face)
-        ]
+        allied_change, german_change, control = state.card.combat[(command.attack, row, face)]
         before = (unit.strength, german)
         unit.strength += allied_change
         new_german = max(1, german + german_change)  # "cannot be less than 1"
@@ -356,7 +367,7 @@ class BattleCardEngine:
             events.append(
                 Event("reinforcement", text, {"city": city, "german": state.german[city]})
             )
-        state.step = Step.MOVEMENT
+        state.step = _MOVEMENT
         return events
 
     def _move(self, state: BattleCardState, command: Move) -> list[Event]:
@@ -427,7 +438,7 @@ class BattleCardEngine:
 
     def _after_movement(self, state: BattleCardState) -> list[Event]:
         if state.box == "fog" and self._landing_unit(state):
-            state.step = Step.LANDING
+            state.step = _LANDING
             return []
         return self._next_turn(state)
 
@@ -466,16 +477,12 @@ class BattleCardEngine:
         """Turn 5 (Next Turn); six completed turns lose the game."""
         if state.turn >= state.card.turns:
             self._end(state, "loss", f"{state.card.turns} turns are complete")
-            return [
-                Event(
-                    "end", f"the game is lost: {state.card.turns} turns are complete"
-                )
-            ]
+            return [Event("end", f"the game is lost: {state.card.turns} turns are complete")]
         state.turn += 1
         return self._start_turn(state)
 
     def _end(self, state: BattleCardState, result: str, reason: str) -> None:
-        state.step = Step.OVER
+        state.step = _OVER
         state.result = result
         state.reason = reason
         state.combats_left = []
@@ -537,6 +544,6 @@ class BattleCardEngine:
             broken.append(f"30th Corps is in {state.corps}")
         if not 1 <= state.turn <= card.turns:
             broken.append(f"the turn die shows {state.turn}")
-        if state.step is Step.OVER and state.result not in ("win", "loss"):
+        if state.step is _OVER and state.result not in ("win", "loss"):
             broken.append("the game is over without a result")
         return broken
