@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from referee.core.errors import HeaderError, NotImplementedRule
 from referee.core.scenario import ScenarioError, read_toml
+from referee.games import game_entry
 
 
 def check_file(path: Path) -> list[str]:
@@ -17,6 +20,8 @@ def check_file(path: Path) -> list[str]:
 
             load_scenario_file(path)
             return []
+        if game is None and (path.parent / "spaces.toml").is_file():
+            return check_path(path.parent)
         if game is None:
             return [f"{path}: says no game (a scenario file starts with game = \"...\")"]
         return [f"{path}: the referee has no scenario format for the game '{game}'"]
@@ -38,3 +43,43 @@ def check_path(path: Path) -> list[str]:
             return [f"{path}: holds no scenario files (*.toml)"]
         return [problem for file in files for problem in check_file(file)]
     return check_file(path)
+
+
+def scenario_data(game: str) -> dict[str, Any]:
+    """The JSON view of a game's bundled scenario (``referee scenario show``)."""
+    entry = game_entry(game)
+    if entry.id == "wwiic":
+        from referee.games.wwiic.scenario import load_scenario, scenario_json
+
+        return scenario_json(load_scenario())
+    if entry.id == "battle-card":
+        from referee.games.battle_card.scenario import bundled_scenario
+
+        return {"game": "battle-card", **bundled_scenario().model_dump()}
+    raise NotImplementedRule("-", f"{entry.title} has no scenario data yet")
+
+
+def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str:
+    """The SVG map of a game, with a log's units and control when one is given."""
+    entry = game_entry(game)
+    if entry.id != "wwiic":
+        raise NotImplementedRule(
+            "-", f"{entry.title} has no map drawing; 'referee render LOG' draws a game's board"
+        )
+    from referee.games.wwiic.mapsvg import draw_map as draw_wwiic
+    from referee.games.wwiic.scenario import load_scenario
+
+    units: dict[str, str] | None = None
+    control: dict[str, str] | None = None
+    if log is not None:
+        from referee.api import replay_file
+
+        report = replay_file(log, upto=upto)
+        state = report.state_json()
+        if report.game != "wwiic" or state is None:
+            raise HeaderError(f"{log} is not a readable WWII Commander log")
+        units = {u["id"]: u["space"] for u in state.get("units", []) if u.get("space")}
+        control = {
+            s["id"]: s["control"] for s in state.get("spaces", []) if s.get("control")
+        }
+    return draw_wwiic(load_scenario(), units=units, control=control)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -15,9 +16,9 @@ M = TypeVar("M", bound="BaseModel")
 class ScenarioError(ValueError):
     """A scenario file that cannot be used; ``problems`` says why, one sentence each."""
 
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
 
 
 def read_toml(path: Path) -> dict[str, Any]:
