@@ -73,3 +73,23 @@ __all__ = [
     "replay_file",
     "replay_text",
 ]
+
+
+def position_text(report: Report) -> str:
+    """A new log that starts where ``report``'s replay ended: its header, then setup lines.
+
+    The ``Draw`` tag carries the dice stream on from where it stood, so a seeded game resumed
+    from the position rolls the same dice the original would have.
+    """
+    if report.engine is None or report.state is None:
+        raise HeaderError("the log cannot be read, so it has no position")
+    lines = []
+    for tag in ("Game", "Scenario", "Dice", "Seed"):
+        if tag in report.tags:
+            lines.append(f'[{tag} "{report.tags[tag]}"]')
+    if report.draws:
+        lines.append(f'[Draw "{report.draws}"]')
+    state = report.state_json() or {}
+    lines += [f'[Option "{option}"]' for option in state.get("options", [])]
+    lines += report.engine.position(report.state)
+    return "\n".join(lines) + "\n"

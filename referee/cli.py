@@ -12,7 +12,7 @@ import click
 from referee import api
 from referee.core import output
 from referee.core.errors import RefereeError
-from referee.core.files import write_new_file
+from referee.core.files import write_atomic, write_new_file
 from referee.core.resources import resolve
 from referee.core.scenario import ScenarioError
 
@@ -129,17 +129,58 @@ def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
 
 
 @main.command()
+@click.argument("log", type=LogPath())
+@_seed_option
+@click.option("--upto", type=click.IntRange(min=1), help="The position after this line.")
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write it here (never over an existing file).")
+def position(log: Path, seed: str | None, upto: int | None, out: Path | None) -> None:
+    """The position at the end of LOG (or after line --upto) as a new log of setup lines."""
+    report = api.replay_file(log, seed=seed, upto=upto)
+    if report.unreadable:
+        output.print_problems(output.make_console(stderr=True), report)
+        sys.exit(2)
+    try:
+        text = api.position_text(report)
+    except RefereeError as error:
+        _fail(str(error), 1)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        write_new_file(out, text)
+    except FileExistsError:
+        _fail(f"{out} exists already; 'referee position' never writes over a file")
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror}")
+    click.echo(f"wrote {out}")
+
+
+@main.command()
 @click.argument("game")
 @click.option("--scenario", help="The scenario (default: the game's standard one).")
 @click.option("--seed", help="The seed the dice are rolled from.")
 @click.option("--random-seed", is_flag=True, help="Make a fresh random seed.")
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the new log here (never over an existing file).")
+@click.option("--commit", is_flag=True, help="Play by e-mail: a secret seed, only its "
+              "commitment in the header (docs/pbem.md).")
+@click.option("--side", help="With --commit: a two-secret game that SIDE opens with its own "
+              "secret (the others add theirs with 'referee join').")
+@click.option("--secret-out", type=click.Path(path_type=Path, dir_okay=False),
+              help="With --commit: the secret's file (default: beside -o, LOG.secret).")
 def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
-        out: Path | None) -> None:
+        out: Path | None, commit: bool, side: str | None, secret_out: Path | None) -> None:
     """The header of a new log of GAME."""
     if seed is not None and random_seed:
         raise click.UsageError("give --seed or --random-seed, not both")
+    if commit:
+        if seed is not None or random_seed:
+            raise click.UsageError("a committed game keeps its seed secret: leave out --seed")
+        _new_committed(game, scenario, side, out, secret_out)
+        return
+    if side is not None or secret_out is not None:
+        raise click.UsageError("--side and --secret-out go with --commit")
     if random_seed:
         seed = api.new_seed()
     try:
@@ -188,6 +229,46 @@ def scenario_check(path: Path) -> None:
     console.print(f"{path}: the scenario is valid")
 
 
+@scenario.command("show")
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="The whole scenario as JSON.")
+def scenario_show(game: str, as_json: bool) -> None:
+    """What the bundled scenario of GAME holds: places, borders, boxes, units."""
+    from referee.scenarios import scenario_data
+
+    try:
+        data = scenario_data(game)
+    except (RefereeError, ScenarioError) as error:
+        _fail(str(error))
+    if as_json:
+        output.print_json(data)
+    else:
+        output.print_scenario(output.make_console(), data)
+
+
+@main.command("map")
+@click.argument("game")
+@click.option("-o", "--output", "out", required=True,
+              type=click.Path(path_type=Path, dir_okay=False), help="The SVG file to write.")
+@click.option("--log", "log", type=LogPath(), help="Draw the units and control of this log.")
+@click.option(
+    "--upto", type=click.IntRange(min=1), help="With --log: the position after this line."
+)
+def map_command(game: str, out: Path, log: Path | None, upto: int | None) -> None:
+    """Draw GAME's map as SVG (with --log, the position of a log on it)."""
+    from referee.scenarios import draw_map
+
+    try:
+        svg = draw_map(game, log, upto)
+    except (RefereeError, ScenarioError) as error:
+        _fail(str(error))
+    try:
+        write_atomic(out, svg)
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror}")
+    click.echo(f"wrote {out}")
+
+
 @main.command()
 @click.argument("game")
 @click.option("--games", "count", type=click.IntRange(min=1, max=10_000_000), default=1000,
@@ -198,15 +279,26 @@ def scenario_check(path: Path) -> None:
 @click.option("--save-logs", type=click.Path(path_type=Path, file_okay=False),
               help="Write every game's log into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: 1 for "
+              "serial, one per core otherwise).")
+@click.option("--executor", type=click.Choice(["serial", "local", "dask"]),
+              help="Where games are played: here, a local process pool, or Dask "
+              "(default: serial, or local with --jobs above 1).")
+@click.option("--scheduler", metavar="tcp://HOST:PORT",
+              help="A running Dask scheduler (implies --executor dask).")
 def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | None,
-             as_json: bool) -> None:
+             as_json: bool, jobs: int | None, executor: str | None,
+             scheduler: str | None) -> None:
     """Play COUNT games of GAME by a policy; print the win rate and how games ended."""
+    from referee.batch.executors import ExecutorUnavailable, choose_executor
     from referee.simulate import run_simulation
 
     try:
+        kind, workers = choose_executor(executor, jobs, scheduler)
         summary = run_simulation(game, count, policy, seed, save_logs,
-                                 progress=output.make_console(stderr=True))
-    except (RefereeError, ValueError) as error:
+                                 progress=output.make_console(stderr=True),
+                                 executor=kind, jobs=workers, scheduler=scheduler)
+    except (RefereeError, ValueError, ExecutorUnavailable) as error:
         _fail(str(error))
     except OSError as error:
         _fail(f"cannot write the logs: {error}")
@@ -216,6 +308,215 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
     else:
         output.print_summary(output.make_console(), data)
     sys.exit(1 if summary.broken else 0)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: 1 for "
+              "serial, one per core otherwise).")
+@click.option("--executor", type=click.Choice(["serial", "local", "dask"]),
+              help="Where logs are replayed: here, a local process pool, or Dask "
+              "(default: serial, or local with --jobs above 1).")
+@click.option("--scheduler", metavar="tcp://HOST:PORT",
+              help="A running Dask scheduler (implies --executor dask).")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the rows to FILE.jsonl or FILE.csv (default: JSON Lines on stdout).")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first log that is not legal.")
+@_seed_option
+def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
+          scheduler: str | None, out: Path | None, fail_fast: bool, seed: str | None) -> None:
+    """Replay many logs: files, folders (every *.log below them) or globs.
+
+    One result row per log (JSON Lines on stdout, or --out FILE.jsonl / FILE.csv), then a
+    summary table (on stderr when the rows go to stdout).  A log that cannot be read is a
+    row, not an error.  Exit codes: 0 every log is legal, 1 a log breaks the rules, 2 a log
+    (or the command line) cannot be read.
+    """
+    import time
+
+    from referee.batch import ExecutorUnavailable, open_results, open_runner, run_batch
+    from referee.batch.executors import choose_executor
+    from referee.batch.results import format_of
+
+    try:
+        kind, workers = choose_executor(executor, jobs, scheduler)
+        if out is not None:
+            format_of(out)
+    except ValueError as error:
+        _fail(str(error))
+    errors = output.make_console(stderr=True)
+    start = time.perf_counter()
+    try:
+        with (
+            open_results(out) as sink,
+            output.progress_bar(errors) as bar,
+            open_runner(kind, workers, scheduler) as runner,
+        ):
+            task = bar.add_task("replaying", total=None)
+            summary = run_batch(
+                paths, runner, seed=seed, fail_fast=fail_fast, on_row=sink.write,
+                on_chunk=lambda n: bar.advance(task, n),
+            )
+    except ExecutorUnavailable as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"cannot write {out or 'the results'}: {error.strerror or error}")
+    seconds = time.perf_counter() - start
+    console = output.make_console() if out is not None else errors
+    output.print_batch_summary(console, summary.to_json(), seconds)
+    sys.exit(summary.exit_code)
+
+
+# -- play-by-email: play, undo, status, render, verify, join (docs/pbem.md) ----------------
+
+_secret_option = click.option(
+    "--secret", "secret_files", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
+    help="A secret file ('referee new --commit' wrote it); give it once per secret.")
+
+
+def _refused(error: RefereeError) -> NoReturn:
+    """A play-by-email error as a sentence, with its exit code (2 unless it says 1)."""
+    _fail(error.message, int(getattr(error, "exit_code", 2)))
+
+
+def _new_committed(game: str, scenario: str | None, side: str | None, out: Path | None,
+                   secret_out: Path | None) -> None:
+    from referee.pbem.header import create
+
+    try:
+        created = create(game, scenario, side, out, secret_out)
+    except ScenarioError as error:
+        _fail(str(error))
+    except RefereeError as error:
+        _refused(error)
+    output.print_created(sys.stdout, created)
+
+
+@main.command()
+@click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("move", required=False)
+@_secret_option
+@click.option("--dry-run", is_flag=True, help="Show what would happen; write nothing.")
+def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: bool) -> None:
+    """Play MOVE on LOG ("allied: attack Grave"): check it, roll its dice, append it.
+
+    Without MOVE, roll what LOG waits for (with --secret).  An illegal move changes nothing
+    (exit 1).  The file is replaced atomically: never half written.
+    """
+    from referee.pbem.play import IllegalPlay
+    from referee.pbem.play import play as play_move
+    from referee.pbem.table import open_log
+
+    out = sys.stdout
+    try:
+        result = play_move(open_log(log, secret_files), move, dry_run=dry_run, path=log)
+    except IllegalPlay as refusal:
+        output.print_refusal(out, refusal, str(log))
+        sys.exit(1)
+    except RefereeError as error:
+        _refused(error)
+    output.print_play(out, result, dry_run=dry_run)
+
+
+@main.command()
+@click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
+@_secret_option
+@click.option("--dry-run", is_flag=True, help="Show what would be removed; write nothing.")
+def undo(log: Path, secret_files: tuple[Path, ...], dry_run: bool) -> None:
+    """Take back the last move of LOG, if it rolled no dice and revealed nothing."""
+    from referee.pbem.play import undo as undo_move
+    from referee.pbem.table import open_log
+
+    try:
+        result = undo_move(open_log(log, secret_files), path=log, dry_run=dry_run)
+    except RefereeError as error:
+        _refused(error)
+    output.print_undo(sys.stdout, result, dry_run=dry_run)
+
+
+@main.command()
+@click.argument("log", type=LogPath())
+@click.option("--json", "as_json", is_flag=True, help="The same as one JSON document.")
+def status(log: Path, as_json: bool) -> None:
+    """Where LOG's game stands, as plain text for an e-mail: whose move, the choices."""
+    from referee.pbem.status import status_of
+    from referee.pbem.table import open_log
+
+    try:
+        state = status_of(open_log(log))
+    except RefereeError as error:
+        _refused(error)
+    if as_json:
+        output.print_json(state.to_json())
+    else:
+        output.print_status(sys.stdout, state)
+    sys.exit(1 if state.problems else 0)
+
+
+@main.command()
+@click.argument("log", type=LogPath())
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
+              help="The picture: FILE.svg, or FILE.png with the 'png' extra (default: SVG "
+              "on standard output).")
+@click.option("--upto", type=click.IntRange(min=1), help="The board after this line.")
+def render(log: Path, out: Path | None, upto: int | None) -> None:
+    """Draw the board of LOG (after line --upto), the last action highlighted."""
+    from referee.core.files import write_atomic
+    from referee.pbem.board import board_svg, svg_to_png
+    from referee.pbem.table import open_log
+
+    try:
+        svg = board_svg(open_log(log), upto)
+        if out is None:
+            click.echo(svg, nl=False)
+            return
+        if out.suffix.lower() == ".png":
+            out.write_bytes(svg_to_png(svg))
+        else:
+            write_atomic(out, svg)
+    except RefereeError as error:
+        _refused(error)
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror or error}")
+    click.echo(f"wrote {out}")
+
+
+@main.command()
+@click.argument("log", type=LogPath())
+@_secret_option
+@click.option("--since", type=LogPath(), help="A copy of LOG mailed earlier: LOG must only "
+              "add to it.")
+@click.option("--json", "as_json", is_flag=True, help="The verdict as one JSON document.")
+def verify(log: Path, secret_files: tuple[Path, ...], since: Path | None,
+           as_json: bool) -> None:
+    """Recheck LOG: every move, every die against the committed secrets, every seal."""
+    from referee.pbem.verify import verify as verify_log
+
+    try:
+        verdict = verify_log(log, secret_files, since)
+    except RefereeError as error:
+        _refused(error)
+    if as_json:
+        output.print_json(verdict.to_json())
+    else:
+        output.print_verdict(sys.stdout, verdict)
+    sys.exit(verdict.exit_code)
+
+
+@main.command()
+@click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--side", help="The side that joins (default: the one that has not yet).")
+@click.option("--secret-out", type=click.Path(path_type=Path, dir_okay=False),
+              help="The new secret's file (default: LOG.SIDE.secret beside LOG).")
+def join(log: Path, side: str | None, secret_out: Path | None) -> None:
+    """Join a two-secret game: add your side's commitment to LOG, keep the secret."""
+    from referee.pbem.header import join as join_game
+
+    try:
+        created = join_game(log, side, secret_out)
+    except RefereeError as error:
+        _refused(error)
+    output.print_created(sys.stdout, created, joined=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

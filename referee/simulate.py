@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import Progress
 
+from referee.batch.executors import open_runner
+from referee.batch.runner import LARGEST_CHUNK, ramped
 from referee.core.files import write_atomic
+from referee.core.output import progress_bar
 from referee.core.selfplay import GameRecord, Policy, Summary, play_game, random_policy, summarise
 from referee.games import engine_for, game_entry
 
@@ -20,6 +24,41 @@ def policy_for(game: str, name: str) -> Policy:
     return policies[name]
 
 
+@dataclass(frozen=True)
+class GameRange:
+    """One job of a simulation: games ``first`` to ``stop - 1`` (game i uses seed SEED-i)."""
+
+    game: str
+    policy: str
+    seed: str
+    first: int
+    stop: int
+    save_logs: str | None = None
+    """The folder the worker writes each game's log into (absolute), or ``None``."""
+
+
+def play_range(job: GameRange) -> list[GameRecord]:
+    """Play the games of ``job`` where it runs; their logs are written there, not sent back."""
+    engine = engine_for(job.game)
+    chooser = policy_for(job.game, job.policy)
+    records: list[GameRecord] = []
+    for i in range(job.first, job.stop):
+        record = play_game(engine, f"{job.seed}-{i}", chooser, keep_log=job.save_logs is not None)
+        if job.save_logs is not None and record.log is not None:
+            write_atomic(Path(job.save_logs) / f"{job.game}-{job.seed}-{i:06d}.log", record.log)
+            record.log = None
+        records.append(record)
+    return records
+
+
+def add_summary(total: Summary, part: Summary) -> None:
+    """Fold the summary of later games into ``total`` (the same as summarising them all)."""
+    total.games += part.games
+    total.results.update(part.results)
+    total.reasons.update(part.reasons)
+    total.broken.extend(part.broken)
+
+
 def run_simulation(
     game: str,
     games: int,
@@ -27,23 +66,34 @@ def run_simulation(
     seed: str,
     save_logs: Path | None = None,
     progress: Console | None = None,
+    *,
+    executor: str = "serial",
+    jobs: int = 1,
+    scheduler: str | None = None,
 ) -> Summary:
-    """Play ``games`` games; every invariant is checked after every command."""
+    """Play ``games`` games; every invariant is checked after every command.
+
+    ``executor`` (``serial``, ``local`` or ``dask``) says where they are played; the summary
+    is the same wherever they are.
+    """
     entry = game_entry(game)
-    engine = engine_for(entry.id)
-    chooser = policy_for(entry.id, policy)
+    engine_for(entry.id)
+    policy_for(entry.id, policy)
+    folder = None
     if save_logs is not None:
         save_logs.mkdir(parents=True, exist_ok=True)
-    records: list[GameRecord] = []
-    with Progress(console=progress, transient=True, disable=progress is None) as bar:
+        folder = str(save_logs.resolve())
+    ranges = (
+        GameRange(entry.id, policy, seed, group[0], group[-1] + 1, folder)
+        for group in ramped(range(games), LARGEST_CHUNK)
+    )
+    total = Summary(0, Counter(), Counter(), [])
+    with (
+        progress_bar(progress, total=games) as bar,
+        open_runner(executor, jobs, scheduler) as runner,
+    ):
         task = bar.add_task(f"{entry.id}: playing", total=games)
-        for i in range(games):
-            record = play_game(
-                engine, f"{seed}-{i}", chooser, keep_log=save_logs is not None or False
-            )
-            if save_logs is not None and record.log is not None:
-                write_atomic(save_logs / f"{entry.id}-{seed}-{i:06d}.log", record.log)
-            records.append(record)
-            if i % 256 == 0 or i == games - 1:
-                bar.update(task, completed=i + 1)
-    return summarise(records)
+        for records in runner.map(play_range, ranges):
+            add_summary(total, summarise(records))
+            bar.update(task, completed=total.games)
+    return total

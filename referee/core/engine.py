@@ -126,6 +126,24 @@ class Engine(Protocol[S, C]):
         """
         ...
 
+    def build_setup(self, tree: Tree[Any], text: str) -> Any:
+        """Turn one parsed ``setup_item`` subtree into a setup statement, resolving names."""
+        ...
+
+    def place(self, state: S, statement: Any) -> None:
+        """Apply one setup statement to a starting position (``IllegalMove`` citing the setup
+        rule when it cannot be, leaving the state as it was)."""
+        ...
+
+    def check_position(self, state: S) -> list[str]:
+        """What is wrong with a position built by setup lines, a sentence each (stacking,
+        strengths within a unit's counters, one place per unit, control, closed boxes)."""
+        ...
+
+    def position(self, state: S) -> list[str]:
+        """Setup lines (``setup: …``) that rebuild ``state`` exactly from the opening."""
+        ...
+
     def outcome(self, state: S) -> dict[str, Any]:
         """The result so far: at least ``result`` (``None`` while the game goes on)."""
         ...

@@ -32,6 +32,7 @@ class ProblemKind(StrEnum):
     DICE_MISMATCH = "dice-mismatch"
     ASSERTION = "assertion"
     NOT_IMPLEMENTED = "not-implemented"
+    POSITION = "position"
     GAME_OVER = "game-over"
 
 

@@ -55,6 +55,21 @@ class ActionLine(Entry):
 
 
 @dataclass
+class SetupItem:
+    """One statement of a setup line, built by the game (``Engine.build_setup``)."""
+
+    statement: Any
+    column: int
+
+
+@dataclass
+class SetupLine(Entry):
+    """``setup: …``: part of a starting position other than the scenario's opening."""
+
+    items: list[SetupItem] = field(default_factory=list)
+
+
+@dataclass
 class TurnAssertion(Entry):
     turn: int = 0
     half: str | None = None

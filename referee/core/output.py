@@ -9,10 +9,18 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -20,6 +28,12 @@ from referee.core.engine import GameInfo
 from referee.core.errors import Problem
 from referee.core.replay import Report
 from referee.core.selfplay import Summary
+
+if TYPE_CHECKING:  # play-by-email results, printed below; imported only for the types
+    from referee.pbem.header import Created
+    from referee.pbem.play import IllegalPlay, PlayResult, UndoResult
+    from referee.pbem.status import Status
+    from referee.pbem.verify import Verdict
 
 
 def make_console(
@@ -118,6 +132,105 @@ def markup_free(text: str) -> str:
     return escape(text)
 
 
+# -- play-by-email: plain text (it goes into e-mails), written to a text stream -----------
+
+def _lines(out: IO[str], *lines: str) -> None:
+    for line in lines:
+        out.write(line + "\n")
+
+
+def print_status(out: IO[str], status: Status) -> None:
+    """``referee status``: plain text for the body of an e-mail (no colour, no boxes)."""
+    step = status.next
+    _lines(out, f"Game:     {status.title} ({status.game}), scenario {status.scenario}",
+           f"Log:      {status.source}" + (f", last {status.last}" if status.last else ""),
+           f"Dice:     {status.dice}")
+    for index, player in enumerate(status.players):
+        _lines(out, ("Players:  " if index == 0 else "          ") + player)
+    if status.turn is not None:
+        _lines(out, f"Turn:     {status.turn}")
+    _lines(out, f"Next:     {step.sentence()}")
+    if step.kind == "move" and step.choices:
+        _lines(out, "Choices:  " + step.choices[0], *("          " + c for c in step.choices[1:]))
+    _lines(out, f"Result:   {status.result}")
+    if status.problems:
+        _lines(out, f"Problems: {len(status.problems)} (referee verify shows them all)")
+        for problem in status.problems:
+            _lines(out, "  " + problem_text(problem, status.source).plain.replace("\n", "\n  "))
+
+
+def print_play(out: IO[str], result: PlayResult, *, dry_run: bool = False) -> None:
+    """What ``referee play`` wrote, its results, and whose step comes next."""
+    for written in result.written:
+        verb = "rolled" if written.filled else "would write" if dry_run else "wrote"
+        _lines(out, f"line {written.number} ({verb}): {written.text}")
+        _lines(out, *(f"  {event}" for event in written.events))
+    _lines(out, *(f"note: {note}" for note in result.notes))
+    if dry_run:
+        _lines(out, f"dry run: {result.source} is unchanged")
+    elif result.saved:
+        count = len(result.written)
+        _lines(out, f"saved {result.source} ({count} line{'s' if count != 1 else ''})")
+    _lines(out, f"next: {result.next.sentence()}")
+    if result.next.kind == "roll" or (result.next.kind == "chance" and result.next.party):
+        _lines(out, f"mail {result.source} to {str(result.next.party).capitalize()}, who "
+               f"runs: referee play "
+               f"{result.source} --secret THEIR-SECRET-FILE")
+
+
+def print_refusal(out: IO[str], refusal: IllegalPlay, source: str) -> None:
+    """An illegal move: the reason, the rule, the legal alternatives; nothing written."""
+    problem = refusal.problem
+    rule = f" [{problem.rule}]" if problem.rule else ""
+    _lines(out, f"illegal{rule}: {problem.message}", f"  move: {refusal.line}")
+    if problem.hint:
+        _lines(out, f"  {problem.hint}")
+    _lines(out, f"nothing was written: {source} is unchanged")
+
+
+def print_undo(out: IO[str], result: UndoResult, *, dry_run: bool = False) -> None:
+    for line in result.removed:
+        _lines(out, f"{'would remove' if dry_run else 'removed'}: {line}")
+    if result.saved:
+        _lines(out, f"saved {result.source}")
+    _lines(out, f"next: {result.next.sentence()}")
+
+
+def print_verdict(out: IO[str], verdict: Verdict) -> None:
+    """``referee verify``: every finding with its line, what was proved, what was not."""
+    _lines(out, f"{verdict.source}: {verdict.game}, {verdict.mode.describe()}")
+    for finding in verdict.findings:
+        where = f"{verdict.source}:{finding.line}" if finding.line else verdict.source
+        rule = f" [{finding.rule}]" if finding.rule else ""
+        _lines(out, f"{where}: {finding.kind}{rule}: {finding.message}")
+        if finding.text:
+            _lines(out, f"    {finding.text}")
+        if finding.hint:
+            _lines(out, f"    {finding.hint}")
+    _lines(out, *(f"proved: {item}" for item in verdict.proved))
+    _lines(out, *(f"not checked: {item}" for item in verdict.unchecked))
+    if verdict.next is not None:
+        _lines(out, f"position: {verdict.next.sentence()}")
+    if verdict.findings:
+        count = len(verdict.findings)
+        _lines(out, f"verdict: {count} problem{'s' if count != 1 else ''} found")
+    elif verdict.unchecked:
+        _lines(out, "verdict: nothing wrong found, but not everything could be checked")
+    else:
+        _lines(out, "verdict: proved: every move legal, every die and seal as committed")
+
+
+def print_created(out: IO[str], created: Created, *, joined: bool = False) -> None:
+    """``referee new --commit`` and ``referee join``: what was written where."""
+    if created.log is None:
+        out.write(created.header)
+    else:
+        _lines(out, f"{'joined' if joined else 'wrote'} {created.log} "
+               f"(commitment of {created.party})")
+    _lines(out, f"secret of {created.party}: {created.secret_path} (keep it to yourself until "
+           f"the game is over)")
+
+
 def print_games(console: Console, infos: Sequence[GameInfo]) -> None:
     table = Table(title="Games", title_justify="left")
     table.add_column("Game")
@@ -168,3 +281,92 @@ def print_summary(console: Console, data: Mapping[str, Any]) -> None:
         console.print(Text(f"{len(data['broken'])} games broke an invariant:", style="bold red"))
         for item in data["broken"][:20]:
             console.print(f"  seed {item['seed']}: {'; '.join(item['broken'])}", markup=False)
+
+
+def progress_bar(console: Console | None, *, total: int | None = None) -> Progress:
+    """A progress bar for long work, on ``console`` (give a stderr console: stdout stays
+    clean); none when ``console`` is ``None`` or not a terminal.  Without a ``total`` it
+    counts."""
+    columns: list[ProgressColumn | str] = [TextColumn("{task.description}")]
+    if total is None:
+        columns.append(TextColumn("{task.completed:,.0f} done"))
+    else:
+        columns += [BarColumn(), MofNCompleteColumn()]
+    columns.append(TimeElapsedColumn())
+    return Progress(*columns, console=console, transient=True,
+                    disable=console is None or not console.is_terminal,
+                    redirect_stdout=False, redirect_stderr=False)
+
+
+def print_batch_summary(
+    console: Console, data: Mapping[str, Any], seconds: float | None = None
+) -> None:
+    """The summary table of ``referee batch`` (``data`` is ``BatchSummary.to_json()``)."""
+    headline = f"{data['logs']:,} logs"
+    if seconds is not None:
+        rate = data["logs"] / seconds if seconds > 0 else 0.0
+        headline += f" in {seconds:.2f} s ({rate:,.0f} logs/s)"
+    console.print(Text(headline, style="bold"))
+    counts = Table()
+    counts.add_column("Logs")
+    counts.add_column("Count", justify="right")
+    for status in ("legal", "illegal", "unreadable", "error"):
+        if status != "error" or data[status]:
+            counts.add_row(status, f"{data[status]:,}")
+    console.print(counts)
+    if data["outcomes"]:
+        outcomes = Table(title="Outcomes", title_justify="left")
+        outcomes.add_column("Result")
+        outcomes.add_column("Winner")
+        outcomes.add_column("Logs", justify="right")
+        for row in data["outcomes"]:
+            outcomes.add_row(
+                markup_free(row["result"]), markup_free(row["winner"]), f"{row['logs']:,}"
+            )
+        console.print(outcomes)
+    if data["rules"]:
+        rules = Table(title="Most broken rules", title_justify="left")
+        rules.add_column("Rule")
+        rules.add_column("Problems", justify="right")
+        rules.add_column("Logs", justify="right")
+        for row in data["rules"]:
+            rules.add_row(markup_free(row["rule"]), f"{row['problems']:,}", f"{row['logs']:,}")
+        console.print(rules)
+    if data["problems_by_kind"]:
+        kinds = ", ".join(f"{kind} {count:,}" for kind, count in data["problems_by_kind"].items())
+        console.print(f"Problems by kind: {kinds}", markup=False)
+    if data["stopped_at"] is not None:
+        console.print(Text(f"stopped at {data['stopped_at']} (--fail-fast)", style="bold red"))
+
+
+def print_scenario(console: Console, data: Mapping[str, Any]) -> None:
+    """``referee scenario show``: the places (or cities) and units of a scenario as tables."""
+    console.print(Text(f"{data.get('title', data['game'])}", style="bold"))
+    if "spaces" in data:
+        spaces = Table(title=f"Spaces ({len(data['spaces'])})", title_justify="left")
+        for column in ("Space", "Terrain", "Town", "Club Route", "VP", "Supply source"):
+            spaces.add_column(column)
+        for s in data["spaces"]:
+            spaces.add_row(
+                s["name"], s["terrain"], "town" if s["town"] else "",
+                str(s["club_route"] or ""), "" if s["vp"] is None else str(s["vp"]),
+                ", ".join(s["supply_source"]),
+            )
+        console.print(spaces)
+        console.print(f"{len(data['borders'])} borders, {len(data['boxes'])} off-map boxes")
+    if "cities" in data:
+        cities = Table(title="Cities", title_justify="left")
+        for column in ("City", "German", "Control"):
+            cities.add_column(column)
+        for c in data["cities"]:
+            cities.add_row(c["name"], str(c["german"]), c["control"])
+        console.print(cities)
+    units = Table(title=f"Units ({len(data['units'])})", title_justify="left")
+    for column in ("Unit", "Side / city", "Formation", "Type", "Start"):
+        units.add_column(column)
+    for u in data["units"]:
+        units.add_row(
+            u["id"], u.get("side", u.get("city", "")), u.get("formation", ""),
+            u.get("type", ""), str(u.get("start") or u.get("strength", "")),
+        )
+    console.print(units)

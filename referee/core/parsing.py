@@ -31,6 +31,8 @@ from referee.core.log import (
     Entry,
     Expectation,
     ParsedLog,
+    SetupItem,
+    SetupLine,
     TagLine,
     TurnAssertion,
 )
@@ -198,6 +200,13 @@ def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) 
             number, line, key=str(key), value=" ".join(str(v) for v in values),
             column=key.column or 1,
         )
+    if kind == "setup":
+        setup = SetupLine(number, line)
+        for item in node.children:
+            assert isinstance(item, Tree)
+            statement = engine.build_setup(item, line)
+            setup.items.append(SetupItem(statement, _first_column(item)))
+        return setup
     if kind == "action":
         side_node, *items = node.children
         side = None

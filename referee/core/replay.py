@@ -10,9 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
-from referee.core.dice import CURRENT_DICE_VERSION, DICE_VERSIONS, DiceStream, DiceTray
+from referee.core.dice import (
+    CURRENT_DICE_VERSION,
+    DICE_VERSIONS,
+    DiceStream,
+    DiceTray,
+    FaceSource,
+)
 from referee.core.engine import REFEREE, Engine, Event
 from referee.core.errors import (
     UNREADABLE_KINDS,
@@ -25,7 +31,15 @@ from referee.core.errors import (
     RefereeError,
     WrongSide,
 )
-from referee.core.log import ActionLine, CommandItem, Entry, Expectation, ParsedLog, TurnAssertion
+from referee.core.log import (
+    ActionLine,
+    CommandItem,
+    Entry,
+    Expectation,
+    ParsedLog,
+    SetupLine,
+    TurnAssertion,
+)
 from referee.core.names import normalise
 
 
@@ -118,6 +132,40 @@ class Report:
         }
 
 
+@dataclass(frozen=True)
+class DiceAt:
+    """Where the dice of one command come from: a face source and its first draw number
+    (``stream`` ``None``: only the faces the log records), and words for messages."""
+
+    stream: FaceSource | None
+    start: int
+    source: str = "the seeded stream"
+
+
+class DiceProvider(Protocol):
+    """Chooses the dice of each command.  The default rolls the seeded stream by draw number;
+    play-by-email (``referee.pbem``) derives each line's dice from committed secrets."""
+
+    auto_chance: bool
+    """May the referee roll a chance step that the log does not write?"""
+
+    def dice_for(self, line: ActionLine | None, draw: int, line_draw: int) -> DiceAt:
+        """The dice of the next command of ``line`` (``None``: a step the referee applies by
+        itself); ``draw`` dice were drawn before it in the log, ``line_draw`` on this line."""
+        ...
+
+
+class SeededDice:
+    """The default provider: the seeded stream by draw number, or the recorded dice alone."""
+
+    def __init__(self, stream: DiceStream | None) -> None:
+        self.stream = stream
+        self.auto_chance = stream is not None
+
+    def dice_for(self, line: ActionLine | None, draw: int, line_draw: int) -> DiceAt:
+        return DiceAt(self.stream, draw)
+
+
 class _Stop(Exception):
     """Replay cannot go on (strict mode, or a chance step without dice)."""
 
@@ -154,11 +202,20 @@ class Replayer:
         seed: str | None = None,
         strict: bool = False,
         upto: int | None = None,
+        dice: DiceProvider | None = None,
+        settle: bool = True,
     ) -> None:
+        """``dice`` replaces the seeded stream (the seed is then not used); ``settle=False``
+        leaves a chance step at the end of the log unrolled, for ``referee play`` to write."""
         self.log = log
         self.engine = engine
         self.strict = strict
         self.upto = upto
+        self.dice = dice
+        self.settle = settle
+        self._line_draw = 0
+        self._played = False
+        self._last_setup: SetupLine | None = None
         self.report = Report(
             log.game, log.source, dict(log.tags), list(log.problems), engine=engine
         )
@@ -181,6 +238,9 @@ class Replayer:
             report.engine = None
             return report
         self.stream = DiceStream(seed) if seed is not None else None
+        self.position = self._first_draw()
+        if self.dice is None:
+            self.dice = SeededDice(self.stream)
         limit = self.upto
         if self.strict and report.problems:
             # Strict: stop at the first problem, a line that could not be read included.
@@ -191,8 +251,9 @@ class Replayer:
                 if limit is not None and entry.number > limit:
                     break
                 self._entry(entry)
+            self._close_setup()
             if limit == self.upto or not report.problems:
-                self._advance(None, None)
+                self._advance(None, None, chance=self.settle)
         except _Stop:
             pass
         report.problems.sort(key=lambda p: p.line or 0)
@@ -200,6 +261,15 @@ class Replayer:
             del report.problems[1:]
         report.draws = self.position
         return report
+
+    def _first_draw(self) -> int:
+        """``[Draw "N"]``: a log resumed from a position rolls on from draw N of its stream."""
+        text = self.log.tags.get("Draw", "0")
+        if not text.isdigit() or len(text) > 9:
+            raise_header = HeaderError(f'[Draw "{text}"] must be a whole number of draws')
+            self.report.problems.append(raise_header.to_problem())
+            return 0
+        return int(text)
 
     def _tag_line(self) -> int | None:
         return None
@@ -211,7 +281,12 @@ class Replayer:
             raise _Stop
 
     def _entry(self, entry: Entry) -> None:
+        if isinstance(entry, SetupLine):
+            self._setup(entry)
+            return
+        self._close_setup()
         if isinstance(entry, ActionLine):
+            self._played = True
             self._action(entry)
         elif isinstance(entry, TurnAssertion):
             self._advance(None, None)
@@ -220,6 +295,35 @@ class Replayer:
             self._advance(None, None)
             self._expect(entry)
 
+    # -- setup lines: a starting position other than the opening -------------------------
+
+    def _setup(self, line: SetupLine) -> None:
+        if self._played:
+            self._problem(Problem(
+                ProblemKind.POSITION,
+                "setup lines describe the starting position and come before the first action",
+                line=line.number, column=1, text=line.text,
+            ))
+            return
+        state = self.report.state
+        for item in line.items:
+            try:
+                self.engine.place(state, item.statement)
+            except RefereeError as error:
+                problem = error.to_problem(line=line.number, text=line.text)
+                self._problem(replace(problem, column=problem.column or item.column))
+        self._last_setup = line
+
+    def _close_setup(self) -> None:
+        """After the last setup line: is the position one the rules allow?"""
+        line, self._last_setup = self._last_setup, None
+        if line is None:
+            return
+        for message in self.engine.check_position(self.report.state):
+            self._problem(Problem(
+                ProblemKind.POSITION, message, line=line.number, column=1, text=line.text,
+            ))
+
     # -- action lines ----------------------------------------------------------------------
 
     def _action(self, line: ActionLine) -> None:
@@ -227,6 +331,7 @@ class Replayer:
         saved = engine.copy(self.report.state)
         saved_position = self.position
         saved_events = len(self.report.events)
+        self._line_draw = 0
         try:
             for item in line.items:
                 self._advance(line, item)
@@ -288,15 +393,19 @@ class Replayer:
         if item is not None:
             command = item.command
         record = item.dice if item is not None else None
+        assert self.dice is not None
+        at = self.dice.dice_for(line, self.position, self._line_draw)
         tray = DiceTray(
-            self.stream,
-            self.position,
+            at.stream,
+            at.start,
             recorded=record.faces if record is not None else None,
             recorded_sides=record.sides if record is not None else None,
             purpose=f"'{command}'",
         )
         events = self.engine.apply(self.report.state, command, tray)
-        self.position = tray.position
+        drawn = tray.position - at.start
+        self.position += drawn
+        self._line_draw += drawn
         number = line.number if line is not None else None
         text = line.text if line is not None else ""
         if record is not None:
@@ -307,7 +416,7 @@ class Replayer:
                     f"{rolled}",
                     column=record.column,
                 )
-            if self.stream is not None and len(record.faces) < rolled:
+            if at.stream is not None and len(record.faces) < rolled:
                 self._problem(Problem(
                     ProblemKind.DICE_MISSING,
                     f"{len(record.faces)} dice recorded for '{command}', but the rules rolled "
@@ -317,7 +426,7 @@ class Replayer:
             for n, recorded, rolled_face in tray.mismatches:
                 self._problem(Problem(
                     ProblemKind.DICE_MISMATCH,
-                    f"die {n} of '{command}' is recorded as {recorded}, but the seeded stream "
+                    f"die {n} of '{command}' is recorded as {recorded}, but {at.source} "
                     f"rolled {rolled_face}: the dice were changed after they were rolled",
                     line=number, column=record.column, text=text,
                     hint="the referee used the seeded die",
@@ -329,8 +438,11 @@ class Replayer:
                 event = Event(event.kind, event.text, event.data, tuple(tray.rolls))
             self.report.events.append(LineEvent(number, str(command), event, auto))
 
-    def _advance(self, line: ActionLine | None, item: CommandItem | None) -> None:
-        """Apply what the referee applies by itself before ``item`` (or at the end)."""
+    def _advance(
+        self, line: ActionLine | None, item: CommandItem | None, *, chance: bool = True
+    ) -> None:
+        """Apply what the referee applies by itself before ``item`` (or at the end); chance
+        steps only with ``chance`` and when the dice provider may roll them."""
         engine = self.engine
         for _ in range(10_000):
             state = self.report.state
@@ -344,7 +456,7 @@ class Replayer:
             if getattr(forced, "chance", False):
                 if next_command is not None and getattr(next_command, "chance", False):
                     return  # the log writes the roll itself
-                if self.stream is None:
+                if not chance or self.dice is None or not self.dice.auto_chance:
                     return  # a tabletop log must write the roll with its dice
             elif next_command is not None and (
                 line is None or line.side is None or normalise(line.side) == normalise(actor)

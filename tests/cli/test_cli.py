@@ -274,3 +274,35 @@ def test_python_dash_m_runs_the_cli() -> None:
     )
     assert done.returncode == 0
     assert json.loads(done.stdout)[0]["id"] == "battle-card"
+
+
+def test_scenario_show_both_games() -> None:
+    code, out = run("scenario", "show", "battle-card", "--json")
+    assert code == 0 and json.loads(out)["route"][0] == "Belgium"
+    code, out = run("scenario", "show", "wwiic", "--json")
+    data = json.loads(out)
+    assert code == 0 and {"spaces", "borders", "boxes", "units"} <= set(data)
+    code, out = run("scenario", "show", "wwiic")
+    assert code == 0 and "Spaces (" in out
+    code, out = run("scenario", "show", "arnhem44")
+    assert code == 2 and "no scenario data" in out
+
+
+def test_scenario_check_wwiic_folder_and_file() -> None:
+    folder = LOGS.parent / "scenarios" / "wwiic" / "market-garden"
+    code, out = run("scenario", "check", str(folder))
+    assert code == 0 and "valid" in out
+    code, out = run("scenario", "check", str(folder / "units.toml"))
+    assert code == 0
+
+
+def test_map_writes_a_well_formed_svg(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    target = tmp_path / "map.svg"
+    code, out = run("map", "wwiic", "-o", str(target))
+    assert code == 0, out
+    root = ElementTree.fromstring(target.read_text())
+    assert root.tag.endswith("svg")
+    code, out = run("map", "battle-card", "-o", str(tmp_path / "card.svg"))
+    assert code == 2 and "no map drawing" in out

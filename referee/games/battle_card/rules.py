@@ -15,6 +15,7 @@ from referee.core.dice import Dice, Roll
 from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.scenario import ScenarioError
+from referee.games.battle_card import position
 from referee.games.battle_card.card import Card, bundled_card
 from referee.games.battle_card.commands import (
     AIRDROP,
@@ -30,6 +31,7 @@ from referee.games.battle_card.commands import (
     move,
 )
 from referee.games.battle_card.policy import greedy_policy
+from referee.games.battle_card.position import SetupStatement
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -77,6 +79,12 @@ _ACTOR: dict[Step, Side | None] = {
     _LANDING: REFEREE,
     _OVER: None,
 }
+
+
+def _restore(state: BattleCardState, source: BattleCardState) -> None:
+    """Make ``state`` equal to ``source`` in place (the driver holds the state object)."""
+    for name in BattleCardState.__slots__:
+        setattr(state, name, getattr(source, name))
 
 
 def _is_over(state: BattleCardState) -> bool:
@@ -189,6 +197,23 @@ class BattleCardEngine:
     def build_command(self, tree: Tree[Any], text: str) -> Command:
         card = self.card()  # every Battle Card scenario shares the card's names
         return build(tree, card.place_names, card.unit_names)
+
+    # -- positions (setup lines) --------------------------------------------------------
+
+    def build_setup(self, tree: Tree[Any], text: str) -> SetupStatement:
+        return position.build_setup(tree, self.card())
+
+    def place(self, state: BattleCardState, statement: SetupStatement) -> None:
+        """One setup statement; all or nothing, like a command."""
+        trial = state.copy()
+        position.place(trial, statement)
+        _restore(state, trial)
+
+    def check_position(self, state: BattleCardState) -> list[str]:
+        return position.check_position(state)
+
+    def position(self, state: BattleCardState) -> list[str]:
+        return position.position_lines(state)
 
     def apply(self, state: BattleCardState, command: Command, dice: Dice) -> list[Event]:
         if state.step is _OVER:

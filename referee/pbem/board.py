@@ -1,0 +1,50 @@
+"""``referee render``: the board at a point of a log, as SVG (or PNG with the ``png`` extra)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from referee.core.svg import Highlight, drawer_for
+from referee.pbem.chain import code_of
+from referee.pbem.errors import PbemError
+from referee.pbem.table import Table
+
+
+class NoBoard(PbemError):
+    """The game has no board drawing yet, or PNG needs a library that is not installed."""
+
+
+def board_svg(table: Table, upto: int | None = None) -> str:
+    """The SVG of the board after line ``upto`` (default: the whole log), the last action
+    before it highlighted."""
+    game = table.engine.info.id
+    drawer = drawer_for(game)
+    if drawer is None:
+        raise NoBoard(f"{table.engine.info.title} has no board drawing yet; 'referee replay' "
+                      f"shows the position as text")
+    replay = table.replay(upto=upto)
+    actions = [a for a in table.log.actions if upto is None or a.number <= upto]
+    highlight = None
+    if actions:
+        last = actions[-1]
+        highlight = Highlight(
+            last.number,
+            " ".join(code_of(last.text).split()),
+            tuple(item.command for item in last.items),
+            tuple(replay.events_of(last.number)),
+        )
+    return drawer(table.engine, replay.report.state, highlight)
+
+
+def svg_to_png(svg: str) -> bytes:
+    """PNG bytes of an SVG picture, through CairoSVG (the optional ``png`` extra)."""
+    try:
+        cairosvg: Any = importlib.import_module("cairosvg")
+    except (ImportError, OSError):
+        raise NoBoard(
+            "a PNG needs CairoSVG and the Cairo library: pip install "
+            "'market-garden-referee[png]' (or write the board as .svg)"
+        ) from None
+    data: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    return data

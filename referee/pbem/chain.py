@@ -1,0 +1,233 @@
+"""The chain of seals that binds every line of a committed log to what came before it.
+
+Every action line written in a committed game ends its comment with a seal,
+``[seal 0123456789abcdef]``:
+
+* ``seal(k) = HMAC-SHA256(writer's secret, frame("seal", link(k-1), body(k)))``, the first
+  8 bytes in hex; ``link(0)`` is the genesis digest (the header and any starting position),
+  ``link(k)`` the seal of line ``k``.  So each seal covers its line and, through the seal
+  before it, every line before it; and only the writer's secret makes it.
+* ``body(k)`` is what the line says: for a side's move the text without its comment and
+  dice, spaces made single; for a chance step (the referee's roll) the canonical text of
+  its commands, so no way of writing it changes its dice.
+* The dice of a line rolled with party R's secret are the v1 stream seeded by
+  ``HMAC-SHA256(R's secret, frame("dice", link(k-1), body(k), seal(k)))`` in hex, drawn
+  from 0 on each line.  (A moderated game instead rolls the v1 stream of the moderator's
+  secret by the draw number over the whole log.)
+
+Who writes and who rolls (two-secret): a side's move is written (sealed) by that side and
+rolled by the next party in the header's order of commitment (in a two-party game, the
+other one).  A chance step is written and rolled by the party after the writer of the last
+move; before any move, by the party that committed first (its secret was fixed before the
+other commitment, which the genesis covers, existed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from referee.core.log import ActionLine, Expectation, ParsedLog, TurnAssertion
+from referee.core.names import normalise
+from referee.pbem.keys import frame, mac, same
+from referee.pbem.mode import MODERATOR, DiceMode, Mode, who
+
+SEAL_HEX = 16
+_SEAL = re.compile(r"\[seal ([0-9a-f]{16})\]")
+_DICE = re.compile(r"\{[^{}]*\}")
+_SEMICOLON = re.compile(r"\s*;\s*")
+_COLON = re.compile(r"^([^:;{]*?)\s*:\s*")
+DESCRIPTIVE_TAGS = frozenset({"Event", "Site", "Date", "Round", "Player", "Annotator",
+                              "Note", "Source", "Moderator"})
+"""Tags that only describe a game (and the tags naming a party's player, ``[Allied "Alice"]``):
+they may be filled in after the game began; every other tag is bound by the genesis."""
+
+
+def genesis(log: ParsedLog, mode: Mode) -> bytes:
+    """The digest of what fixes the game before its first move: every tag but the
+    descriptive ones (sorted by name), the options, the commitments in header order, and the
+    lines before the first action (a starting position, ``setup: ...``)."""
+    names = {p.capitalize() for p in mode.parties}
+    tags = sorted((k, v) for k, v in log.tags.items()
+                  if k not in DESCRIPTIVE_TAGS and k not in names and not k.endswith("Commit"))
+    fields: list[str] = [str(len(tags))]
+    for name, value in tags:
+        fields += [name, value]
+    fields += [str(len(log.options)), *log.options]
+    committed = [p for p in mode.parties if p in mode.commitments]
+    fields.append(str(len(committed)))
+    for party in committed:
+        fields += [party, mode.commitments[party]]
+    first = min((e.number for e in log.actions), default=None)
+    opening = [written_body(e.text) for e in log.entries
+               if (first is None or e.number < first)
+               and not isinstance(e, ActionLine | TurnAssertion | Expectation)]
+    fields += [str(len(opening)), *opening]
+    return hashlib.sha256(frame("genesis", *fields)).digest()
+
+
+def code_of(text: str) -> str:
+    """A line without its comment (``#`` starts a comment anywhere on an action line)."""
+    return text.split("#", 1)[0]
+
+
+def comment_of(text: str) -> str:
+    _, hash_, comment = text.partition("#")
+    return comment if hash_ else ""
+
+
+def written_body(text: str) -> str:
+    """The body of a side's line: no comment, no dice records, single spaces."""
+    code = _DICE.sub(" ", code_of(text))
+    code = _SEMICOLON.sub("; ", code)
+    code = " ".join(code.split())
+    return _COLON.sub(lambda m: m.group(1) + ": ", code, count=1)
+
+
+def canonical_body(commands: Iterable[object]) -> str:
+    """The body of a chance line: its commands' canonical text."""
+    return "; ".join(str(c) for c in commands)
+
+
+def seal_of(text: str) -> str | None:
+    """The seal written in a line's comment, if any."""
+    found = _SEAL.findall(comment_of(text))
+    return str(found[-1]) if found else None
+
+
+def seal_text(seal: str) -> str:
+    return f"[seal {seal}]"
+
+
+def make_seal(secret: str, link: bytes, body: str) -> str:
+    return mac(secret, "seal", link, body)[: SEAL_HEX // 2].hex()
+
+
+def dice_seed(secret: str, link: bytes, body: str, seal: str) -> str:
+    """The v1 seed of one line's dice in a two-secret game."""
+    return mac(secret, "dice", link, body, seal).hex()
+
+
+def is_chance(line: ActionLine) -> bool:
+    return bool(line.items) and all(getattr(i.command, "chance", False) for i in line.items)
+
+
+@dataclass(frozen=True)
+class LinePlan:
+    """One action line's place in the chain: who seals it, whose secret rolls it."""
+
+    number: int
+    text: str
+    chance: bool
+    body: str
+    seal: str | None
+    link: bytes
+    """The link before this line (genesis or the previous line's seal)."""
+    writer: str | None
+    roller: str | None
+    problem: str | None = None
+    """Why the line cannot be in this chain (no side named, a move mixed with a roll...)."""
+
+
+@dataclass
+class Plan:
+    """The chain over a whole log, and what comes next."""
+
+    mode: Mode
+    genesis: bytes
+    lines: dict[int, LinePlan] = field(default_factory=dict)
+    link: bytes = b""
+    """The link a new line would follow."""
+    last_writer: str | None = None
+    """The writer of the last side's move (``None``: no move yet)."""
+
+    def next_party(self, party: str) -> str:
+        parties = self.mode.parties
+        return parties[(parties.index(party) + 1) % len(parties)]
+
+    @property
+    def chance_roller(self) -> str | None:
+        """Whose secret rolls the next chance step."""
+        if self.mode.kind is DiceMode.MODERATED:
+            return MODERATOR
+        if self.mode.kind is not DiceMode.TWO_SECRET:
+            return None
+        if self.last_writer is None:
+            return self.mode.parties[0]
+        return self.next_party(self.last_writer)
+
+    def roller_of_move(self, side: str) -> str | None:
+        if self.mode.kind is DiceMode.MODERATED:
+            return MODERATOR
+        if self.mode.kind is DiceMode.TWO_SECRET and side in self.mode.parties:
+            return self.next_party(side)
+        return None
+
+    def plan_line(self, line: ActionLine) -> LinePlan:
+        """Where ``line`` would stand if it came next (nothing is recorded)."""
+        chance = is_chance(line)
+        seal = seal_of(line.text)
+        problem = None
+        if chance:
+            body = canonical_body(i.command for i in line.items)
+            writer = roller = self.chance_roller
+        else:
+            body = written_body(line.text)
+            side = normalise(line.side) if line.side else None
+            if self.mode.kind is DiceMode.MODERATED:
+                writer = roller = MODERATOR
+            else:
+                writer, roller = side, self.roller_of_move(side) if side else None
+                if any(getattr(i.command, "chance", False) for i in line.items):
+                    problem = "this line mixes a side's move with the referee's roll"
+                elif side is None:
+                    problem = "in a two-secret game every move names its side ('allied: ...')"
+                elif roller is None:
+                    problem = f"'{line.side}' is not a side of this game"
+        return LinePlan(line.number, line.text, chance, body, seal, self.link, writer, roller,
+                        problem)
+
+    def add(self, plan: LinePlan) -> None:
+        self.lines[plan.number] = plan
+        if plan.seal is not None:
+            self.link = bytes.fromhex(plan.seal)
+        else:  # an unsealed line still moves the chain on; the next seal will not match
+            self.link = hashlib.sha256(frame("unsealed", self.link, plan.body)).digest()
+        if not plan.chance and plan.writer is not None and plan.problem is None:
+            self.last_writer = plan.writer
+
+
+def plan_of(log: ParsedLog, mode: Mode) -> Plan:
+    """The chain over every action line of a committed log."""
+    start = genesis(log, mode)
+    plan = Plan(mode, start, link=start)
+    if mode.committed:
+        for line in log.actions:
+            plan.add(plan.plan_line(line))
+    return plan
+
+
+def broken_seals(plan: Plan, secrets: dict[str, str]) -> list[tuple[int, str, str]]:
+    """``(line, kind, reason)`` for every line that does not belong in the chain: ``protocol``
+    (no side named, a move mixed with a roll), ``unsealed``, or ``seal-mismatch`` (its
+    writer's secret, given by party in ``secrets``, does not make its seal: the line was
+    changed, moved, copied or inserted after it was written)."""
+    broken: list[tuple[int, str, str]] = []
+    for number, line in plan.lines.items():
+        if line.problem is not None:
+            broken.append((number, "protocol", line.problem))
+            continue
+        writer = line.writer
+        if line.seal is None:
+            broken.append((number, "unsealed", "this line has no seal: no 'referee play' "
+                           "wrote it"))
+        elif writer is not None and writer in secrets:
+            expected = make_seal(secrets[writer], line.link, line.body)
+            if not same(expected, line.seal):
+                broken.append((number, "seal-mismatch", (
+                    f"the seal does not match {who(writer)}'s secret: this line, or the "
+                    f"line before it, was changed, moved or inserted after it was written"
+                )))
+    return broken

@@ -1,0 +1,394 @@
+"""``referee play`` and ``referee undo``: append a move with its dice, or take one back.
+
+Every line is tried on a copy of the log first (replayed from the start, so the rules and
+the dice are those of a plain replay), and the file is written once at the end, atomically:
+either the whole new text replaces the old or nothing changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.core.errors import Problem
+from referee.core.files import write_atomic
+from referee.core.log import ActionLine, Expectation, TurnAssertion
+from referee.core.parsing import MAX_LINE_CHARS, parse_log
+from referee.pbem.chain import (
+    broken_seals,
+    code_of,
+    is_chance,
+    make_seal,
+    seal_of,
+    seal_text,
+)
+from referee.pbem.errors import MissingSecret, MoveTextError, NotAllowed, PbemError
+from referee.pbem.mode import DiceMode, who
+from referee.pbem.table import NextStep, Replay, Table, read_text, require_secrets
+
+RESULT_CHARS = 120
+PLACEHOLDER_SEAL = "0" * 16
+
+
+class IllegalPlay(NotAllowed):
+    """The move breaks the rules: nothing is written.  ``problem`` has the rule and the
+    legal alternatives."""
+
+    def __init__(self, problem: Problem, line: str) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Written:
+    """One line ``referee play`` wrote (or, with ``--dry-run``, would write)."""
+
+    number: int
+    text: str
+    events: tuple[str, ...] = ()
+    awaiting: str | None = None
+    """The party whose roll the line now waits for."""
+    filled: bool = False
+    """True when the line was there already and only its dice were added."""
+
+
+@dataclass
+class PlayResult:
+    """What ``play`` wrote (``text``: the whole new log), and whose step comes next."""
+
+    source: str
+    written: list[Written]
+    text: str
+    next: NextStep
+    saved: bool
+    notes: list[str] = field(default_factory=list)
+
+
+def play(table: Table, move: str | None, *, dry_run: bool = False,
+         path: Path | None = None) -> PlayResult:
+    """Roll what the log waits for (with the secrets at hand), write ``move``, roll the
+    chance steps that follow, and save ``path`` (unless ``dry_run``)."""
+    require_secrets(table)
+    replay = table.replay(settle=False)
+    _refuse_broken(table, replay)
+    writer = _Writer(table, replay, dry_run)
+    writer.fill_roll(move)
+    writer.roll_chances()
+    if move is not None:
+        writer.move(move)
+        writer.roll_chances()
+    step = writer.replay.next
+    if step.kind == "chance" and step.choices and table.mode.kind is DiceMode.TABLE:
+        writer.notes.append(
+            f"the log has no seed: play the roll with the dice rolled at the table: "
+            f"referee play {table.source} '{step.choices[0]} {{dN: ...}}'"
+        )
+    if not writer.written:
+        hint = "; give the move to play" if step.kind == "move" else ""
+        hint += "".join(f"; {note}" for note in writer.notes)
+        raise PbemError(f"nothing to play: {step.sentence()}{hint}")
+    result = PlayResult(table.source, writer.written, writer.table.text,
+                        writer.replay.next, saved=False, notes=writer.notes)
+    if not dry_run and path is not None:
+        save(path, table.text, writer.table.text)
+        result.saved = True
+    return result
+
+
+def save(path: Path, old: str, new: str) -> None:
+    """Replace ``path``'s text ``old`` by ``new`` atomically, unless someone changed it."""
+    if read_text(path) != old:
+        raise PbemError(f"{path} changed while the referee worked on it; run the command again")
+    try:
+        write_atomic(path, new)
+    except OSError as error:
+        raise PbemError(
+            f"cannot write {path}: {error.strerror or error}; the log is as it was"
+        ) from None
+
+
+def _refuse_broken(table: Table, replay: Replay) -> None:
+    problems = replay.problems
+    if problems:
+        first = problems[0]
+        raise NotAllowed(
+            f"the log already breaks the rules at line {first.line} ({first.kind}: "
+            f"{first.message}); it must be mended before anyone plays on "
+            f"('referee verify {table.source}' shows every problem)"
+        )
+    secrets = {party: s.value for party, s in table.secrets.items()}
+    broken = broken_seals(replay.plan, secrets)
+    if broken:
+        number, _, reason = broken[0]
+        raise NotAllowed(f"line {number}: {reason}; refusing to play on a tampered log "
+                         f"('referee verify' tells more)")
+
+
+class _Writer:
+    """Appends lines to a table one at a time, each checked by a full replay."""
+
+    def __init__(self, table: Table, replay: Replay, dry_run: bool) -> None:
+        self.table = table
+        self.replay = replay
+        self.dry_run = dry_run
+        self.written: list[Written] = []
+        self.notes: list[str] = []
+        self.mode = table.mode
+        self.turn = (replay.report.state_json() or {}).get("turn")
+        """The turn the log last announced (a ``turn N`` line is written when it changes)."""
+
+    # -- the steps ---------------------------------------------------------------------
+
+    def fill_roll(self, move: str | None) -> None:
+        """Roll the dice the last line waits for, when this command holds the secret."""
+        step = self.replay.next
+        if step.kind != "roll" or step.line is None:
+            return
+        if step.party not in self.table.secrets:
+            raise MissingSecret(
+                f"line {step.line} waits for {who(step.party)}'s dice; only "
+                f"{who(step.party)}'s secret rolls them"
+                + (": nobody moves before they are rolled" if move is not None else "")
+                + f" (mail the log to {who(step.party)}, who runs 'referee play LOG "
+                f"--secret FILE')"
+            )
+        self._fill(step.line)
+
+    def roll_chances(self) -> None:
+        """Write the chance steps that this command can roll, one line each."""
+        for _ in range(1000):
+            step = self.replay.next
+            if step.kind != "chance" or not step.choices:
+                return
+            if self.mode.kind is DiceMode.TABLE:
+                return
+            if self.mode.committed and step.party not in self.table.secrets:
+                return
+            self._append(step.choices[0])
+
+    def move(self, text: str) -> None:
+        step = self.replay.next
+        line = self._parse_move(text)
+        chance = is_chance(line)
+        if step.kind == "over":
+            raise NotAllowed(f"the game is over ({step.decision}): no move can follow")
+        if step.kind == "join":
+            raise NotAllowed(f"the game has not started: {step.sentence()}")
+        if step.kind == "chance" and not (chance and self.mode.kind is DiceMode.TABLE):
+            party = step.party
+            if party is None:
+                example = step.choices[0] if step.choices else "..."
+                raise NotAllowed(
+                    f"first the referee's roll: {step.decision}; the log has no seed, so play "
+                    f"it with the dice rolled at the table: '{example} {{dN: ...}}'"
+                )
+            raise MissingSecret(
+                f"first {who(party)} must roll {step.decision}; mail the log to {who(party)}, "
+                f"who runs 'referee play LOG --secret FILE'"
+            )
+        if any(item.dice is not None for item in line.items) and self.mode.kind is not (
+            DiceMode.TABLE
+        ):
+            raise MoveTextError(
+                "the referee rolls the dice in this game: leave the {dN: ...} record out "
+                "of the move"
+            )
+        side = line.side or (step.party if step.kind == "move" and not chance else None)
+        items = "; ".join(
+            str(item.command) + (f" {item.dice}" if item.dice is not None else "")
+            for item in line.items
+        )
+        self._append(f"{side}: {items}" if side else items)
+
+    # -- writing one line ----------------------------------------------------------------
+
+    def _parse_move(self, text: str) -> ActionLine:
+        text = text.strip()
+        if "\n" in text or "\r" in text:
+            raise MoveTextError("a move is one line of the log")
+        if len(text) > MAX_LINE_CHARS:
+            raise MoveTextError(f"a move may have up to {MAX_LINE_CHARS:,} characters")
+        if text.startswith("#") or "#" in text:
+            raise MoveTextError("leave the comment out of the move: the referee writes it")
+        parsed = parse_log(text, "the move", engine=self.table.engine)
+        if parsed.problems:
+            problem = parsed.problems[0]
+            raise MoveTextError(f"the move cannot be read: {problem.message}")
+        if len(parsed.entries) != 1 or not isinstance(parsed.entries[0], ActionLine):
+            raise MoveTextError(f"'{text}' is not a move (tags, turn and expect lines are not)")
+        return parsed.entries[0]
+
+    def _append(self, code: str) -> None:
+        """Try ``code`` as the next line; write it with its dice, seal and result."""
+        base = self.table.text if self.table.text.endswith("\n") else self.table.text + "\n"
+        number = len(base.splitlines()) + 1
+        trial = self.table.with_text(base + code + "\n")
+        seal = self._seal_for(trial, number)
+        suffix = f"  # {seal_text(seal)}" if seal else ""
+        capture = number if seal != PLACEHOLDER_SEAL else None
+        trial = self.table.with_text(base + code + suffix + "\n")
+        tried = trial.replay(capture=capture, settle=False)
+        here = [p for p in tried.report.problems if p.line == number]
+        awaiting = tried.pending_line == number
+        if here and not awaiting:
+            raise IllegalPlay(here[0], code)
+        if awaiting:
+            party = tried.next.party
+            line = f"{code}  # awaiting {who(party)}'s dice" + (f" {seal_text(seal)}"
+                                                               if seal else "")
+            self._commit(base + line + "\n", Written(number, line, (), awaiting=party))
+            return
+        line, events = _finished(code, tried, number, seal)
+        self._commit(base + line + "\n", Written(number, line, events))
+
+    def _fill(self, number: int) -> None:
+        """Add the dice to line ``number`` (the last action line), which waits for them."""
+        lines = self.table.text.splitlines()
+        raw = lines[number - 1]
+        seal = seal_of(raw)
+        code = code_of(raw).rstrip()
+        tried = self.table.replay(capture=number, settle=False)
+        here = [p for p in tried.report.problems if p.line == number]
+        if here:
+            raise IllegalPlay(here[0], code)
+        line, events = _finished(code, tried, number, seal)
+        lines[number - 1] = line
+        self._commit("\n".join(lines) + "\n", Written(number, line, events, filled=True))
+
+    def _seal_for(self, trial: Table, number: int) -> str | None:
+        """The seal of the line at ``number`` in ``trial`` (``None``: not a committed game)."""
+        if not self.mode.committed:
+            return None
+        planned = trial.plan().lines[number]
+        if planned.problem is not None:
+            raise MoveTextError(planned.problem)
+        writer = planned.writer
+        if writer is None or writer not in self.table.secrets:
+            if self.dry_run:
+                self.notes.append(f"not sealed: {who(writer)}'s secret was not given")
+                return PLACEHOLDER_SEAL
+            if self.mode.kind is DiceMode.MODERATED:
+                raise MissingSecret(
+                    "in a moderated game the moderator writes every line: send the move to "
+                    "the moderator (or give --secret with the moderator's secret file)"
+                )
+            raise MissingSecret(
+                f"{who(writer)}'s lines are sealed with {who(writer)}'s secret: give --secret "
+                f"with {who(writer)}'s secret file"
+            )
+        return make_seal(self.table.secrets[writer].value, planned.link, planned.body)
+
+    def _commit(self, text: str, written: Written) -> None:
+        table = self.table.with_text(text)
+        replay = table.replay(settle=False)
+        if replay.problems:  # pragma: no cover - the line was tried just before
+            problem = replay.problems[0]
+            raise PbemError(f"the referee wrote a line it cannot replay: {problem.message}")
+        self.table, self.replay = table, replay
+        self.written.append(written)
+        # A new turn is announced once its chance steps are written (a seeded replay rolls a
+        # chance step by itself before checking a turn line).
+        turn = (replay.report.state_json() or {}).get("turn")
+        if isinstance(turn, int) and turn != self.turn and replay.next.kind in ("move", "roll"):
+            self.turn = turn
+            self.table = self.table.with_text(text + f"turn {turn}\n")
+            self.replay = self.table.replay(settle=False)
+
+
+def _finished(code: str, tried: Replay, number: int, seal: str | None) -> tuple[str,
+                                                                            tuple[str, ...]]:
+    """Line ``number`` as written: its commands with the dice rolled on it, then a comment
+    with the first thing that happened and the seal; and everything that happened."""
+    line = _with_dice(code, tried.dice.captured)
+    events = tuple(tried.events_of(number))
+    comment = _shorten(events[0]) if events else ""
+    if seal:
+        comment = f"{comment} {seal_text(seal)}".strip()
+    return (f"{line}  # {comment}" if comment else line), events
+
+
+def _with_dice(code: str, captured: list[list[tuple[int, int]]]) -> str:
+    """``code`` with each command's rolled dice written after it: ``attack Grave {d6: 4}``."""
+    parts = code.split(";")
+    if not any(captured):
+        return code
+    if len(captured) != len(parts):
+        raise PbemError("the referee could not tell which command rolled which dice")
+    out = []
+    for part, faces in zip(parts, captured, strict=True):
+        part = part.strip()
+        if faces:
+            kinds = {sides for sides, _ in faces}
+            if len(kinds) > 1:
+                raise PbemError(f"'{part}' rolled dice of two kinds, which one line cannot record")
+            record = " ".join(str(face) for _, face in faces)
+            part += f" {{d{kinds.pop()}: {record}}}"
+        out.append(part)
+    return "; ".join(out)
+
+
+def _shorten(text: str) -> str:
+    text = " ".join(text.replace("#", "no.").split())
+    return text if len(text) <= RESULT_CHARS else text[: RESULT_CHARS - 3].rstrip() + "..."
+
+
+# -- undo -----------------------------------------------------------------------------------
+
+def _reveals(kind: str, data: object) -> bool:
+    """An event that shows hidden information: kind ``reveal``, or ``"reveals": true``."""
+    return kind == "reveal" or (isinstance(data, dict) and bool(data.get("reveals")))
+
+
+@dataclass
+class UndoResult:
+    source: str
+    removed: list[str]
+    text: str
+    next: NextStep
+    saved: bool
+
+
+def undo(table: Table, *, path: Path | None = None, dry_run: bool = False) -> UndoResult:
+    """Take back the last action line, when it rolled no dice and revealed nothing."""
+    require_secrets(table)
+    replay = table.replay(settle=False)
+    actions = table.log.actions
+    if not actions:
+        raise NotAllowed("there is no move to take back")
+    last = actions[-1]
+    everything = replay.report.events
+    first = next((i for i, e in enumerate(everything) if e.line == last.number), len(everything))
+    events = everything[first:]  # the line's events and the referee's steps after it
+    if any(item.dice is not None for item in last.items) or any(e.event.rolls for e in events):
+        raise NotAllowed(
+            f"line {last.number} ('{code_of(last.text).strip()}') rolled dice: a move is "
+            f"never taken back once its dice are rolled"
+        )
+    if any(_reveals(e.event.kind, e.event.data) for e in events):
+        raise NotAllowed(f"line {last.number} revealed hidden information: it cannot be "
+                         f"taken back")
+    planned = replay.plan.lines.get(last.number)
+    if planned is not None and planned.writer not in table.secrets:
+        raise MissingSecret(
+            f"line {last.number} was written with {who(planned.writer)}'s secret: only "
+            f"{who(planned.writer)} can take it back (give --secret)"
+        )
+    later = _entries_after(table, last.number)
+    drop = {last.number, *later}
+    lines = table.text.splitlines()
+    removed = [lines[n - 1] for n in sorted(drop)]
+    text = "\n".join(line for n, line in enumerate(lines, 1) if n not in drop) + "\n"
+    after = table.with_text(text).replay(settle=False)
+    result = UndoResult(table.source, removed, text, after.next, saved=False)
+    if not dry_run and path is not None:
+        save(path, table.text, text)
+        result.saved = True
+    return result
+
+
+def _entries_after(table: Table, number: int) -> list[int]:
+    """Turn and expect lines after line ``number`` (they describe the state it made)."""
+    return [e.number for e in table.log.entries
+            if e.number > number and isinstance(e, TurnAssertion | Expectation)]
+

@@ -1,0 +1,117 @@
+"""The dice of a play-by-email replay: which secret rolls each line, and the rolls a line is
+still waiting for.
+
+``PbemDice`` is the replay driver's dice provider (``referee.core.replay.DiceProvider``).
+In a committed game it never rolls a die the log does not write, except on the one line
+``referee play`` is writing (``capture``): a line without dice is waiting for its roller
+(``awaited``), which at the end of the log is the normal state between two e-mails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.core.dice import DiceStream, FaceSource
+from referee.core.errors import DiceMissing
+from referee.core.log import ActionLine
+from referee.core.replay import DiceAt
+from referee.pbem.chain import Plan, dice_seed
+from referee.pbem.keys import Secret
+from referee.pbem.mode import MODERATOR, DiceMode, who
+
+
+class DiceAwaited(DiceMissing):
+    """A line whose dice only another party's secret can roll, and that records none yet."""
+
+    def __init__(self, party: str, line: int) -> None:
+        self.party = party
+        self.line = line
+        name = who(party)
+        super().__init__(
+            f"this line's dice are rolled with {name}'s secret and are not written yet "
+            f"({name} rolls them with 'referee play LOG --secret FILE')"
+        )
+
+
+@dataclass
+class _Awaited:
+    """A face source that stands for dice nobody here can roll."""
+
+    party: str
+    line: int
+    dice: PbemDice
+
+    def face(self, index: int, sides: int) -> int:
+        self.dice.awaited.append((self.line, self.party))
+        raise DiceAwaited(self.party, self.line)
+
+
+@dataclass
+class _Recorder:
+    """A face source that keeps every face it gives (for the line being written)."""
+
+    inner: FaceSource
+    faces: list[tuple[int, int]]
+
+    def face(self, index: int, sides: int) -> int:
+        value = self.inner.face(index, sides)
+        self.faces.append((sides, value))
+        return value
+
+
+@dataclass
+class PbemDice:
+    """The dice provider of one replay of a log (see the module's description)."""
+
+    plan: Plan
+    secrets: dict[str, Secret]
+    seed: str | None = None
+    capture: int | None = None
+    captured: list[list[tuple[int, int]]] = field(default_factory=list)
+    """The faces rolled on the ``capture`` line, one list per command."""
+    awaited: list[tuple[int, str]] = field(default_factory=list)
+    """(line, party) of each line that waits for a party's roll."""
+    checked: set[int] = field(default_factory=set)
+    """Lines whose recorded dice were compared with what a committed secret rolls."""
+
+    def __post_init__(self) -> None:
+        self.kind = self.plan.mode.kind
+        self._stream = DiceStream(self.seed) if self.seed is not None else None
+        self._moderator: DiceStream | None = None
+        if self.kind is DiceMode.MODERATED and MODERATOR in self.secrets:
+            self._moderator = DiceStream(self.secrets[MODERATOR].value)
+        # Only a public seed lets the referee roll a chance step the log does not write.
+        self.auto_chance = self.kind is DiceMode.SEEDED
+
+    def dice_for(self, line: ActionLine | None, draw: int, line_draw: int) -> DiceAt:
+        if self.kind is DiceMode.TABLE:
+            return DiceAt(None, draw)
+        if self.kind is DiceMode.SEEDED:
+            return self._captured(line, DiceAt(self._stream, draw))
+        if line is None or line.number not in self.plan.lines:
+            return DiceAt(None, draw)
+        plan = self.plan.lines[line.number]
+        roller = plan.roller
+        recorded = any(item.dice is not None for item in line.items)
+        at = DiceAt(None, draw)
+        if roller is not None and roller in self.secrets and plan.problem is None:
+            source = f"{who(roller)}'s committed secret"
+            if self.kind is DiceMode.MODERATED:
+                at = DiceAt(self._moderator, draw, source)
+            elif plan.seal is not None:
+                seed = dice_seed(self.secrets[roller].value, plan.link, plan.body, plan.seal)
+                at = DiceAt(DiceStream(seed), line_draw, source)
+        if line.number == self.capture and at.stream is not None:
+            return self._captured(line, at)
+        if not recorded and roller is not None:
+            return DiceAt(_Awaited(roller, line.number, self), 0)
+        if at.stream is not None:
+            self.checked.add(line.number)
+        return at
+
+    def _captured(self, line: ActionLine | None, at: DiceAt) -> DiceAt:
+        if line is None or line.number != self.capture or at.stream is None:
+            return at
+        faces: list[tuple[int, int]] = []
+        self.captured.append(faces)
+        return DiceAt(_Recorder(at.stream, faces), at.start, at.source)

@@ -1,0 +1,93 @@
+"""``referee status``: where a game stands, for the body of an e-mail."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.core.errors import Problem
+from referee.pbem.chain import code_of
+from referee.pbem.mode import DiceMode, commit_tag, who
+from referee.pbem.table import NextStep, Table
+
+_OUTCOME_WORDS = {"result", "reason", "turn"}
+
+
+@dataclass
+class Status:
+    """What ``referee status`` shows; every field plain text."""
+
+    source: str
+    game: str
+    title: str
+    scenario: str
+    dice: str
+    players: list[str]
+    turn: str | None
+    last: str | None
+    next: NextStep
+    result: str
+    problems: list[Problem] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "game": self.game, "title": self.title,
+            "scenario": self.scenario, "dice": self.dice, "players": list(self.players),
+            "turn": self.turn, "last": self.last,
+            "next": {"kind": self.next.kind, "party": self.next.party,
+                     "decision": self.next.decision, "choices": list(self.next.choices),
+                     "line": self.next.line, "text": self.next.sentence()},
+            "result": self.result,
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+def status_of(table: Table) -> Status:
+    replay = table.replay()
+    report = replay.report
+    state = report.state_json() or {}
+    turn = None
+    if "turn" in state:
+        turn = str(state["turn"])
+        if "turns" in state:
+            turn += f" of {state['turns']}"
+        for key in ("half", "impulse", "step"):
+            if state.get(key) not in (None, ""):
+                turn += f", {key} {state[key]}" if key != "step" else f", {state[key]}"
+    actions = table.log.actions
+    last = None
+    if actions:
+        line = actions[-1]
+        last = f"line {line.number}: {' '.join(code_of(line.text).split())}"
+    players = []
+    for party in table.mode.parties or table.engine.info.sides:
+        name = table.log.tags.get(party.capitalize())
+        committed = " (committed)" if party in table.mode.commitments else ""
+        if table.mode.kind is DiceMode.TWO_SECRET and party not in table.mode.commitments:
+            committed = f" (has not joined: no [{commit_tag(party)}] yet)"
+        players.append(f"{who(party)}{': ' + name if name else ''}{committed}")
+    return Status(
+        source=table.source,
+        game=table.engine.info.id,
+        title=table.engine.info.title,
+        scenario=table.log.tags.get("Scenario", "standard"),
+        dice=table.mode.describe(),
+        players=players,
+        turn=turn,
+        last=last,
+        next=replay.next,
+        result=_result(report.outcome() or {}),
+        problems=replay.problems,
+    )
+
+
+def _result(outcome: dict[str, Any]) -> str:
+    extra = ", ".join(f"{k}: {v}" for k, v in outcome.items() if k not in _OUTCOME_WORDS
+                      and v is not None)
+    if outcome.get("result"):
+        text = f"{outcome['result']}"
+        if outcome.get("reason"):
+            text += f" ({outcome['reason']})"
+    else:
+        text = "in progress"
+    return f"{text}; {extra}" if extra else text

@@ -1,0 +1,218 @@
+"""A log opened for play-by-email: its text, its game, its dice mode, the secrets at hand, and
+a replay that says whose step comes next."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from referee.core.engine import REFEREE, Engine
+from referee.core.errors import Problem, ProblemKind, RefereeError
+from referee.core.log import ParsedLog
+from referee.core.parsing import MAX_BYTES, decode_log, parse_log
+from referee.core.replay import Replayer, Report
+from referee.pbem.chain import Plan, code_of, plan_of
+from referee.pbem.errors import PbemError, SecretFileError, SecretMismatch
+from referee.pbem.keys import Secret, read_secret, same
+from referee.pbem.mode import DiceMode, Mode, commit_tag, mode_of, who
+from referee.pbem.rolls import PbemDice
+
+
+class LogUnreadable(PbemError):
+    """The log file cannot be read or parsed as a log of a known game."""
+
+
+def read_text(path: Path) -> str:
+    """The text of a log file, or ``LogUnreadable`` saying why not."""
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise LogUnreadable(f"{path} is larger than the {MAX_BYTES:,} bytes a log may have")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise LogUnreadable(f"there is no log {path}") from None
+    except IsADirectoryError:
+        raise LogUnreadable(f"{path} is a folder, not a log") from None
+    except OSError as error:
+        raise LogUnreadable(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        return decode_log(data)
+    except RefereeError as error:
+        raise LogUnreadable(f"{path}: {error.message}") from None
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """Whose step comes next, and what it is.
+
+    ``kind``: ``move`` (a side decides), ``roll`` (a written line waits for its dice),
+    ``chance`` (the referee's roll, with ``party``'s secret when committed), ``join`` (a
+    party has not committed yet) or ``over``.
+    """
+
+    kind: str
+    party: str | None
+    decision: str
+    choices: tuple[str, ...] = ()
+    line: int | None = None
+
+    def sentence(self) -> str:
+        if self.kind == "over":
+            return f"the game is over: {self.decision}"
+        if self.kind == "join":
+            return f"awaiting {who(self.party)}: {self.decision}"
+        if self.kind in ("roll", "chance") and self.party is not None:
+            return f"awaiting {who(self.party)}: roll {self.decision}"
+        if self.kind == "chance":
+            return f"awaiting the referee's roll: {self.decision}"
+        return f"awaiting {who(self.party)}: {self.decision}"
+
+
+@dataclass
+class Replay:
+    """One replay of a table's log, with its chain and its dice."""
+
+    report: Report
+    plan: Plan
+    dice: PbemDice
+    next: NextStep
+
+    @property
+    def pending_line(self) -> int | None:
+        return self.next.line if self.next.kind == "roll" else None
+
+    @property
+    def problems(self) -> list[Problem]:
+        """The log's problems, except the roll its last line is waiting for."""
+        pending = self.pending_line
+        return [
+            p for p in self.report.problems
+            if not (p.line == pending and p.kind is ProblemKind.DICE_MISSING)
+        ]
+
+    def events_of(self, line: int) -> list[str]:
+        return [e.event.text for e in self.report.events if e.line == line]
+
+
+@dataclass
+class Table:
+    """A log opened for play-by-email."""
+
+    source: str
+    text: str
+    log: ParsedLog
+    engine: Engine[Any, Any]
+    mode: Mode
+    secrets: dict[str, Secret] = field(default_factory=dict)
+    rejected: list[tuple[Secret, str]] = field(default_factory=list)
+    """Secrets that match no commitment of the log, each with the reason."""
+
+    def with_text(self, text: str) -> Table:
+        """The same table with a new text (the header unchanged)."""
+        log = parse_log(text, self.source, engine=self.engine)
+        return replace(self, text=text, log=log)
+
+    def plan(self) -> Plan:
+        """The chain of seals over the log's action lines."""
+        return plan_of(self.log, self.mode)
+
+    def replay(self, *, capture: int | None = None, settle: bool | None = None,
+               upto: int | None = None) -> Replay:
+        """Replay the log.  ``settle`` (default: only with a public seed) lets the referee roll
+        a chance step at the end that the log does not write."""
+        plan = self.plan()
+        dice = PbemDice(plan, self.secrets, seed=self.log.tags.get("Seed"), capture=capture)
+        if settle is None:
+            settle = self.mode.kind is DiceMode.SEEDED
+        report = Replayer(self.log, self.engine, upto=upto, dice=dice, settle=settle).run()
+        if report.state is None:
+            first = report.problems[0].message if report.problems else "it cannot be set up"
+            raise LogUnreadable(f"{self.source}: {first}")
+        return Replay(report, plan, dice, self._next(report, plan, dice))
+
+    def _next(self, report: Report, plan: Plan, dice: PbemDice) -> NextStep:
+        engine, state = self.engine, report.state
+        if self.mode.kind is DiceMode.TWO_SECRET and self.mode.missing:
+            party = self.mode.missing[0]
+            return NextStep("join", party, f"put {party}'s commitment into the header "
+                            f"('referee join LOG --side {party}')")
+        actions = self.log.actions
+        if actions:
+            last = actions[-1].number
+            for line, party in dice.awaited:
+                if line == last:
+                    code = " ".join(code_of(actions[-1].text).split())
+                    return NextStep("roll", party, f"the dice of line {line} ({code})",
+                                    line=line)
+        actor = engine.to_act(state)
+        if actor is None:
+            outcome = engine.outcome(state)
+            return NextStep("over", None, str(outcome.get("reason") or outcome.get("result")))
+        if actor == REFEREE:
+            forced = engine.forced(state)
+            rolls = (str(forced),) if forced is not None else ()
+            return NextStep("chance", plan.chance_roller, engine.decision(state), rolls)
+        moves = tuple(str(c) for c in engine.legal(state))
+        return NextStep("move", actor, engine.decision(state), moves)
+
+
+def open_text(text: str, source: str, secrets: Sequence[Secret] = ()) -> Table:
+    """Open the text of a log; ``LogUnreadable``/``CommitmentError`` when it cannot be."""
+    from referee.games import engine_for
+
+    log = parse_log(text, source)
+    if log.unreadable:
+        message = log.problems[0].message if log.problems else "it cannot be read"
+        raise LogUnreadable(f"{source}: {message}")
+    try:
+        engine = engine_for(log.game or "")
+    except RefereeError as error:
+        raise LogUnreadable(f"{source}: {error.message}") from None
+    table = Table(source, text, log, engine, mode_of(log, engine, text))
+    table.secrets, table.rejected = _match(table.mode, secrets)
+    return table
+
+
+def open_log(path: Path, secret_files: Iterable[Path] = ()) -> Table:
+    """Open a log file and the secret files given with it."""
+    secrets = [read_secret(p) for p in secret_files]
+    return open_text(read_text(path), str(path), secrets)
+
+
+def require_secrets(table: Table) -> None:
+    """Refuse a secret that is not the one its party committed to."""
+    if table.rejected:
+        raise SecretMismatch(table.rejected[0][1])
+
+
+def _match(mode: Mode, secrets: Sequence[Secret]) -> tuple[dict[str, Secret],
+                                                          list[tuple[Secret, str]]]:
+    matched: dict[str, Secret] = {}
+    rejected: list[tuple[Secret, str]] = []
+    for secret in secrets:
+        party = secret.party
+        if not mode.committed:
+            raise SecretFileError(
+                f"{secret.source}: this log is not a committed game ({mode.describe()}); "
+                f"it needs no secret"
+            )
+        if party in matched:
+            raise SecretFileError(f"two secrets of {who(party)} were given")
+        expected = mode.commitments.get(party)
+        if expected is None:
+            rejected.append((secret, (
+                f"{secret.source} is {who(party)}'s secret, but this log has no "
+                f"[{commit_tag(party)}]" + (f" (its parties: {', '.join(mode.parties)})"
+                                            if mode.parties else "")
+            )))
+        elif not same(secret.commitment, expected):
+            line = mode.tag_lines.get(party)
+            rejected.append((secret, (
+                f"the secret in {secret.source} is not the one {who(party)} committed to in "
+                f"[{commit_tag(party)}]" + (f" at line {line}" if line else "")
+                + ": it is another secret (a swapped secret?)"
+            )))
+        else:
+            matched[party] = secret
+    return matched, rejected
