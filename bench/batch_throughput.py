@@ -1,0 +1,186 @@
+"""Batch replay throughput: plain replay against the batch machinery, serial, pool and Dask.
+
+    .venv/bin/python bench/batch_throughput.py [--logs 2000] [--jobs 2] [--repeat 3]
+
+It writes ``--logs`` whole Battle Card games (self-play, random policy) into a temporary
+folder, then times, best of ``--repeat`` runs each, interleaved:
+
+- plain: ``replay(read_log(path))`` in a loop, the parsers built beforehand (the floor);
+- serial: ``run_batch`` on the folder with the serial runner, rows written as JSON Lines;
+- local: the same on a local process pool of ``--jobs`` workers, pool start included;
+- dask: the same on a Dask ``LocalCluster`` of ``--jobs`` single-threaded worker processes,
+  the cluster started beforehand (as a running cluster would be) and its start shown apart;
+- paired: the overhead of the batch machinery measured chunk by chunk, plain replay and the
+  batch's own per-chunk work in turns, in CPU time: the figure that other processes on the
+  machine disturb least.
+
+It prints a Markdown table (logs/s, ms per log, against serial), the overhead of the batch
+machinery over plain replay, and the load average, since a busy machine moves the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from referee.batch import BatchSummary, DaskRunner, PoolRunner, Runner, SerialRunner, run_batch
+from referee.batch.discovery import discover, walk_logs
+from referee.batch.results import JsonLinesSink
+from referee.batch.runner import chunks
+from referee.batch.worker import Chunk, replay_chunk, warm_up
+from referee.core.parsing import read_log
+from referee.core.replay import replay
+from referee.core.selfplay import play_game, random_policy
+from referee.games import engine_for
+
+
+def write_logs(folder: Path, count: int) -> None:
+    engine = engine_for("battle-card")
+    for i in range(count):
+        record = play_game(engine, f"bench-{i}", random_policy, keep_log=True)
+        assert record.log is not None
+        sub = folder / f"{i // 1000:03d}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"game-{i:06d}.log").write_text(record.log, encoding="utf-8")
+
+
+def plain(folder: Path) -> int:
+    logs = 0
+    for path in walk_logs(str(folder)):
+        replay(read_log(Path(path)))
+        logs += 1
+    return logs
+
+
+def batched(folder: Path, runner: Runner) -> int:
+    with open(os.devnull, "w", encoding="utf-8") as sink:
+        summary = run_batch([str(folder)], runner, on_row=JsonLinesSink(sink).write)
+    return summary.logs
+
+
+def timed(work: Callable[[], int]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds of this process, and what ``work`` returned."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    logs = work()
+    return time.perf_counter() - wall, time.process_time() - cpu, logs
+
+
+def paired_overhead(folder: Path, rounds: int) -> tuple[float, float]:
+    """CPU seconds of plain replay and of the serial batch's per-chunk work (replay, rows,
+    summary, JSON lines) on the same chunks, measured in turns chunk by chunk, so that a
+    change in the machine's load hits both alike."""
+    plain_cpu = batch_cpu = 0.0
+    summary = BatchSummary()
+    with open(os.devnull, "w", encoding="utf-8") as devnull:
+        sink = JsonLinesSink(devnull)
+
+        def replay_plain(chunk: Chunk) -> None:
+            for target in chunk.targets:
+                replay(read_log(Path(target.path)))
+
+        def replay_batch(chunk: Chunk) -> None:
+            for row in replay_chunk(chunk):
+                summary.add(row)
+                sink.write(row)
+
+        for round_ in range(rounds):
+            for index, chunk in enumerate(chunks(discover([str(folder)]))):
+                first_plain = (index + round_) % 2 == 0
+                for work in (replay_plain, replay_batch) if first_plain else (
+                        replay_batch, replay_plain):
+                    cpu = time.process_time()
+                    work(chunk)
+                    spent = time.process_time() - cpu
+                    if work is replay_plain:
+                        plain_cpu += spent
+                    else:
+                        batch_cpu += spent
+    return plain_cpu, batch_cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--logs", type=int, default=2000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
+    options = parser.parse_args()
+    n = options.logs
+    load = os.getloadavg()
+
+    def report(name: str, wall: float, cpu: float) -> None:
+        print(f"{name}: {wall:.2f} s wall, {cpu:.2f} s CPU", file=sys.stderr, flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as temp:
+        folder = Path(temp)
+        start = time.perf_counter()
+        write_logs(folder, n)
+        lines = sum(
+            Path(p).read_text(encoding="utf-8").count("\n") for p in walk_logs(str(folder))
+        )
+        print(f"{n} Battle Card logs ({lines / n:.1f} lines each) written in "
+              f"{time.perf_counter() - start:.1f} s; {os.cpu_count()} cores; "
+              f"Python {sys.version.split()[0]}", file=sys.stderr)
+        warm_up()
+
+        def pool() -> int:
+            with PoolRunner(options.jobs) as runner:
+                return batched(folder, runner)
+
+        # 1. The overhead of the machinery: plain replay against a serial batch, in CPU time
+        #    (other processes on the machine do not count), rounds interleaved.
+        single: dict[str, Callable[[], int]] = {
+            "plain replay (no batch machinery)": lambda: plain(folder),
+            "batch, serial": lambda: batched(folder, SerialRunner()),
+            f"batch, local pool ({options.jobs} workers, pool start included)": pool,
+        }
+        walls: dict[str, list[float]] = {name: [] for name in single}
+        cpus: dict[str, list[float]] = {name: [] for name in single}
+        for _ in range(options.repeat):
+            for name, work in single.items():
+                wall, cpu, logs = timed(work)
+                assert logs == n, (name, logs)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+                report(name, wall, cpu)
+        paired_plain, paired_batch = paired_overhead(folder, options.repeat)
+
+        # 2. Dask: a LocalCluster started first, as a running cluster would be.
+        dask_name = f"batch, Dask LocalCluster ({options.jobs} workers, start excluded)"
+        cluster_start = time.perf_counter()
+        with DaskRunner(options.jobs) as dask:
+            cluster_seconds = time.perf_counter() - cluster_start
+            walls[dask_name], cpus[dask_name] = [], []
+            for _ in range(options.repeat):
+                wall, cpu, logs = timed(lambda: batched(folder, dask))
+                assert logs == n, (dask_name, logs)
+                walls[dask_name].append(wall)
+                cpus[dask_name].append(cpu)
+                report(dask_name, wall, cpu)
+
+    best = {name: min(values) for name, values in walls.items()}
+    serial = best["batch, serial"]
+    print("| run | logs/s | ms per log | against serial | wall times (s) |")
+    print("|---|---:|---:|---:|---|")
+    for name, seconds in best.items():
+        spread = ", ".join(f"{s:.2f}" for s in walls[name])
+        print(f"| {name} | {n / seconds:,.0f} | {seconds / n * 1000:.2f} "
+              f"| {serial / seconds:.2f}x | {spread} |")
+    plain_cpu = min(cpus["plain replay (no batch machinery)"])
+    serial_cpu = min(cpus["batch, serial"])
+    print(f"\nwhole runs, CPU per log: plain replay {plain_cpu / n * 1000:.3f} ms, serial batch "
+          f"{serial_cpu / n * 1000:.3f} ms: {(serial_cpu - plain_cpu) / plain_cpu:+.1%}")
+    print(f"paired chunk by chunk, CPU per log: plain replay "
+          f"{paired_plain / n / options.repeat * 1000:.3f} ms, batch "
+          f"{paired_batch / n / options.repeat * 1000:.3f} ms: overhead "
+          f"{(paired_batch - paired_plain) / paired_plain:+.1%}")
+    print(f"load average (1 min) before / after: {load[0]:.2f} / {os.getloadavg()[0]:.2f}")
+    print(f"Dask LocalCluster start (not in its timings): {cluster_seconds:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Turning the PATH arguments of ``referee batch`` into the logs to replay, lazily.
+
+A file is itself (even a missing one: its row says it cannot be read); a folder is every
+``*.log`` below it, walked one folder at a time with each folder's names sorted; a pattern
+with ``*``, ``?`` or ``[`` that names no existing file is a glob (``**`` descends into
+folders), its matches sorted.  An argument that finds nothing still gives one row, so a typo
+in a path is seen rather than silently skipped.  ``bundled:GAME`` (or ``bundled:GAME/NAME.log``)
+names the logs shipped with the referee, as elsewhere on the command line.
+
+Nothing is listed ahead of time: a million logs in ten thousand folders cost one folder's
+names in memory at a time.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterable, Iterator
+
+from referee.batch.worker import Target
+from referee.core.resources import BUNDLED_PREFIX, resolve
+
+LOG_SUFFIX = ".log"
+
+
+def discover(arguments: Iterable[str]) -> Iterator[Target]:
+    """Every log the arguments name, in argument order."""
+    for argument in arguments:
+        yield from _expand(argument)
+
+
+def _expand(argument: str) -> Iterator[Target]:
+    if argument.startswith(BUNDLED_PREFIX):
+        try:
+            argument = str(resolve(argument, "logs"))
+        except ValueError as error:
+            yield Target(argument, str(error))
+            return
+    if os.path.isdir(argument):
+        yield from _folder(argument)
+    elif glob.has_magic(argument) and not os.path.lexists(argument):
+        matches = sorted(glob.iglob(argument, recursive=True))
+        if not matches:
+            yield Target(argument, f"no file matches {argument}")
+        for match in matches:
+            if os.path.isdir(match):
+                yield from _folder(match)
+            else:
+                yield Target(match)
+    else:
+        yield Target(argument)
+
+
+def _folder(root: str) -> Iterator[Target]:
+    found = False
+    for path in walk_logs(root):
+        found = True
+        yield Target(path)
+    if not found:
+        yield Target(root, f"no {LOG_SUFFIX} files in the folder {root}")
+
+
+def walk_logs(root: str) -> Iterator[str]:
+    """The ``*.log`` files below ``root``, depth first, names sorted within each folder.
+
+    Links to folders are not followed (a link loop cannot trap the walk); links to files are.
+    A folder that cannot be listed is yielded as if it were a log, so that its row says why.
+    """
+    try:
+        with os.scandir(root) as listing:
+            entries = sorted(
+                ((entry.name, entry.is_dir(follow_symlinks=False)) for entry in listing),
+            )
+    except OSError:
+        yield root
+        return
+    for name, is_dir in entries:
+        path = os.path.join(root, name)
+        if is_dir:
+            yield from walk_logs(path)
+        elif name.casefold().endswith(LOG_SUFFIX):
+            yield path

@@ -1,0 +1,71 @@
+"""The summary of a batch: counts kept as the rows stream past, never the rows themselves."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.batch.worker import ERROR, ILLEGAL, LEGAL, STATUSES, UNREADABLE, LogResult
+
+UNFINISHED = "unfinished"
+NO_WINNER = "-"
+
+
+@dataclass
+class BatchSummary:
+    """How many logs were legal, illegal or unreadable, how the games ended, which rules
+    were broken most.  ``stopped_at`` is the log that stopped a ``--fail-fast`` batch."""
+
+    logs: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+    games: Counter[str] = field(default_factory=Counter)
+    outcomes: Counter[tuple[str, str]] = field(default_factory=Counter)
+    kinds: Counter[str] = field(default_factory=Counter)
+    rules: Counter[str] = field(default_factory=Counter)
+    rule_logs: Counter[str] = field(default_factory=Counter)
+    stopped_at: str | None = None
+
+    def add(self, row: LogResult) -> None:
+        self.logs += 1
+        self.statuses[row.status] += 1
+        if row.game is not None:
+            self.games[row.game] += 1
+        if row.status in (LEGAL, ILLEGAL):
+            self.outcomes[(row.result or UNFINISHED, row.winner or NO_WINNER)] += 1
+        self.kinds.update(row.by_kind)
+        self.rules.update(row.by_rule)
+        self.rule_logs.update(row.by_rule.keys())
+
+    @property
+    def exit_code(self) -> int:
+        """2 when any log cannot be read (or the referee failed on one), else 1 when any
+        breaks the rules, else 0."""
+        if self.statuses[UNREADABLE] or self.statuses[ERROR]:
+            return 2
+        return 1 if self.statuses[ILLEGAL] else 0
+
+    def to_json(self, top: int = 10) -> dict[str, Any]:
+        """The summary as data; ``top`` limits the list of broken rules."""
+        return {
+            "logs": self.logs,
+            **{status: self.statuses[status] for status in STATUSES},
+            "exit_code": self.exit_code,
+            "stopped_at": self.stopped_at,
+            "games": dict(sorted(self.games.items())),
+            "outcomes": [
+                {"result": result, "winner": winner, "logs": count}
+                for (result, winner), count in sorted(
+                    self.outcomes.items(), key=lambda item: (-item[1], item[0])
+                )
+            ],
+            "problems_by_kind": dict(
+                sorted(self.kinds.items(), key=lambda item: (-item[1], item[0]))
+            ),
+            "rules": [
+                {"rule": rule, "problems": count, "logs": self.rule_logs[rule]}
+                for rule, count in sorted(
+                    self.rules.items(), key=lambda item: (-item[1], item[0])
+                )[:top]
+            ],
+        }

@@ -1,0 +1,186 @@
+"""The work a batch sends to a worker: a chunk of log paths in, one result row per log out.
+
+Workers receive paths, never log texts, and read the files themselves, so a job is a few
+hundred bytes whatever the size of the logs.  The parsers are built once per worker process:
+``referee.core.grammar.game_parser`` caches them per process and ``warm_up`` (the pool's
+initializer, or ``Client.run`` on Dask workers) builds them before the first log arrives.
+
+Every log gives exactly one row, whatever is wrong with it: a missing file, a binary file or
+a log the referee itself fails on is a row saying so, never an exception that would stop the
+whole batch.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.core.errors import Problem
+from referee.core.parsing import read_log
+from referee.core.replay import Report, replay
+
+LEGAL = "legal"
+ILLEGAL = "illegal"
+UNREADABLE = "unreadable"
+ERROR = "error"
+STATUSES = (LEGAL, ILLEGAL, UNREADABLE, ERROR)
+"""What became of a log: it keeps the rules, breaks them, cannot be read, or the referee
+failed on it (a bug in the referee, reported as a row so the batch goes on)."""
+
+_STATUS_OF_EXIT = {0: LEGAL, 1: ILLEGAL, 2: UNREADABLE}
+
+TIMING_FIELDS = frozenset({"ms"})
+"""Row keys that measure time: they differ between runs, everything else must not."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One thing to replay: a path as the user gave or the walk found it.
+
+    ``note`` is set when there is nothing to read (a glob that matched no file, a folder
+    without logs): the row carries the note as its problem.
+    """
+
+    path: str
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One job: a few targets, the folder relative paths start from, and the --seed."""
+
+    targets: tuple[Target, ...]
+    root: str
+    seed: str | None = None
+
+
+@dataclass(frozen=True)
+class LogResult:
+    """The result row of one log; ``to_json`` gives it with stable keys in a stable order."""
+
+    path: str
+    status: str
+    exit_code: int
+    game: str | None = None
+    problems: int = 0
+    by_kind: dict[str, int] = field(default_factory=dict)
+    by_rule: dict[str, int] = field(default_factory=dict)
+    first_problem: str | None = None
+    result: str | None = None
+    winner: str | None = None
+    reason: str | None = None
+    vp: dict[str, Any] | None = None
+    turn: int | None = None
+    ms: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == LEGAL
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "game": self.game,
+            "ok": self.ok,
+            "status": self.status,
+            "exit_code": self.exit_code,
+            "problems": self.problems,
+            "problems_by_kind": dict(self.by_kind),
+            "problems_by_rule": dict(self.by_rule),
+            "first_problem": self.first_problem,
+            "result": self.result,
+            "winner": self.winner,
+            "reason": self.reason,
+            "vp": self.vp,
+            "turn": self.turn,
+            "ms": self.ms,
+        }
+
+
+def warm_up() -> None:
+    """Import every implemented engine and build its parser, once in this process."""
+    from referee.core.grammar import game_parser
+    from referee.games import GAMES, engine_for
+
+    for entry in GAMES.values():
+        if entry.module is None:
+            continue
+        try:
+            game_parser(engine_for(entry.id).grammar)
+        except Exception:  # a broken engine is reported by each of its logs
+            continue
+
+
+def replay_chunk(chunk: Chunk) -> list[LogResult]:
+    """Replay every log of ``chunk``, in order: one row each."""
+    here = os.getcwd()
+    base = None if os.path.abspath(chunk.root) == here else Path(chunk.root)
+    return [replay_target(target, base, chunk.seed) for target in chunk.targets]
+
+
+def replay_target(target: Target, base: Path | None = None, seed: str | None = None) -> LogResult:
+    """Read and replay one log; ``base`` is the folder a relative path starts from when it
+    is not this process's working folder (a Dask worker on another machine)."""
+    start = time.perf_counter()
+    if target.note is not None:
+        return LogResult(target.path, UNREADABLE, 2, problems=1, by_kind={"header": 1},
+                         first_problem=f"header: {target.note}", ms=_ms_since(start))
+    path = Path(target.path)
+    if base is not None and not path.is_absolute():
+        path = base / path
+    try:
+        report = replay(read_log(path), seed=seed)
+        return row_of(target.path, report, start)
+    except Exception as error:  # one log the referee fails on is one row
+        message = f"the referee failed on this log ({type(error).__name__}: {error})"
+        return LogResult(target.path, ERROR, 2, problems=1, by_kind={"internal": 1},
+                         first_problem=message, ms=_ms_since(start))
+
+
+def row_of(path: str, report: Report, start: float) -> LogResult:
+    """The row of a replayed log."""
+    kinds = Counter(str(p.kind) for p in report.problems)
+    rules = Counter(p.rule for p in report.problems if p.rule)
+    outcome = report.outcome() or {}
+    state = report.state_json() or {}
+    turn = state.get("turn")
+    vp = {k: v for k, v in outcome.items() if "vp" in k.casefold()}
+    return LogResult(
+        path,
+        _STATUS_OF_EXIT.get(report.exit_code, UNREADABLE),
+        report.exit_code,
+        game=report.game,
+        problems=len(report.problems),
+        by_kind=dict(sorted(kinds.items())),
+        by_rule=dict(sorted(rules.items())),
+        first_problem=_describe(report.problems[0]) if report.problems else None,
+        result=_text(outcome.get("result")),
+        winner=_text(outcome.get("winner")),
+        reason=_text(outcome.get("reason")),
+        vp=vp or None,
+        turn=turn if isinstance(turn, int) else None,
+        ms=_ms_since(start),
+    )
+
+
+def _describe(problem: Problem) -> str:
+    where = ""
+    if problem.line is not None:
+        where = f"line {problem.line}"
+        if problem.column is not None:
+            where += f":{problem.column}"
+        where += ": "
+    rule = f" [{problem.rule}]" if problem.rule else ""
+    return f"{where}{problem.kind}{rule}: {problem.message}"
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _ms_since(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)

@@ -1,0 +1,29 @@
+"""Logs and helpers shared by the batch tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from referee.batch import TIMING_FIELDS
+from referee.core.selfplay import play_game, random_policy
+from referee.games import engine_for
+
+ILLEGAL = '[Game "battle-card"]\n[Seed "7"]\nairdrop\nattack Arnhem\nattack Arnhem\n'
+"""Arnhem fights twice in turn 1: one illegal move, rule 'Turn 1'."""
+
+SYNTAX = '[Game "battle-card"]\n[Seed "7"]\nairdrop\n@@@ charge!\n'
+BINARY = b"\x00\x01\x02binary\x00"
+LATIN1 = '[Game "battle-card"]\n# Café de la Paix\n'.encode("latin-1")
+
+
+def legal_log(seed: str) -> str:
+    """A whole Battle Card game played by the random policy, as a log."""
+    record = play_game(engine_for("battle-card"), seed, random_policy, keep_log=True)
+    assert record.log is not None
+    return record.log
+
+
+def without_timing(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Rows without the fields that measure time, which differ from run to run."""
+    return [{k: v for k, v in row.items() if k not in TIMING_FIELDS} for row in rows]
