@@ -67,6 +67,8 @@ class SetupLine(Entry):
     """``setup: …``: part of a starting position other than the scenario's opening."""
 
     items: list[SetupItem] = field(default_factory=list)
+    origin: str | None = None
+    """Where the line really is when it comes from a position file: ``start.pos:3``."""
 
 
 @dataclass
@@ -92,6 +94,7 @@ class ParsedLog:
 
     source: str
     tags: dict[str, str] = field(default_factory=dict)
+    tag_lines: dict[str, int] = field(default_factory=dict)
     options: list[str] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)

@@ -7,6 +7,7 @@ bad line.  Nothing here applies a rule.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,62 @@ def read_log(path: Path, engine: Engine[Any, Any] | None = None) -> ParsedLog:
         log = ParsedLog(str(path), unreadable=True)
         log.problems.append(error.to_problem())
         return log
-    return parse_log(text, str(path), engine=engine)
+    log = parse_log(text, str(path), engine=engine)
+    if "Position" in log.tags and not log.unreadable:
+        _read_position(log, path)
+    return log
+
+
+def _read_position(log: ParsedLog, path: Path) -> None:
+    """``[Position "start.pos"]``: the setup lines of a position file beside the log.
+
+    A log is untrusted: the file must be named by a plain relative path inside the log's own
+    folder (no absolute path, no ``..``), and may hold only tags and setup lines.
+    """
+    name = log.tags["Position"]
+    line = log.tag_lines.get("Position")
+
+    def refuse(message: str) -> None:
+        log.problems.append(Problem(ProblemKind.HEADER, message, line=line, column=1,
+                                    text=f'[Position "{name}"]'))
+
+    relative = Path(name)
+    if not name or relative.is_absolute() or ".." in relative.parts or "\\" in name or (
+        ":" in name
+    ):
+        refuse(f"[Position] must name a file beside the log (like \"start.pos\"), not '{name}'")
+        return
+    target = path.parent / relative
+    try:
+        text = decode_log(target.read_bytes())
+    except OSError as error:
+        refuse(f"cannot read the position file {name}: {error.strerror or error}")
+        return
+    except RefereeError as error:
+        refuse(f"the position file {name}: {error.message}")
+        return
+    from referee.games import engine_for
+
+    engine = engine_for(log.game or "")
+    position = parse_log(text, name, engine=engine)
+    for problem in position.problems:
+        log.problems.append(replace(
+            problem, line=line, message=f"{name}:{problem.line}: {problem.message}",
+        ))
+    if position.tags.get("Game", log.game) != log.game:
+        refuse(f"the position file {name} is for {position.tags['Game']}, not {log.game}")
+        return
+    setups: list[Entry] = []
+    for entry in position.entries:
+        if not isinstance(entry, SetupLine):
+            refuse(f"{name}:{entry.number}: a position file holds only tags and setup lines")
+            return
+        entry.origin = f"{name}:{entry.number}"
+        entry.number = line or 1
+        setups.append(entry)
+    if "Draw" in position.tags and "Draw" not in log.tags:
+        log.tags["Draw"] = position.tags["Draw"]
+    log.entries[:0] = setups
 
 
 def find_game(lines: list[str]) -> str | None:
@@ -171,6 +227,7 @@ def _add_tag(log: ParsedLog, tag: TagLine, seen_action: bool) -> Problem | None:
     if tag.name in log.tags:
         return problem(f"the tag [{tag.name}] is given twice")
     log.tags[tag.name] = tag.value
+    log.tag_lines[tag.name] = tag.number
     return None
 
 

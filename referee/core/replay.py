@@ -311,6 +311,8 @@ class Replayer:
                 self.engine.place(state, item.statement)
             except RefereeError as error:
                 problem = error.to_problem(line=line.number, text=line.text)
+                if line.origin:
+                    problem = replace(problem, message=f"{line.origin}: {problem.message}")
                 self._problem(replace(problem, column=problem.column or item.column))
         self._last_setup = line
 
@@ -320,6 +322,8 @@ class Replayer:
         if line is None:
             return
         for message in self.engine.check_position(self.report.state):
+            if line.origin:
+                message = f"{line.origin}: {message}"
             self._problem(Problem(
                 ProblemKind.POSITION, message, line=line.number, column=1, text=line.text,
             ))

@@ -3,6 +3,8 @@ written at any line of a game replays to exactly the state the game had there.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -160,3 +162,42 @@ def test_resumed_game_rolls_the_same_dice_as_the_original() -> None:
     resumed = replay_text(position_text(replay_text(head)) + tail)
     assert resumed.ok, resumed.problems
     assert resumed.outcome() == replay_text(record.log).outcome()
+
+
+def test_position_file_named_in_the_header(tmp_path: Path) -> None:
+    from referee.api import replay_file
+
+    (tmp_path / "start.pos").write_text(
+        HEADER + '[Draw "4"]\nsetup: turn 2; step movement; corps Belgium\n'
+    )
+    log = tmp_path / "game.log"
+    log.write_text(HEADER + '[Seed "9"]\n[Position "start.pos"]\npass\n')
+    report = replay_file(log)
+    assert report.ok, report.problems
+    state = report.state_json()
+    assert state is not None and state["turn"] in (2, 3)
+    inline = replay_text(
+        HEADER + '[Seed "9"]\n[Draw "4"]\nsetup: turn 2; step movement; corps Belgium\npass\n'
+    )
+    assert inline.state_json() == state
+
+
+@pytest.mark.parametrize("name", ["../outside.pos", "/etc/passwd", "sub/../../x.pos", ""])
+def test_position_file_must_lie_beside_the_log(tmp_path: Path, name: str) -> None:
+    from referee.api import replay_file
+
+    log = tmp_path / "game.log"
+    log.write_text(HEADER + f'[Position "{name}"]\n')
+    report = replay_file(log)
+    assert report.exit_code == 2
+    assert any("beside the log" in p.message for p in report.problems)
+
+
+def test_position_file_problems_name_the_file(tmp_path: Path) -> None:
+    from referee.api import replay_file
+
+    (tmp_path / "bad.pos").write_text(HEADER + "setup: turn 9\npass\n")
+    log = tmp_path / "game.log"
+    log.write_text(HEADER + '[Position "bad.pos"]\n')
+    messages = [p.message for p in replay_file(log).problems]
+    assert any(m.startswith("bad.pos:3: a position file holds only") for m in messages)
