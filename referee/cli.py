@@ -34,6 +34,20 @@ class LogPath(click.ParamType):  # type: ignore[type-arg]
             self.fail(str(error), param, ctx)
 
 
+def _emit_new_file(text: str, out: Path | None, command: str) -> None:
+    """Print ``text``, or write it to a new file ``out`` (never over an existing one)."""
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        write_new_file(out, text)
+    except FileExistsError:
+        _fail(f"{out} exists already; 'referee {command}' never writes over a file")
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror}")
+    click.echo(f"wrote {out}")
+
+
 def _fail(message: str, code: int = 2) -> NoReturn:
     console = output.make_console(stderr=True)
     console.print(f"[bold red]error:[/] {output.markup_free(message)}")
@@ -144,16 +158,7 @@ def position(log: Path, seed: str | None, upto: int | None, out: Path | None) ->
         text = api.position_text(report)
     except RefereeError as error:
         _fail(str(error), 1)
-    if out is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        write_new_file(out, text)
-    except FileExistsError:
-        _fail(f"{out} exists already; 'referee position' never writes over a file")
-    except OSError as error:
-        _fail(f"cannot write {out}: {error.strerror}")
-    click.echo(f"wrote {out}")
+    _emit_new_file(text, out, "position")
 
 
 @main.command()
@@ -187,16 +192,7 @@ def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
         text = api.new_log(game, scenario, seed)
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
-    if out is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        write_new_file(out, text)
-    except FileExistsError:
-        _fail(f"{out} exists already; 'referee new' never writes over a file")
-    except OSError as error:
-        _fail(f"cannot write {out}: {error.strerror}")
-    click.echo(f"wrote {out}")
+    _emit_new_file(text, out, "new")
 
 
 @main.command()

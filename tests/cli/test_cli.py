@@ -306,3 +306,21 @@ def test_map_writes_a_well_formed_svg(tmp_path: Path) -> None:
     assert root.tag.endswith("svg")
     code, out = run("map", "battle-card", "-o", str(tmp_path / "card.svg"))
     assert code == 2 and "no map drawing" in out
+
+
+def test_position_writes_a_resumable_log(tmp_path: Path) -> None:
+    code, out = run("position", str(LOGS / "battle-card" / "loss-time.log"), "--upto", "16")
+    assert code == 0
+    assert out.startswith('[Game "battle-card"]') and "setup: clear; turn 3" in out
+    target = tmp_path / "start.log"
+    code, _ = run("position", WIN, "--upto", "12", "-o", str(target))
+    assert code == 0
+    code, _ = run("check", str(target))
+    assert code == 0
+    code, out = run("position", WIN, "--upto", "12", "-o", str(target))
+    assert code == 2 and "never writes over" in out
+
+
+def test_position_of_a_finished_game_is_refused() -> None:
+    code, out = run("position", WIN)
+    assert code == 1 and "the game is over" in out
