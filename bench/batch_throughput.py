@@ -7,7 +7,8 @@ folder, then times, best of ``--repeat`` runs each, interleaved:
 
 - plain: ``replay(read_log(path))`` in a loop, the parsers built beforehand (the floor);
 - serial: ``run_batch`` on the folder with the serial runner, rows written as JSON Lines;
-- local: the same on a local process pool of ``--jobs`` workers, pool start included;
+- local: the same on a local process pool of ``--jobs`` workers, once with the pool's start
+  in the time and once on a pool started beforehand;
 - dask: the same on a Dask ``LocalCluster`` of ``--jobs`` single-threaded worker processes,
   the cluster started beforehand (as a running cluster would be) and its start shown apart;
 - paired: the overhead of the batch machinery measured chunk by chunk, plain replay and the
@@ -26,6 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from referee.batch import BatchSummary, DaskRunner, PoolRunner, Runner, SerialRunner, run_batch
@@ -61,6 +63,27 @@ def batched(folder: Path, runner: Runner) -> int:
     with open(os.devnull, "w", encoding="utf-8") as sink:
         summary = run_batch([str(folder)], runner, on_row=JsonLinesSink(sink).write)
     return summary.logs
+
+
+def spin(count: int) -> float:
+    """Wall seconds of a pure-Python busy loop."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(count):
+        total += i * i
+    return time.perf_counter() - start
+
+
+def free_cores(jobs: int, count: int = 5_000_000) -> float:
+    """How many of ``jobs`` busy loops in parallel this machine runs now, against one alone
+    (2.0 on an idle 2-core machine; less when other processes use the cores)."""
+    alone = spin(count)
+    with ProcessPoolExecutor(jobs) as pool:
+        pool.submit(spin, 1).result()  # the workers are up before the clock starts
+        start = time.perf_counter()
+        list(pool.map(spin, [count] * jobs))
+        together = time.perf_counter() - start
+    return jobs * alone / together
 
 
 def timed(work: Callable[[], int]) -> tuple[float, float, int]:
@@ -127,9 +150,14 @@ def main() -> None:
               f"Python {sys.version.split()[0]}", file=sys.stderr)
         warm_up()
 
+        cores_before = free_cores(options.jobs)
+
         def pool() -> int:
             with PoolRunner(options.jobs) as runner:
                 return batched(folder, runner)
+
+        started = PoolRunner(options.jobs).__enter__()
+        batched(Path(next(walk_logs(str(folder)))), started)  # the workers are up and warm
 
         # 1. The overhead of the machinery: plain replay against a serial batch, in CPU time
         #    (other processes on the machine do not count), rounds interleaved.
@@ -137,6 +165,9 @@ def main() -> None:
             "plain replay (no batch machinery)": lambda: plain(folder),
             "batch, serial": lambda: batched(folder, SerialRunner()),
             f"batch, local pool ({options.jobs} workers, pool start included)": pool,
+            f"batch, local pool ({options.jobs} workers, start excluded)": lambda: batched(
+                folder, started
+            ),
         }
         walls: dict[str, list[float]] = {name: [] for name in single}
         cpus: dict[str, list[float]] = {name: [] for name in single}
@@ -147,6 +178,7 @@ def main() -> None:
                 walls[name].append(wall)
                 cpus[name].append(cpu)
                 report(name, wall, cpu)
+        started.__exit__(None, None, None)
         paired_plain, paired_batch = paired_overhead(folder, options.repeat)
 
         # 2. Dask: a LocalCluster started first, as a running cluster would be.
@@ -178,7 +210,9 @@ def main() -> None:
           f"{paired_plain / n / options.repeat * 1000:.3f} ms, batch "
           f"{paired_batch / n / options.repeat * 1000:.3f} ms: overhead "
           f"{(paired_batch - paired_plain) / paired_plain:+.1%}")
-    print(f"load average (1 min) before / after: {load[0]:.2f} / {os.getloadavg()[0]:.2f}")
+    print(f"load average (1 min) before / after: {load[0]:.2f} / {os.getloadavg()[0]:.2f}; "
+          f"free cores (busy-loop probe) before / after: {cores_before:.2f} / "
+          f"{free_cores(options.jobs):.2f} of {options.jobs}")
     print(f"Dask LocalCluster start (not in its timings): {cluster_seconds:.2f} s")
 
 

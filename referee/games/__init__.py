@@ -32,7 +32,10 @@ GAMES: dict[str, GameEntry] = {
         "referee.games.battle_card",
     ),
     "wwiic": GameEntry(
-        "wwiic", "WWII Commander: Market-Garden", "wwii-commander-market-garden.txt", None
+        "wwiic",
+        "WWII Commander: Market-Garden",
+        "wwii-commander-market-garden.txt",
+        "referee.games.wwiic",
     ),
     "koenig-eindhoven": GameEntry(
         "koenig-eindhoven",

@@ -205,7 +205,7 @@ BAD_INPUTS = {
     "binary": (b"\x00\x01\x02ELF", "binary file"),
     "latin-1": ('[Game "battle-card"]\nattack Grève\n'.encode("latin-1"), "not UTF-8"),
     "unknown game": (b'[Game "chess"]\n', "unknown game 'chess'"),
-    "game without engine": (b'[Game "wwiic"]\n', "not implemented yet"),
+    "game without engine": (b'[Game "arnhem44"]\n', "not implemented yet"),
     "unknown name": (b'[Game "battle-card"]\n[Seed "1"]\nattack Grav\n', "did you mean 'Grave'"),
     "huge face": (b'[Game "battle-card"]\nairdrop {d6: 1 2 ' + b"9" * 500 + b"}\n", "too large"),
     "long line": (b'[Game "battle-card"]\n' + b"pass " * 20_000 + b"\n", "characters"),

@@ -1,0 +1,428 @@
+"""The scenario in plain structures the rules read on every command.
+
+``load_board`` converts the pydantic scenario once: adjacency as dicts of ``Crossing``,
+unit facts as ``UnitInfo``, off-map boxes as ``BoxInfo``.  Nothing on the hot path
+(``legal``/``apply``) touches pydantic.
+"""
+
+from __future__ import annotations
+
+import datetime
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from referee.core.names import NameIndex, normalise
+from referee.core.resources import scenario_dir
+
+if TYPE_CHECKING:
+    from referee.games.wwiic.scenario import Scenario
+
+ALLIED = "allied"
+GERMAN = "german"
+SIDES = (ALLIED, GERMAN)
+
+LEG_TYPES = frozenset({"infantry", "airborne", "glider"})
+"""Leg infantry (6): airborne and glider infantry are identical to leg infantry (2.2)."""
+RECON_TYPES = frozenset({"recon", "glider_recon"})
+TRACKED_TYPES = frozenset({"armor", "armored_recon", "mechanized_infantry"})
+"""The types whose two-space move can't end in an enemy-occupied polder or woods space (6)."""
+MOTORIZED = "motorized_infantry"
+TYPES = ("armor", "armored_recon", "mechanized_infantry", "motorized_infantry", "infantry",
+         "airborne", "glider", "recon", "glider_recon")
+TERRAINS = ("clear", "mixed", "woods", "city", "polder")
+STRATEGIC_TYPES = RECON_TYPES | TRACKED_TYPES | {MOTORIZED}
+"""The types that may use strategic movement when eligible (6, 6.4)."""
+
+TYPE_WORDS = {
+    "armor": "armor",
+    "armored_recon": "armored recon",
+    "mechanized_infantry": "mechanized infantry",
+    "motorized_infantry": "motorized infantry",
+    "infantry": "leg infantry",
+    "airborne": "airborne infantry",
+    "glider": "glider infantry",
+    "recon": "recon",
+    "glider_recon": "glider recon",
+}
+
+SPACE = "space"
+BOX = "box"
+FERRY = "ferry"
+
+# Kinds of crossing between two places.
+PLAIN = "plain"
+CANAL = "canal"
+RIVER = "river"
+BOX_LINK = "box"        # a map space and an off-map box, or two linked boxes (6.5)
+FERRY_LINK = "ferry"    # the Pannerden Ferry box and one of its two banks (6.3)
+
+
+def other_side(side: str) -> str:
+    return GERMAN if side == ALLIED else ALLIED
+
+
+@dataclass(frozen=True, slots=True)
+class Crossing:
+    """How one place is entered from another: the boundary between them."""
+
+    kind: str
+    road: bool = False
+    bridge: bool = False
+    foot: bool = False
+    key: frozenset[str] = frozenset()
+    """The two places, for 'one unit per bridge or canal boundary' counts (6.3)."""
+
+    @property
+    def unbridged_canal(self) -> bool:
+        return self.kind == CANAL and not self.bridge
+
+    @property
+    def unbridged_river(self) -> bool:
+        return self.kind == RIVER and not self.bridge and not self.foot
+
+    @property
+    def water(self) -> bool:
+        return self.kind in (CANAL, RIVER)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitInfo:
+    """What never changes about a unit."""
+
+    id: str
+    name: str
+    side: str
+    formation: str
+    type: str
+    max_strength: int
+    start: str | None
+    arrives: int | None
+    corps30: bool
+    airborne: bool
+    """In (or attached to) an Allied airborne formation (2.2)."""
+
+    @property
+    def leg(self) -> bool:
+        return self.type in LEG_TYPES
+
+    @property
+    def type_words(self) -> str:
+        return TYPE_WORDS.get(self.type, self.type)
+
+
+@dataclass(frozen=True, slots=True)
+class BoxInfo:
+    """A German off-map box (6.5)."""
+
+    id: str
+    name: str
+    formation: str
+    spaces: dict[str, bool]
+    """The map spaces it adjoins, each with whether a road connects them."""
+    links: tuple[str, ...]
+    closes_turn: int
+    units_move_to: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnInfo:
+    """One box of the Game-turn track."""
+
+    number: int
+    date: datetime.date
+    half: str
+    initiative: str
+    """"allied" (turns 1-3) or "weather" (clear: Allied; overcast: German)."""
+    allied_replacements: int
+    german_replacements: int
+
+
+@dataclass(frozen=True, slots=True)
+class WeatherTable:
+    """The AM and PM weather tables (4): die ranges for clear and overcast."""
+
+    first_turn: str
+    bands: dict[str, tuple[tuple[int, int, str], ...]]
+
+    def weather(self, half: str, roll: int) -> str:
+        for low, high, weather in self.bands[half]:
+            if low <= roll <= high:
+                return weather
+        raise ValueError(f"the {half} weather table has no row for {roll}")
+
+
+class Board:
+    """The map, the boxes and the units of one scenario, in plain dicts and sets.
+
+    Built from the scenario's data in the layout of its TOML files: from the files directly
+    (``from_files``, fast: no pydantic on the way) or from the validated pydantic model
+    (``from_scenario``).  The tests check that both give the same board.
+    """
+
+    def __init__(self, data: Mapping[str, Any], folder: Path | None = None) -> None:
+        self.id: str = data["id"]
+        self._folder = folder
+        self._scenario: Scenario | None = None
+        self.kind: dict[str, str] = {}
+        self.label: dict[str, str] = {}
+        self.terrain: dict[str, str] = {}
+        self.road_spaces: set[str] = set()
+        self.club_route: dict[str, int] = {}
+        self.spaces: list[str] = []
+        self.places: NameIndex[str] = NameIndex("place")
+        for space in data["spaces"]:
+            ident = space["id"]
+            self.spaces.append(ident)
+            self.kind[ident] = SPACE
+            self.label[ident] = space["name"]
+            self.terrain[ident] = _one_of(space["terrain"], TERRAINS, "terrain")
+            if space.get("road", False):
+                self.road_spaces.add(ident)
+            if space.get("club_route") is not None:
+                self.club_route[ident] = int(space["club_route"])
+            self.places.add(space["name"], ident, (ident, *space.get("aliases", ())))
+        self.exits: dict[str, dict[str, Crossing]] = {s: {} for s in self.spaces}
+        for border in data["borders"]:
+            a, b = border["a"], border["b"]
+            kind = _one_of(border.get("kind", PLAIN), (PLAIN, CANAL, RIVER), "border kind")
+            crossing = Crossing(
+                kind, bool(border.get("road", False)), bool(border.get("bridge", False)),
+                bool(border.get("foot_crossing", False)), frozenset((a, b)),
+            )
+            self.exits[a][b] = crossing
+            self.exits[b][a] = crossing
+        self.boxes: dict[str, BoxInfo] = {}
+        for box in data["boxes"]:
+            info = BoxInfo(
+                box["id"], box["name"], box["formation"],
+                {link["space"]: bool(link.get("road", False)) for link in box["adjoins"]},
+                tuple(box.get("links", ())), int(box["closes_turn"]), box.get("units_move_to"),
+            )
+            self.boxes[info.id] = info
+            self.kind[info.id] = BOX
+            self.label[info.id] = info.id
+            self.exits[info.id] = {}
+            self.places.add(info.id, info.id, (info.name,))
+        for info in self.boxes.values():
+            for place, road in info.spaces.items():
+                key = frozenset((info.id, place))
+                self.exits[info.id][place] = Crossing(BOX_LINK, road, key=key)
+                self.exits[place][info.id] = Crossing(BOX_LINK, road, key=key)
+            for other in info.links:
+                self.exits[info.id][other] = Crossing(BOX_LINK, key=frozenset((info.id, other)))
+        ferry = data["ferry"]
+        self.ferry: str = ferry["id"]
+        self.ferry_banks: tuple[str, ...] = tuple(ferry["adjoins"])
+        self.ferry_capacity = int(ferry.get("capacity", 1))
+        self.ferry_max_strength = int(ferry.get("max_strength", 2))
+        self.ferry_types = frozenset(ferry.get("unit_types", ("infantry", "motorized_infantry")))
+        self.kind[self.ferry] = FERRY
+        self.label[self.ferry] = ferry["name"]
+        self.exits[self.ferry] = {}
+        self.places.add(ferry["name"], self.ferry, (self.ferry,))
+        for bank in self.ferry_banks:
+            key = frozenset((self.ferry, bank))
+            self.exits[self.ferry][bank] = Crossing(FERRY_LINK, key=key)
+            self.exits[bank][self.ferry] = Crossing(FERRY_LINK, key=key)
+
+        units = data["units"]
+        self.corps30 = _find_formation(data)
+        self.first_airborne = _find_first_airborne(units)
+        self.units: dict[str, UnitInfo] = {}
+        self.unit_names: NameIndex[str] = NameIndex("unit")
+        self.formations: dict[str, list[str]] = {}
+        for unit in units:
+            side = _one_of(unit["side"], SIDES, "side")
+            formation = unit["formation"]
+            reinforcement = unit.get("reinforcement")
+            self.units[unit["id"]] = UnitInfo(
+                unit["id"], unit["name"], side, formation, _one_of(unit["type"], TYPES, "type"),
+                int(unit["max_strength"]), unit.get("start"),
+                int(reinforcement["turn"]) if reinforcement else None,
+                side == ALLIED and formation == self.corps30,
+                side == ALLIED and formation != self.corps30,
+            )
+            self.unit_names.add(unit["id"], unit["id"], (unit["name"], *unit.get("aliases", ())))
+            if formation not in self.formations.setdefault(side, []):
+                self.formations[side].append(formation)
+        self.unit_order = tuple(self.units)
+        self.side_of = {u.id: u.side for u in self.units.values()}
+
+        tracks = data["tracks"]
+        self.turns: dict[int, TurnInfo] = {}
+        for turn in tracks["turns"]:
+            info_turn = TurnInfo(
+                int(turn["number"]), turn["date"], _one_of(turn["half"], ("AM", "PM"), "half"),
+                turn["initiative"], int(turn.get("allied_replacements", 0)),
+                int(turn.get("german_replacements", 0)),
+            )
+            self.turns[info_turn.number] = info_turn
+        self.last_turn = max(self.turns)
+        self.impulses = int(tracks.get("impulses", 12))
+        weather = tracks["weather"]
+        self.weather_table = WeatherTable(
+            weather.get("first_turn", "clear"),
+            {
+                half: tuple(
+                    (int(low), int(high), name)
+                    for name in ("clear", "overcast")
+                    for low, high in (weather[half][name],)
+                )
+                for half in ("AM", "PM")
+            },
+        )
+        self.unprepared = tuple(tracks["setup"]["unprepared"])
+        self._distances: dict[tuple[str, bool], dict[str, int]] = {}
+        self._check()
+
+    def _check(self) -> None:
+        """The references the rules follow must exist (the full checks are pydantic's)."""
+        for place, exits in self.exits.items():
+            for other in exits:
+                if other not in self.kind:
+                    raise ValueError(f"{place} leads to unknown place {other}")
+        for unit in self.units.values():
+            if unit.start is not None and unit.start not in self.kind:
+                raise ValueError(f"{unit.id} starts in unknown place {unit.start}")
+        for box in self.boxes.values():
+            if box.units_move_to is not None and box.units_move_to not in self.boxes:
+                raise ValueError(f"box {box.id} sends its units to unknown box")
+        if sorted(self.turns) != list(range(1, self.last_turn + 1)):
+            raise ValueError("the game-turns are not numbered 1, 2, 3 ...")
+
+    @property
+    def scenario(self) -> Scenario:
+        """The validated pydantic scenario (loaded on first use: drawing the map needs it,
+        the rules do not)."""
+        if self._scenario is None:
+            from referee.games.wwiic.scenario import load_scenario
+
+            self._scenario = load_scenario(self._folder)
+        return self._scenario
+
+    @classmethod
+    def from_scenario(cls, scenario: Scenario) -> Board:
+        """The board of a validated pydantic scenario."""
+        board = cls(scenario.model_dump())
+        board._scenario = scenario
+        return board
+
+    @classmethod
+    def from_files(cls, folder: Path) -> Board:
+        """The board read straight from the TOML files (no pydantic); any doubt about the
+        data falls back to the validated loader, whose ``ScenarioError`` says what is wrong."""
+        try:
+            data: dict[str, Any] = {}
+            for name in ("scenario", "spaces", "borders", "boxes", "units", "tracks"):
+                with (folder / f"{name}.toml").open("rb") as handle:
+                    data[name] = tomllib.load(handle)
+            merged = {
+                **data["scenario"],
+                "spaces": data["spaces"]["spaces"],
+                "borders": data["borders"]["borders"],
+                "boxes": data["boxes"]["boxes"],
+                "ferry": data["boxes"]["ferry"],
+                "units": data["units"]["units"],
+                "tracks": data["tracks"],
+            }
+            return cls(merged, folder)
+        except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, IndexError):
+            from referee.games.wwiic.scenario import load_scenario
+
+            board = cls.from_scenario(load_scenario(folder))
+            board._folder = folder
+            return board
+
+    # -- questions the rules ask ---------------------------------------------------------
+
+    def log_name(self, place: str) -> str:
+        """The name as a log writes it: each word starting with a letter or digit, as the
+        log language's names do ("'s-Hertogenbosch" is written s-Hertogenbosch; names match
+        without regard to apostrophes)."""
+        return " ".join(_writable(w) for w in self.label.get(place, place).split())
+
+    def name(self, place: str | None) -> str:
+        if place is None:
+            return "nowhere"
+        return self.label.get(place, place)
+
+    def is_space(self, place: str | None) -> bool:
+        return place is not None and self.kind.get(place) == SPACE
+
+    def box_closed(self, box: str, turn: int) -> bool:
+        """Closed off-map boxes (6.5): from the turn they close on, for good."""
+        return turn >= self.boxes[box].closes_turn
+
+    def neighbours(self, place: str) -> list[str]:
+        return sorted(self.exits.get(place, {}))
+
+    def distances(self, place: str, *, roads: bool = False) -> dict[str, int]:
+        """Steps between ``place`` and every place joined to it through the map's exits
+        (with ``roads``, only across borders a road crosses).  Exits are symmetric, so this
+        is the distance both to and from ``place``."""
+        key = (place, roads)
+        found = self._distances.get(key)
+        if found is None:
+            found = {place: 0}
+            frontier = [place]
+            while frontier:
+                following: list[str] = []
+                for here in frontier:
+                    for nxt, crossing in self.exits[here].items():
+                        if nxt not in found and (crossing.road or not roads):
+                            found[nxt] = found[here] + 1
+                            following.append(nxt)
+                frontier = following
+            self._distances[key] = found
+        return found
+
+    def half(self, turn: int) -> str:
+        return self.turns[turn].half if turn in self.turns else ("PM" if turn % 2 else "AM")
+
+    def date(self, turn: int) -> str:
+        return self.turns[turn].date.isoformat() if turn in self.turns else ""
+
+
+def _writable(word: str) -> str:
+    start = 0
+    while start < len(word) - 1 and not word[start].isalnum():
+        start += 1
+    return word[start:]
+
+
+def _one_of(value: Any, allowed: Iterable[str], what: str) -> str:
+    if value not in allowed:
+        raise ValueError(f"'{value}' is not a {what}")
+    return str(value)
+
+
+def _find_formation(data: Mapping[str, Any]) -> str:
+    """30 Corps: the formation whose supply source is De Groote, Club Route's first space (8)."""
+    allied = [u["formation"] for u in data["units"] if u["side"] == ALLIED]
+    for formation in dict.fromkeys(allied):
+        if normalise(formation) in ("30corps", "xxxcorps", "30c", "xxx"):
+            return str(formation)
+    for space in data["spaces"]:
+        if space.get("club_route") == 1 and space.get("supply_source"):
+            return str(space["supply_source"][0])
+    raise ValueError("the scenario has no 30 Corps formation")
+
+
+def _find_first_airborne(units: Iterable[Mapping[str, Any]]) -> str:
+    """The British 1st Airborne formation: the one the Red Devils move out from (3.H)."""
+    allied = [u["formation"] for u in units if u["side"] == ALLIED]
+    for formation in dict.fromkeys(allied):
+        key = normalise(formation)
+        if key in ("1ab", "1stairborne", "british1stairborne", "1airborne", "1stab"):
+            return str(formation)
+    raise ValueError("the scenario has no British 1st Airborne formation")
+
+
+@cache
+def bundled_board() -> Board:
+    """The board of the bundled Market-Garden scenario, built once per process."""
+    return Board.from_files(scenario_dir("wwiic") / "market-garden")

@@ -1,0 +1,198 @@
+"""The WWII Commander commands, and how a parsed log line becomes one.
+
+Commands hold ids (units, spaces, boxes); ``str(command)`` is the canonical log text, written
+with the places' printed names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from lark import Token, Tree
+
+from referee.core.errors import IllegalMove
+from referee.core.names import split_leading_name
+from referee.games.wwiic.board import Board
+
+LABELS: dict[str, str] = {}
+"""Printed names of places, filled when a board is built (``register_labels``)."""
+
+
+def register_labels(board: Board) -> None:
+    LABELS.update({place: board.log_name(place) for place in board.label})
+
+
+def _label(place: str) -> str:
+    return LABELS.get(place, place)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitMove:
+    """One unit of an activation and the places it enters, in order.
+
+    ``start`` is where the log says the unit starts: an assertion checked against the state,
+    not part of the move (``activate 505/82 Mook->Groesbeek`` = ``activate 505/82->Groesbeek``
+    when 505/82 is in Mook).  ``enabler`` names the 30 Corps unit that enables an Allied
+    infantry special river crossing (6.3), when the log names one.
+    """
+
+    unit: str
+    path: tuple[str, ...] = ()
+    strategic: bool = False
+    enabler: str | None = None
+    start: str | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        text = self.unit
+        if self.start is not None:
+            text += " " + _label(self.start)
+        if self.path:
+            text += "->" + "->".join(_label(p) for p in self.path)
+        if self.strategic:
+            text += " strategic"
+        if self.enabler is not None:
+            text += f" with {self.enabler}"
+        return text
+
+    @property
+    def end(self) -> str | None:
+        return self.path[-1] if self.path else self.start
+
+
+@dataclass(frozen=True, slots=True)
+class Activate:
+    """An impulse's activation of one or two units (4), each with its move (6).
+
+    The moves are kept in unit order, so the order a log writes them in does not matter.
+    """
+
+    moves: tuple[UnitMove, ...]
+    chance: ClassVar[bool] = False
+
+    @staticmethod
+    def of(*moves: UnitMove) -> Activate:
+        return Activate(tuple(sorted(moves, key=lambda m: m.unit)))
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        return tuple(m.unit for m in self.moves)
+
+    def __str__(self) -> str:
+        return "activate " + ", ".join(str(m) for m in self.moves)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOut:
+    """3.H Red Devils Move Out: one British 1st Airborne unit to an adjacent empty space."""
+
+    move: UnitMove
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return f"move-out {self.move}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """An impulse without an activation (4 Passing)."""
+
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """A combat in a space (7): parsed, answered with 'not implemented yet'."""
+
+    space: str
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return f"attack {_label(self.space)}"
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttack:
+    """The active player declines the optional attacks of the impulse (4 Activation)."""
+
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return "no attack"
+
+
+@dataclass(frozen=True, slots=True)
+class WeatherRoll:
+    """Start of a game-turn from turn 2: the weather die (4, step 2)."""
+
+    chance: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "weather"
+
+
+Command = Activate | MoveOut | Pass | Attack | NoAttack | WeatherRoll
+
+
+# -- building commands from the parse tree ------------------------------------------------
+
+
+def _tokens(tree: Tree[Any]) -> list[Token]:
+    return [t for t in tree.children if isinstance(t, Token)]
+
+
+def _place(board: Board, tree: Tree[Any]) -> str:
+    tokens = _tokens(tree)
+    return board.places.lookup(" ".join(tokens), column=tokens[0].column if tokens else None)
+
+
+def _unit_move(board: Board, tree: Tree[Any]) -> UnitMove:
+    path_tree, strategic, _with, enabler_tree = tree.children
+    assert isinstance(path_tree, Tree)
+    groups = [c for c in path_tree.children if isinstance(c, Tree)]
+    first = _tokens(groups[0])
+    words = [str(t) for t in first]
+    unit, rest = split_leading_name(words, board.unit_names, column=first[0].column)
+    start = None
+    if rest:
+        column = first[len(first) - len(rest)].column
+        start = board.places.lookup(" ".join(rest), column=column)
+    path = tuple(_place(board, g) for g in groups[1:])
+    enabler = None
+    if isinstance(enabler_tree, Tree):
+        tokens = _tokens(enabler_tree)
+        enabler = board.unit_names.lookup(" ".join(tokens), column=tokens[0].column)
+    return UnitMove(unit, path, strategic is not None, enabler, start)
+
+
+def build(board: Board, tree: Tree[Any]) -> Command:
+    """The command of one parsed ``command`` subtree, its names resolved."""
+    kind = tree.data
+    if kind == "activate":
+        moves = [_unit_move(board, c) for c in tree.children if isinstance(c, Tree)]
+        return Activate.of(*moves)
+    if kind == "move_out":
+        (child,) = tree.children
+        assert isinstance(child, Tree)
+        move = _unit_move(board, child)
+        if move.strategic or move.enabler is not None:
+            raise IllegalMove(
+                "3.H",
+                "the Red Devils move out to an adjacent empty space: write "
+                "'move-out UNIT FROM->TO'",
+            )
+        return MoveOut(move)
+    if kind == "pass_":
+        return Pass()
+    if kind == "no_attack":
+        return NoAttack()
+    if kind == "weather":
+        return WeatherRoll()
+    if kind == "attack":
+        (child,) = tree.children
+        assert isinstance(child, Tree)
+        return Attack(_place(board, child))
+    raise AssertionError(f"the wwiic grammar produced an unknown command {kind!r}")

@@ -1,0 +1,543 @@
+"""The WWII Commander: Market-Garden engine: sections 3-6 (setup, sequence of play, space
+control, movement); combat, supply, reinforcements, replacements and victory are answered
+with 'not implemented yet' and their section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from lark import Tree
+
+from referee.core.dice import Dice
+from referee.core.engine import REFEREE, Event, GameInfo, Side
+from referee.core.errors import GameOver, HeaderError, IllegalMove, NotImplementedRule
+from referee.core.names import normalise
+from referee.games.wwiic.board import ALLIED, GERMAN, SPACE, Board, bundled_board
+from referee.games.wwiic.commands import (
+    Activate,
+    Attack,
+    Command,
+    MoveOut,
+    NoAttack,
+    Pass,
+    UnitMove,
+    WeatherRoll,
+    build,
+    register_labels,
+)
+from referee.games.wwiic.legal import activatable, activations, unit_options
+from referee.games.wwiic.mapview import MapView
+from referee.games.wwiic.movement import Refusal, Walk, run_move
+from referee.games.wwiic.position import (
+    SetupStatement,
+    build_setup,
+    check_position,
+    place,
+    position_lines,
+    start_position,
+)
+from referee.games.wwiic.report import invariants, moves_by_unit, state_json
+from referee.games.wwiic.sequence import (
+    end_impulse,
+    may_pass,
+    open_combats,
+    opening,
+    start_of_turn,
+    unspent,
+)
+from referee.games.wwiic.state import Phase, WState
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+SCENARIOS = ("market-garden",)
+MAX_ALTERNATIVES = 8
+
+
+class WWIICEngine:
+    """The Engine of WWII Commander: Market-Garden (two players: Allied and German)."""
+
+    grammar = "wwiic.lark"
+    info = GameInfo(
+        id="wwiic",
+        title="WWII Commander: Market-Garden",
+        rulebook="wwii-commander-market-garden.txt",
+        sides=(ALLIED, GERMAN),
+        scenarios=SCENARIOS,
+        coverage=(
+            "sections 3-6: setup, sequence of play, activation, passing, time track, space "
+            "control, movement (6.1-6.5); combat (7), supply (8), reinforcements (9), "
+            "replacements (10) and victory (11) not implemented yet"
+        ),
+    )
+
+    def __init__(self) -> None:
+        self._board: Board | None = None
+
+    @property
+    def policies(self) -> dict[str, Any]:
+        """Self-play policies beyond the random one (``referee simulate``)."""
+        from referee.games.wwiic.policy import POLICIES
+
+        return dict(POLICIES)
+
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            self._board = bundled_board()
+            register_labels(self._board)
+        return self._board
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def setup(self, scenario: str | None, options: Mapping[str, str]) -> WState:
+        if scenario is not None and normalise(scenario) not in {normalise(s) for s in SCENARIOS}:
+            raise HeaderError(
+                f"WWII Commander has no scenario '{scenario}'; it knows "
+                + ", ".join(SCENARIOS)
+            )
+        for option in options:
+            raise HeaderError(f"unknown option '{option}'; WWII Commander has no options yet")
+        return opening(self.board)
+
+    def copy(self, state: WState) -> WState:
+        return state.copy()
+
+    # -- who acts and what they may do -------------------------------------------------------
+
+    def to_act(self, state: WState) -> Side | None:
+        if state.phase is Phase.OVER:
+            return None
+        if state.phase is Phase.WEATHER:
+            return REFEREE
+        if state.phase is Phase.MOVE_OUT:
+            return ALLIED
+        return state.side
+
+    def legal(self, state: WState) -> list[Command]:
+        board = self.board
+        phase = state.phase
+        if phase is Phase.WEATHER:
+            return [WeatherRoll()]
+        if phase is Phase.MOVE_OUT:
+            return list(self._move_outs(state))
+        if phase is Phase.COMBAT:
+            assert state.combat is not None
+            return [] if state.combat.mandatory else [NoAttack()]
+        if phase is Phase.IMPULSE:
+            out: list[Command] = []
+            _, acts = activations(board, MapView(board, state), state.side)
+            out.extend(acts)
+            if may_pass(board, state):
+                out.append(Pass())
+            return out
+        return []
+
+    def _move_outs(self, state: WState) -> list[MoveOut]:
+        board = self.board
+        found: list[MoveOut] = []
+        mapview = MapView(board, state)
+        for unit in board.unit_order:
+            if not self._red_devil(state, unit):
+                continue
+            here = state.location[unit]
+            assert here is not None
+            for nxt in board.exits[here]:
+                if board.kind[nxt] != SPACE or mapview.units_in(nxt):
+                    continue
+                mark = mapview.mark()
+                refusal, _ = run_move(mapview, unit, (nxt,), False, None)
+                mapview.undo(mark)
+                if refusal is None:
+                    found.append(MoveOut(UnitMove(unit, (nxt,), start=here)))
+        return found
+
+    def _red_devil(self, state: WState, unit: str) -> bool:
+        info = self.board.units[unit]
+        place = state.location[unit]
+        return (
+            info.side == ALLIED and info.formation == self.board.first_airborne
+            and self.board.is_space(place)
+        )
+
+    def forced(self, state: WState) -> Command | None:
+        if state.phase is Phase.WEATHER:
+            return WeatherRoll()
+        if state.phase is Phase.IMPULSE and not unspent(self.board, state, state.side):
+            return Pass()
+        return None
+
+    def decision(self, state: WState) -> str:
+        board = self.board
+        phase = state.phase
+        if phase is Phase.MOVE_OUT:
+            return (
+                "Red Devils Move Out (3.H): move one British 1st Airborne unit to an adjacent "
+                "empty space (move-out UNIT FROM->TO)"
+            )
+        if phase is Phase.WEATHER:
+            return f"the weather roll of Game-turn {state.turn}: one d10 (weather)"
+        if phase is Phase.COMBAT:
+            assert state.combat is not None
+            parts = [f"must attack at {board.name(s)}" for s in state.combat.mandatory]
+            parts += [f"may attack at {board.name(s)}" for s in state.combat.optional]
+            text = "; ".join(parts)
+            if state.combat.mandatory:
+                return text + " (combat is not implemented yet, section 7)"
+            return text + ", or decline (no attack); combat is not implemented yet (section 7)"
+        if phase is Phase.IMPULSE:
+            number = state.impulses()[state.side] + 1
+            head = f"{state.side.capitalize()} impulse {number} of Game-turn {state.turn}: "
+            if not unspent(board, state, state.side):
+                return head + "pass (every unit is spent)"
+            text = head + "activate one or two unspent units"
+            return text + (", or pass" if may_pass(board, state) else " (passing not allowed)")
+        return "nothing: the game is over"
+
+    # -- applying commands -------------------------------------------------------------------
+
+    def apply(self, state: WState, command: Command, dice: Dice) -> list[Event]:
+        if state.phase is Phase.OVER:
+            raise GameOver("the game is over: Game-turn 13 has ended")
+        if isinstance(command, Attack):
+            raise NotImplementedRule("7", self._combat_text(state, command))
+        work = state.copy()
+        events = self._dispatch(work, command, dice)
+        state.take(work)
+        return events
+
+    def _combat_text(self, state: WState, command: Attack) -> str:
+        text = "combat is not implemented yet (section 7)"
+        combat = state.combat
+        if (
+            state.phase is Phase.COMBAT
+            and combat is not None
+            and command.space in combat.mandatory + combat.optional
+        ):
+            return text + f": the attack at {self.board.name(command.space)} can't be resolved"
+        return text
+
+    def _dispatch(self, work: WState, command: Command, dice: Dice) -> list[Event]:
+        phase = work.phase
+        if isinstance(command, WeatherRoll):
+            if phase is not Phase.WEATHER:
+                raise IllegalMove(
+                    "4", "the weather is rolled at the start of a game-turn, from Game-turn 2 "
+                    f"on; now: {self.decision(work)}",
+                )
+            (roll,) = dice.roll(10, 1, f"weather, Game-turn {work.turn}")
+            events: list[Event] = []
+            start_of_turn(self.board, work, roll, events)
+            return events
+        if phase is Phase.WEATHER:
+            raise IllegalMove("4", f"Game-turn {work.turn} starts with the weather roll (weather)")
+        if isinstance(command, MoveOut):
+            return self._move_out(work, command)
+        if phase is Phase.MOVE_OUT:
+            raise IllegalMove(
+                "3.H", "the game's first action is Red Devils Move Out: move one British 1st "
+                "Airborne unit to an adjacent empty space",
+                self._few(self.legal(work)),
+            )
+        if phase is Phase.COMBAT:
+            return self._combat_step(work, command)
+        if isinstance(command, NoAttack):
+            raise IllegalMove("4", "there is no attack to decline: no impulse's movement is "
+                              "waiting for its attacks")
+        if isinstance(command, Pass):
+            return self._pass(work)
+        assert isinstance(command, Activate)
+        return self._activate(work, command)
+
+    def _few(self, commands: Sequence[Command]) -> list[str]:
+        return [str(c) for c in commands] if len(commands) <= MAX_ALTERNATIVES else []
+
+    def _pass(self, work: WState) -> list[Event]:
+        board = self.board
+        if not may_pass(board, work):
+            raise IllegalMove(
+                "4", "the Allied player may pass only when all Allied units are spent or the "
+                "German player passed in the impulse before; activate at least one unit (it "
+                "may stay where it is)",
+            )
+        events = [Event("pass", f"{work.side.capitalize()} passes", {"side": work.side})]
+        end_impulse(board, work, events, passed=True)
+        return events
+
+    def _combat_step(self, work: WState, command: Command) -> list[Event]:
+        combat = work.combat
+        assert combat is not None
+        if not isinstance(command, NoAttack):
+            raise IllegalMove(
+                "4", f"'{command}' must wait: the impulse's attacks come first: "
+                f"{self.decision(work)}",
+            )
+        if combat.mandatory:
+            where = ", ".join(self.board.name(s) for s in combat.mandatory)
+            raise IllegalMove(
+                "4", f"active units in an enemy-controlled space must attack the enemy units "
+                f"there: attack at {where}",
+            )
+        events = [Event("no-attack", f"{work.side.capitalize()} declines to attack")]
+        end_impulse(self.board, work, events, passed=False)
+        return events
+
+    def _move_out(self, work: WState, command: MoveOut) -> list[Event]:
+        board = self.board
+        if work.phase is not Phase.MOVE_OUT:
+            raise IllegalMove("3.H", "the Red Devils move out once, as the first action of the "
+                              "game")
+        move = command.move
+        unit = move.unit
+        if not self._red_devil(work, unit):
+            raise IllegalMove(
+                "3.H", f"{unit} is not an on-map unit of the British 1st Airborne formation",
+                self._few(self.legal(work)),
+            )
+        here = work.location[unit]
+        assert here is not None
+        if move.start is not None and move.start != here:
+            raise IllegalMove("3.H", f"{unit} is in {board.name(here)}, not "
+                              f"{board.name(move.start)}")
+        if len(move.path) != 1 or board.kind[move.path[0]] != SPACE:
+            raise IllegalMove("3.H", f"{unit} moves out to one adjacent space")
+        there = move.path[0]
+        mapview = MapView(board, work)
+        if there in board.exits[here] and mapview.units_in(there):
+            raise IllegalMove(
+                "3.H", f"{board.name(there)} is not empty: the Red Devils move out into an "
+                "adjacent empty space", self._few(self.legal(work)),
+            )
+        refusal, _ = run_move(mapview, unit, move.path, False, None)
+        if refusal is not None:
+            raise IllegalMove(refusal.rule, refusal.message, self._few(self.legal(work)))
+        events = self._commit(work, mapview, [(unit, here, move.path)])
+        events.insert(0, Event(
+            "move-out", f"Red Devils Move Out: {unit} {board.name(here)}->{board.name(there)} "
+            "(not activated)", {"unit": unit, "path": [here, there]},
+        ))
+        work.phase = Phase.IMPULSE
+        work.side = work.initiative
+        return events
+
+    def _activate(self, work: WState, command: Activate) -> list[Event]:
+        board = self.board
+        moves = command.moves
+        if not 1 <= len(moves) <= 2:
+            raise IllegalMove("4", "an impulse activates one or two units")
+        if len(moves) == 2 and moves[0].unit == moves[1].unit:
+            raise IllegalMove("4", f"{moves[0].unit} is named twice: activate two different units")
+        for move in moves:
+            self._check_unit(work, move)
+        starts = [work.location[m.unit] for m in moves]
+        if len(moves) == 2 and starts[0] != starts[1]:
+            a, b = (board.units[m.unit] for m in moves)
+            if a.formation != b.formation:
+                raise IllegalMove(
+                    "4", f"{a.id} ({a.formation}) and {b.id} ({b.formation}) are in different "
+                    "spaces: two units in different spaces are activated together only if in "
+                    "the same formation",
+                )
+            ends = [m.path[-1] if m.path else s for m, s in zip(moves, starts, strict=True)]
+            if ends[0] != ends[1]:
+                raise IllegalMove(
+                    "4", f"{a.id} and {b.id} start in different spaces, so they must end their "
+                    f"movement together in one space (not {board.name(ends[0])} and "
+                    f"{board.name(ends[1])})",
+                )
+        mapview = MapView(board, work)
+        mapview.active = frozenset(m.unit for m in moves)
+        walks: list[Walk] = []
+        first_refusal: Refusal | None = None
+        # The units move one at a time (6): in the order written, or else the other way round.
+        for order in (moves,) if len(moves) == 1 else (moves, moves[::-1]):
+            mark = mapview.mark()
+            walks, refusal = self._run(mapview, order)
+            if refusal is None:
+                break
+            first_refusal = first_refusal or refusal
+            mapview.undo(mark)
+            mapview.crossed = set()
+        else:
+            assert first_refusal is not None
+            raise IllegalMove(
+                first_refusal.rule, first_refusal.message, self._alternatives(work, moves)
+            )
+        events = [Event(
+            "activate", f"{work.side.capitalize()} activates " + ", ".join(m.unit for m in moves),
+            {"units": [m.unit for m in moves]},
+        )]
+        events += self._commit(
+            work, mapview, [(w.unit, w.start, tuple(w.path)) for w in walks], walks
+        )
+        work.active = tuple(m.unit for m in moves)
+        combat = open_combats(board, work)
+        if combat is None:
+            end_impulse(board, work, events, passed=False)
+            return events
+        work.combat = combat
+        work.phase = Phase.COMBAT
+        for space in combat.mandatory:
+            events.append(Event(
+                "combat-due", f"must attack at {board.name(space)} (enemy-controlled): combat is "
+                "not implemented yet (section 7)", {"space": space, "mandatory": True},
+            ))
+        for space in combat.optional:
+            events.append(Event(
+                "combat-option", f"may attack at {board.name(space)} (friendly-controlled), or "
+                "decline with 'no attack'", {"space": space, "mandatory": False},
+            ))
+        return events
+
+    @staticmethod
+    def _run(mapview: MapView, order: Sequence[UnitMove]) -> tuple[list[Walk], Refusal | None]:
+        walks: list[Walk] = []
+        for move in order:
+            refusal, walk = run_move(mapview, move.unit, move.path, move.strategic, move.enabler)
+            if refusal is not None:
+                return walks, refusal
+            walks.append(walk)
+        return walks, None
+
+    def _check_unit(self, work: WState, move: UnitMove) -> None:
+        board = self.board
+        unit = move.unit
+        info = board.units[unit]
+        if info.side != work.side:
+            raise IllegalMove(
+                "4", f"{unit} is a {info.side.capitalize()} unit, and this is the "
+                f"{work.side.capitalize()} impulse",
+            )
+        place = work.location[unit]
+        if place is None:
+            why = "eliminated" if unit in work.eliminated else "not in play yet"
+            raise IllegalMove(
+                "4", f"{unit} is {why}: a unit must be in a map space or an off-map box to be "
+                "activated",
+            )
+        if unit in work.spent:
+            raise IllegalMove(
+                "4", f"{unit} is spent: it was activated already this game-turn",
+                self._few(self._unspent_alternatives(work)),
+            )
+        if move.start is not None and move.start != place:
+            raise IllegalMove(
+                "6", f"{unit} is in {board.name(place)}, not {board.name(move.start)}"
+            )
+
+    def _unspent_alternatives(self, work: WState) -> list[Command]:
+        return [Activate((UnitMove(u, start=work.location[u]),))
+                for u in unspent(self.board, work, work.side)]
+
+    def _alternatives(self, work: WState, moves: tuple[UnitMove, ...]) -> list[str]:
+        if len(moves) != 1:
+            return []
+        mapview = MapView(self.board, work)
+        options = unit_options(mapview, moves[0].unit)
+        forms = [Activate((m,)) for o in options for m in o.forms() if o.path]
+        return self._few(forms)
+
+    def _commit(
+        self,
+        work: WState,
+        mapview: MapView,
+        paths: list[tuple[str, str, tuple[str, ...]]],
+        walks: Sequence[Walk] = (),
+    ) -> list[Event]:
+        """Write the view's positions and control back to the state, with the events."""
+        board = self.board
+        events: list[Event] = []
+        for unit, start, path in paths:
+            if path:
+                route = "->".join(board.name(p) for p in (start, *path))
+                events.append(Event("move", f"{unit} moves {route}",
+                                    {"unit": unit, "path": [start, *path]}))
+            else:
+                events.append(Event("stay", f"{unit} stays in {board.name(start)}",
+                                    {"unit": unit, "path": [start]}))
+        for walk in walks:
+            if walk.special:
+                work.special_crossers[walk.unit] = work.turn
+            if walk.across is not None:
+                work.entered_across[walk.unit] = walk.across
+        if mapview.spend:
+            for enabler in mapview.spend:
+                work.spent.add(enabler)
+                events.append(Event(
+                    "spent", f"{enabler} enabled the special river crossing and is spent (6.3)",
+                    {"units": [enabler]},
+                ))
+        order = {place: i for i, place in enumerate(p for _, s, ps in paths for p in (s, *ps))}
+        gained = sorted(mapview.allied - work.allied_control, key=lambda p: order.get(p, 0))
+        lost = sorted(work.allied_control - mapview.allied, key=lambda p: order.get(p, 0))
+        for space in gained:
+            events.append(Event("control", f"{board.name(space)} becomes Allied-controlled",
+                                {"space": space, "control": ALLIED}))
+        for space in lost:
+            events.append(Event("control", f"{board.name(space)} becomes German-controlled",
+                                {"space": space, "control": GERMAN}))
+        work.location = dict(mapview.loc)
+        work.allied_control = set(mapview.allied)
+        work.foot_crossing_used = mapview.foot_used
+        work.special_crossing_used = mapview.special_used
+        return events
+
+    # -- parsing, results and views -----------------------------------------------------------
+
+    def build_command(self, tree: Tree[Any], text: str) -> Command:
+        return build(self.board, tree)
+
+    # -- positions (setup lines) --------------------------------------------------------------
+
+    def build_setup(self, tree: Tree[Any], text: str) -> SetupStatement:
+        return build_setup(tree, self.board)
+
+    def place(self, state: WState, statement: SetupStatement) -> None:
+        """One setup statement; all or nothing, like a command."""
+        work = state.copy()
+        start_position(work)
+        place(self.board, work, statement)
+        state.take(work)
+
+    def check_position(self, state: WState) -> list[str]:
+        return check_position(self.board, state)
+
+    def position(self, state: WState) -> list[str]:
+        return position_lines(self.board, state)
+
+    def outcome(self, state: WState) -> dict[str, Any]:
+        if state.phase is Phase.OVER:
+            return {
+                "result": None,
+                "over": True,
+                "reason": f"Game-turn {state.turn} has ended; victory determination (section "
+                "11) is not implemented yet",
+            }
+        return {"result": None, "over": False}
+
+    def to_json(self, state: WState) -> dict[str, Any]:
+        return state_json(self.board, state, self.to_act(state))
+
+    def render(self, state: WState) -> Sequence[RenderableType]:
+        from referee.games.wwiic.render import render  # rich tables: only when shown
+
+        return render(self.board, state, self.to_act(state), self.decision(state))
+
+    def invariants(self, state: WState) -> list[str]:
+        return invariants(self.board, state)
+
+    def moves(self, state: WState) -> list[dict[str, Any]]:
+        """For ``referee moves``: each unit the side to act may activate and where it can go
+        (single moves, two-space moves, strategic moves), grouped by unit."""
+        if state.phase is not Phase.IMPULSE:
+            return []
+        mapview = MapView(self.board, state)
+        return moves_by_unit(
+            self.board,
+            {u: unit_options(mapview, u) for u in activatable(self.board, mapview, state.side)},
+        )
+
+
+ENGINE = WWIICEngine()

@@ -1,0 +1,124 @@
+"""A view of the board for the length of one command (or one ``legal()`` call): unit
+positions and space control, changed move by move, with a journal so a move can be tried and
+taken back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.wwiic.board import ALLIED, GERMAN, Board
+from referee.games.wwiic.state import WState
+
+
+class MapView:
+    """Unit positions and space control during one command, with an undo journal."""
+
+    __slots__ = (
+        "active", "allied", "board", "crossed", "foot_used", "journal", "loc", "n_allied",
+        "n_german", "occ", "side_of", "special_used", "spend", "spent", "strength", "supply",
+        "turn", "weather",
+    )
+
+    def __init__(self, board: Board, state: WState) -> None:
+        self.board = board
+        self.side_of = board.side_of
+        self.turn = state.turn
+        self.weather = state.weather
+        self.loc: dict[str, str | None] = dict(state.location)
+        self.occ: dict[str, list[str]] = {}
+        self.n_allied: dict[str, int] = {}
+        self.n_german: dict[str, int] = {}
+        for unit, place in self.loc.items():
+            if place is not None:
+                self.occ.setdefault(place, []).append(unit)
+                counts = self.n_allied if self.side_of[unit] == ALLIED else self.n_german
+                counts[place] = counts.get(place, 0) + 1
+        self.allied: set[str] = set(state.allied_control)
+        self.spent = state.spent
+        self.supply = state.supply
+        self.strength = state.strength
+        self.foot_used = state.foot_crossing_used
+        self.special_used = state.special_crossing_used
+        self.active: frozenset[str] = frozenset()
+        self.crossed: set[frozenset[str]] = set()
+        """Bridges and canal boundaries crossed into an enemy-occupied space (6.3)."""
+        self.spend: list[str] = []
+        """30 Corps units spent by enabling a special river crossing (6.3)."""
+        self.journal: list[tuple[Any, ...]] = []
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def count(self, place: str, side: str) -> int:
+        return (self.n_allied if side == ALLIED else self.n_german).get(place, 0)
+
+    def has(self, place: str, side: str) -> bool:
+        return (self.n_allied if side == ALLIED else self.n_german).get(place, 0) > 0
+
+    def units_in(self, place: str) -> list[str]:
+        return self.occ.get(place, [])
+
+    def controller(self, space: str) -> str:
+        return ALLIED if space in self.allied else GERMAN
+
+    # -- changing, with the journal ----------------------------------------------------------
+
+    def mark(self) -> int:
+        return len(self.journal)
+
+    def move(self, unit: str, frm: str, to: str) -> None:
+        self._relocate(unit, frm, to)
+        self.journal.append(("move", unit, frm, to))
+
+    def _relocate(self, unit: str, frm: str, to: str) -> None:
+        self.occ[frm].remove(unit)
+        self.occ.setdefault(to, []).append(unit)
+        self.loc[unit] = to
+        counts = self.n_allied if self.side_of[unit] == ALLIED else self.n_german
+        counts[frm] -= 1
+        counts[to] = counts.get(to, 0) + 1
+
+    def set_control(self, space: str, side: str) -> None:
+        was = space in self.allied
+        if was == (side == ALLIED):
+            return
+        if side == ALLIED:
+            self.allied.add(space)
+        else:
+            self.allied.discard(space)
+        self.journal.append(("control", space, was))
+
+    def add_crossed(self, key: frozenset[str]) -> None:
+        self.crossed.add(key)
+        self.journal.append(("crossed", key))
+
+    def use_foot(self) -> None:
+        self.journal.append(("foot", self.foot_used))
+        self.foot_used = True
+
+    def use_special(self, enabler: str) -> None:
+        self.journal.append(("special", self.special_used))
+        self.special_used = True
+        self.spend.append(enabler)
+
+    def undo(self, mark: int) -> None:
+        journal = self.journal
+        while len(journal) > mark:
+            entry = journal.pop()
+            op = entry[0]
+            if op == "move":
+                _, unit, frm, to = entry
+                self._relocate(unit, to, frm)
+            elif op == "control":
+                _, space, was = entry
+                if was:
+                    self.allied.add(space)
+                else:
+                    self.allied.discard(space)
+            elif op == "crossed":
+                self.crossed.discard(entry[1])
+            elif op == "foot":
+                self.foot_used = entry[1]
+            else:  # "special"
+                self.special_used = entry[1]
+                self.spend.pop()

@@ -1,0 +1,107 @@
+"""Positions: setup lines build a state, and a state writes itself back as setup lines."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from referee.core.errors import IllegalMove
+from referee.core.log import SetupLine
+from referee.core.parsing import parse_log
+from referee.games.wwiic.board import ALLIED, GERMAN
+from referee.games.wwiic.engine import ENGINE
+from referee.games.wwiic.state import Phase, WState
+
+from .positions import accepted, opening
+from .test_engine_properties import random_position
+
+
+def build(*lines: str) -> WState:
+    log = parse_log('[Game "wwiic"]\n' + "\n".join(lines) + "\n", engine=ENGINE)
+    assert not log.problems, log.problems
+    state = opening()
+    for entry in log.entries:
+        assert isinstance(entry, SetupLine)
+        for item in entry.items:
+            ENGINE.place(state, item.statement)
+    return state
+
+
+def test_3_setup_lines_build_a_position() -> None:
+    state = build(
+        "setup: clear; turn 5; weather overcast; initiative german; time 3; impulse german",
+        "setup: place 505/82 Mook strength 4; place B/504/82 Mook; place KG-Walther Groesbeek",
+        "setup: place 6FR Mook; control Mook allied; spent B/504/82; supply 505/82 out",
+        "setup: passed allied; used foot-crossing; eliminated 59",
+    )
+    assert ENGINE.check_position(state) == []
+    assert (state.turn, state.weather, state.initiative, state.time) == (5, "overcast", GERMAN, 3)
+    assert state.phase is Phase.IMPULSE and ENGINE.to_act(state) == GERMAN
+    assert state.location["505/82"] == "Mook" and state.strength["505/82"] == 4
+    assert state.strength["B/504/82"] == 3
+    assert state.controller("Mook") == ALLIED          # contested, Allied-controlled
+    assert state.controller("Groesbeek") == GERMAN     # held only by a German unit
+    assert state.spent == {"B/504/82"} and state.supply["505/82"] == "out"
+    assert state.last_pass == ALLIED and state.foot_crossing_used
+    assert state.eliminated == ["59"] and state.location["59"] is None
+    assert sum(1 for p in state.location.values() if p is not None) == 4
+
+
+def test_3_a_setup_block_starts_after_the_red_devils_move_out() -> None:
+    state = build("setup: spent 505/82")
+    assert state.phase is Phase.IMPULSE and ENGINE.to_act(state) == ALLIED
+    assert state.location["1P/1AB"] == "Heelsum"  # the rest of the opening is unchanged
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["setup: turn 14", "setup: time 12", "setup: place 505/82 Mook strength 9",
+     "setup: control E4 allied", "setup: spent 325/82"],
+)
+def test_3_impossible_statements_cite_the_setup_rule(line: str) -> None:
+    log = parse_log('[Game "wwiic"]\n' + line + "\n", engine=ENGINE)
+    assert not log.problems
+    (entry,) = log.entries
+    assert isinstance(entry, SetupLine)
+    state = opening()
+    before = ENGINE.to_json(state)
+    with pytest.raises(IllegalMove) as caught:
+        ENGINE.place(state, entry.items[0].statement)
+    assert caught.value.rule == "3"
+    assert ENGINE.to_json(state) == before
+
+
+def test_3_check_position_names_what_cannot_be() -> None:
+    state = build("setup: place 505/82 Mook; place B/504/82 Mook; place A/504/82 Mook",
+                  "setup: place 59 E4; turn 4; weather overcast")
+    problems = ENGINE.check_position(state)
+    assert "3 allied units in Mook (6.2 allows two)" in problems
+    assert "59 is in off-map box E4 of another formation" in problems
+    assert any("initiative is German's" in p for p in problems)
+
+
+def test_3_a_position_is_written_between_impulses_only() -> None:
+    state = build("setup: clear; place 501/101 Doerhoek; place KG-Walther St. Oedenrode")
+    after = accepted(state, "allied: activate 501/101 Doerhoek->St. Oedenrode")
+    with pytest.raises(IllegalMove):
+        ENGINE.position(after)
+
+
+def round_trip(state: WState) -> None:
+    lines = ENGINE.position(state)
+    rebuilt = build(*lines)
+    assert ENGINE.to_json(rebuilt) == ENGINE.to_json(state), lines
+    assert ENGINE.position(rebuilt) == lines
+
+
+def test_3_position_round_trip_opening() -> None:
+    state = opening()
+    after = accepted(state, "allied: move-out 1P/1AB Heelsum->Renkum")
+    round_trip(after)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_3_position_round_trip_random(seed: int) -> None:
+    state = random_position(random.Random(seed))
+    round_trip(state)
