@@ -216,6 +216,7 @@ class Replayer:
         self._line_draw = 0
         self._played = False
         self._last_setup: SetupLine | None = None
+        self._next_action: ActionLine | None = None
         self.report = Report(
             log.game, log.source, dict(log.tags), list(log.problems), engine=engine
         )
@@ -247,9 +248,11 @@ class Replayer:
             first = min((p.line or 0) for p in report.problems)
             limit = first - 1 if limit is None else min(limit, first - 1)
         try:
-            for entry in self.log.entries:
+            entries = self.log.entries
+            for index, entry in enumerate(entries):
                 if limit is not None and entry.number > limit:
                     break
+                self._next_action = _next_action(entries, index + 1, limit)
                 self._entry(entry)
             self._close_setup()
             if limit == self.upto or not report.problems:
@@ -288,12 +291,15 @@ class Replayer:
         if isinstance(entry, ActionLine):
             self._played = True
             self._action(entry)
-        elif isinstance(entry, TurnAssertion):
-            self._advance(None, None)
-            self._turn(entry)
-        elif isinstance(entry, Expectation):
-            self._advance(None, None)
-            self._expect(entry)
+        elif isinstance(entry, TurnAssertion | Expectation):
+            # An assertion sees the state just before the next action line: the steps the
+            # referee applies by itself happen first unless that line writes them.
+            upcoming = self._next_action
+            self._advance(upcoming, upcoming.items[0] if upcoming and upcoming.items else None)
+            if isinstance(entry, TurnAssertion):
+                self._turn(entry)
+            else:
+                self._expect(entry)
 
     # -- setup lines: a starting position other than the opening -------------------------
 
@@ -462,10 +468,13 @@ class Replayer:
                     return  # the log writes the roll itself
                 if not chance or self.dice is None or not self.dice.auto_chance:
                     return  # a tabletop log must write the roll with its dice
-            elif next_command is not None and (
-                line is None or line.side is None or normalise(line.side) == normalise(actor)
+            elif next_command is not None and line is not None and (
+                (line.side is not None and normalise(line.side) == normalise(actor))
+                or (line.side is None and str(next_command) == str(forced))
             ):
-                return  # the side to act answers the decision in this very line
+                # The side to act answers in this very line (a line that names the side, or
+                # one that writes the only answer); a line for anything else comes after it.
+                return
             self._apply(None, None, forced, auto=True)
         raise AssertionError("the engine keeps forcing commands without end")
 
@@ -531,6 +540,16 @@ def _lookup(data: Any, keys: list[str]) -> tuple[bool, Any]:
         else:
             return False, None
     return True, data
+
+
+def _next_action(entries: list[Entry], start: int, limit: int | None) -> ActionLine | None:
+    """The first action line from ``start`` on (within ``limit``), if any."""
+    for entry in entries[start:]:
+        if limit is not None and entry.number > limit:
+            return None
+        if isinstance(entry, ActionLine):
+            return entry
+    return None
 
 
 def replay(
