@@ -12,7 +12,7 @@ import click
 from referee import api
 from referee.core import output
 from referee.core.errors import RefereeError
-from referee.core.files import write_atomic, write_new_file
+from referee.core.files import write_new_file
 from referee.core.resources import resolve
 from referee.core.scenario import ScenarioError
 
@@ -245,21 +245,22 @@ def scenario_show(game: str, as_json: bool) -> None:
 @main.command("map")
 @click.argument("game")
 @click.option("-o", "--output", "out", required=True,
-              type=click.Path(path_type=Path, dir_okay=False), help="The SVG file to write.")
+              type=click.Path(path_type=Path, dir_okay=False),
+              help="The picture: FILE.svg, or FILE.png with the 'png' extra.")
 @click.option("--log", "log", type=LogPath(), help="Draw the units and control of this log.")
 @click.option(
     "--upto", type=click.IntRange(min=1), help="With --log: the position after this line."
 )
 def map_command(game: str, out: Path, log: Path | None, upto: int | None) -> None:
     """Draw GAME's map as SVG (with --log, the position of a log on it)."""
+    from referee.core.svg import write_picture
     from referee.scenarios import draw_map
 
     try:
         svg = draw_map(game, log, upto)
+        write_picture(out, svg)
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
-    try:
-        write_atomic(out, svg)
     except OSError as error:
         _fail(f"cannot write {out}: {error.strerror}")
     click.echo(f"wrote {out}")
@@ -457,8 +458,8 @@ def status(log: Path, as_json: bool) -> None:
 @click.option("--upto", type=click.IntRange(min=1), help="The board after this line.")
 def render(log: Path, out: Path | None, upto: int | None) -> None:
     """Draw the board of LOG (after line --upto), the last action highlighted."""
-    from referee.core.files import write_atomic
-    from referee.pbem.board import board_svg, svg_to_png
+    from referee.core.svg import write_picture
+    from referee.pbem.board import board_svg
     from referee.pbem.table import open_log
 
     try:
@@ -466,10 +467,7 @@ def render(log: Path, out: Path | None, upto: int | None) -> None:
         if out is None:
             click.echo(svg, nl=False)
             return
-        if out.suffix.lower() == ".png":
-            out.write_bytes(svg_to_png(svg))
-        else:
-            write_atomic(out, svg)
+        write_picture(out, svg)
     except RefereeError as error:
         _refused(error)
     except OSError as error:

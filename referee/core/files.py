@@ -11,14 +11,15 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: Path, text: str, *, replace: bool = True) -> None:
-    """Write ``text`` to ``path`` atomically.  With ``replace=False`` an existing file is left
-    alone and ``FileExistsError`` raised."""
+def write_atomic(path: Path, text: str | bytes, *, replace: bool = True) -> None:
+    """Write ``text`` (or bytes) to ``path`` atomically.  With ``replace=False`` an existing
+    file is left alone and ``FileExistsError`` raised."""
     directory = path.parent if str(path.parent) else Path(".")
+    data = text.encode("utf-8") if isinstance(text, str) else text
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         if replace:

@@ -14,10 +14,13 @@ import importlib
 import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from referee.core.engine import Engine
+from referee.core.errors import ProblemKind, RefereeError
+from referee.core.files import write_atomic
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -115,3 +118,27 @@ def to_text(root: Element) -> str:
     out = ['<?xml version="1.0" encoding="UTF-8"?>']
     root.write(out)
     return "\n".join(out) + "\n"
+
+
+class PictureError(RefereeError):
+    """A picture that cannot be made (PNG without its optional extra)."""
+
+    kind = ProblemKind.HEADER
+
+
+def svg_to_png(svg: str) -> bytes:
+    """PNG bytes of an SVG picture, through CairoSVG (the optional ``png`` extra)."""
+    try:
+        cairosvg: Any = importlib.import_module("cairosvg")
+    except (ImportError, OSError):
+        raise PictureError(
+            "a PNG needs CairoSVG and the Cairo library: pip install "
+            "'market-garden-referee[png]' (or write the picture as .svg)"
+        ) from None
+    data: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    return data
+
+
+def write_picture(path: Path, svg: str) -> None:
+    """Write ``svg`` to ``path`` atomically: as PNG when the name ends in .png, else as SVG."""
+    write_atomic(path, svg_to_png(svg) if path.suffix.lower() == ".png" else svg)

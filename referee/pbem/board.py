@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from referee.core.svg import Highlight, drawer_for
 from referee.pbem.chain import code_of
 from referee.pbem.errors import PbemError
@@ -35,16 +32,3 @@ def board_svg(table: Table, upto: int | None = None) -> str:
             tuple(replay.events_of(last.number)),
         )
     return drawer(table.engine, replay.report.state, highlight)
-
-
-def svg_to_png(svg: str) -> bytes:
-    """PNG bytes of an SVG picture, through CairoSVG (the optional ``png`` extra)."""
-    try:
-        cairosvg: Any = importlib.import_module("cairosvg")
-    except (ImportError, OSError):
-        raise NoBoard(
-            "a PNG needs CairoSVG and the Cairo library: pip install "
-            "'market-garden-referee[png]' (or write the board as .svg)"
-        ) from None
-    data: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
-    return data
