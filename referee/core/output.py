@@ -13,14 +13,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
@@ -30,6 +22,8 @@ from referee.core.replay import Report
 from referee.core.selfplay import Summary
 
 if TYPE_CHECKING:  # play-by-email results, printed below; imported only for the types
+    from rich.progress import Progress
+
     from referee.pbem.header import Created
     from referee.pbem.play import IllegalPlay, PlayResult, UndoResult
     from referee.pbem.status import Status
@@ -287,6 +281,15 @@ def progress_bar(console: Console | None, *, total: int | None = None) -> Progre
     """A progress bar for long work, on ``console`` (give a stderr console: stdout stays
     clean); none when ``console`` is ``None`` or not a terminal.  Without a ``total`` it
     counts."""
+    from rich.progress import (  # loaded only for long work: it is slow to import
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     columns: list[ProgressColumn | str] = [TextColumn("{task.description}")]
     if total is None:
         columns.append(TextColumn("{task.completed:,.0f} done"))
