@@ -3,17 +3,19 @@
     .venv/bin/python bench/batch_throughput.py [--logs 2000] [--jobs 2] [--repeat 3]
 
 It writes ``--logs`` whole Battle Card games (self-play, random policy) into a temporary
-folder, then times, best of ``--repeat`` runs each, interleaved:
+folder, then times, best of ``--repeat`` rounds that each run every case once:
 
 - plain: ``replay(read_log(path))`` in a loop, the parsers built beforehand (the floor);
 - serial: ``run_batch`` on the folder with the serial runner, rows written as JSON Lines;
 - local: the same on a local process pool of ``--jobs`` workers, once with the pool's start
   in the time and once on a pool started beforehand;
 - dask: the same on a Dask ``LocalCluster`` of ``--jobs`` single-threaded worker processes,
-  the cluster started beforehand (as a running cluster would be) and its start shown apart;
+  its start left out of the time (as with a running cluster) and shown apart;
 - paired: the overhead of the batch machinery measured chunk by chunk, plain replay and the
   batch's own per-chunk work in turns, in CPU time: the figure that other processes on the
-  machine disturb least.
+  machine disturb least;
+- machinery alone: discovery, chunks, rows, summary and JSON lines on reports made
+  beforehand, in CPU time.
 
 It prints a Markdown table (logs/s, ms per log, against serial), the overhead of the batch
 machinery over plain replay, and the load average, since a busy machine moves the figures.
@@ -34,7 +36,7 @@ from referee.batch import BatchSummary, DaskRunner, PoolRunner, Runner, SerialRu
 from referee.batch.discovery import discover, walk_logs
 from referee.batch.results import JsonLinesSink
 from referee.batch.runner import chunks
-from referee.batch.worker import Chunk, replay_chunk, warm_up
+from referee.batch.worker import Chunk, replay_chunk, row_of, warm_up
 from referee.core.parsing import read_log
 from referee.core.replay import replay
 from referee.core.selfplay import play_game, random_policy
@@ -91,6 +93,23 @@ def timed(work: Callable[[], int]) -> tuple[float, float, int]:
     wall, cpu = time.perf_counter(), time.process_time()
     logs = work()
     return time.perf_counter() - wall, time.process_time() - cpu, logs
+
+
+def machinery_only(folder: Path) -> float:
+    """CPU seconds of what a serial batch does besides reading and replaying the logs:
+    discovery, chunks, the row, the summary and the JSON line, on reports made beforehand."""
+    reports = [replay(read_log(Path(target.path))) for target in discover([str(folder)])]
+    cpu = time.process_time()
+    summary = BatchSummary()
+    with open(os.devnull, "w", encoding="utf-8") as devnull:
+        sink = JsonLinesSink(devnull)
+        made = iter(reports)
+        for chunk in chunks(discover([str(folder)])):
+            for target in chunk.targets:
+                row = row_of(target.path, next(made), time.perf_counter())
+                summary.add(row)
+                sink.write(row)
+    return time.process_time() - cpu
 
 
 def paired_overhead(folder: Path, rounds: int) -> tuple[float, float]:
@@ -151,48 +170,49 @@ def main() -> None:
         warm_up()
 
         cores_before = free_cores(options.jobs)
+        one_log = Path(next(walk_logs(str(folder))))
 
-        def pool() -> int:
-            with PoolRunner(options.jobs) as runner:
-                return batched(folder, runner)
+        def on(runner: Runner, include_start: bool) -> Callable[[], tuple[float, float, int]]:
+            """Time a batch on ``runner``, with its start and shutdown in the time or not."""
+            def work() -> tuple[float, float, int]:
+                wall, cpu = time.perf_counter(), time.process_time()
+                with runner as ready:
+                    if not include_start:
+                        batched(one_log, ready)  # the workers are up and warm
+                        wall, cpu = time.perf_counter(), time.process_time()
+                    logs = batched(folder, ready)
+                    if not include_start:  # nor the shutdown
+                        return time.perf_counter() - wall, time.process_time() - cpu, logs
+                return time.perf_counter() - wall, time.process_time() - cpu, logs
+            return work
 
-        started = PoolRunner(options.jobs).__enter__()
-        batched(Path(next(walk_logs(str(folder)))), started)  # the workers are up and warm
-
-        # 1. The overhead of the machinery: plain replay against a serial batch, in CPU time
-        #    (other processes on the machine do not count), rounds interleaved.
-        single: dict[str, Callable[[], int]] = {
-            "plain replay (no batch machinery)": lambda: plain(folder),
-            "batch, serial": lambda: batched(folder, SerialRunner()),
-            f"batch, local pool ({options.jobs} workers, pool start included)": pool,
-            f"batch, local pool ({options.jobs} workers, start excluded)": lambda: batched(
-                folder, started
-            ),
+        jobs = options.jobs
+        runs: dict[str, Callable[[], tuple[float, float, int]]] = {
+            "plain replay (no batch machinery)": lambda: timed(lambda: plain(folder)),
+            "batch, serial": lambda: timed(lambda: batched(folder, SerialRunner())),
+            f"batch, local pool ({jobs} workers, pool start included)":
+                lambda: on(PoolRunner(jobs), True)(),
+            f"batch, local pool ({jobs} workers, start excluded)":
+                lambda: on(PoolRunner(jobs), False)(),
+            f"batch, Dask LocalCluster ({jobs} workers, cluster start excluded)":
+                lambda: on(DaskRunner(jobs), False)(),
         }
-        walls: dict[str, list[float]] = {name: [] for name in single}
-        cpus: dict[str, list[float]] = {name: [] for name in single}
+        # Every run once per round, rounds one after another: a change in the machine's
+        # load during the benchmark hits every run alike.
+        walls: dict[str, list[float]] = {name: [] for name in runs}
+        cpus: dict[str, list[float]] = {name: [] for name in runs}
         for _ in range(options.repeat):
-            for name, work in single.items():
-                wall, cpu, logs = timed(work)
+            for name, work in runs.items():
+                wall, cpu, logs = work()
                 assert logs == n, (name, logs)
                 walls[name].append(wall)
                 cpus[name].append(cpu)
                 report(name, wall, cpu)
-        started.__exit__(None, None, None)
         paired_plain, paired_batch = paired_overhead(folder, options.repeat)
-
-        # 2. Dask: a LocalCluster started first, as a running cluster would be.
-        dask_name = f"batch, Dask LocalCluster ({options.jobs} workers, start excluded)"
+        machinery = min(machinery_only(folder) for _ in range(options.repeat))
         cluster_start = time.perf_counter()
-        with DaskRunner(options.jobs) as dask:
+        with DaskRunner(jobs):
             cluster_seconds = time.perf_counter() - cluster_start
-            walls[dask_name], cpus[dask_name] = [], []
-            for _ in range(options.repeat):
-                wall, cpu, logs = timed(lambda: batched(folder, dask))
-                assert logs == n, (dask_name, logs)
-                walls[dask_name].append(wall)
-                cpus[dask_name].append(cpu)
-                report(dask_name, wall, cpu)
 
     best = {name: min(values) for name, values in walls.items()}
     serial = best["batch, serial"]
@@ -210,6 +230,9 @@ def main() -> None:
           f"{paired_plain / n / options.repeat * 1000:.3f} ms, batch "
           f"{paired_batch / n / options.repeat * 1000:.3f} ms: overhead "
           f"{(paired_batch - paired_plain) / paired_plain:+.1%}")
+    print(f"the machinery alone (discovery, chunks, row, summary, JSON line): "
+          f"{machinery / n * 1e6:.0f} us per log, {machinery / paired_plain * options.repeat:.1%} "
+          f"of plain replay")
     print(f"load average (1 min) before / after: {load[0]:.2f} / {os.getloadavg()[0]:.2f}; "
           f"free cores (busy-loop probe) before / after: {cores_before:.2f} / "
           f"{free_cores(options.jobs):.2f} of {options.jobs}")

@@ -1,14 +1,16 @@
 """Turning the PATH arguments of ``referee batch`` into the logs to replay, lazily.
 
-A file is itself (even a missing one: its row says it cannot be read); a folder is every
-``*.log`` below it, walked one folder at a time with each folder's names sorted; a pattern
+A file is itself (even a missing one: its row says it cannot be read).  A folder is every
+``*.log`` below it, walked one folder at a time with each folder's names sorted.  A pattern
 with ``*``, ``?`` or ``[`` that names no existing file is a glob (``**`` descends into
-folders), its matches sorted.  An argument that finds nothing still gives one row, so a typo
-in a path is seen rather than silently skipped.  ``bundled:GAME`` (or ``bundled:GAME/NAME.log``)
-names the logs shipped with the referee, as elsewhere on the command line.
+folders): it gives the files it matches, sorted, whatever their names, and skips the
+folders it matches (``logs/**`` is every file below ``logs``, once).  ``bundled:GAME`` (or
+``bundled:GAME/NAME.log``) names the logs shipped with the referee, as elsewhere on the
+command line.  An argument that finds nothing still gives one row, so a typo in a path is
+seen rather than silently skipped.
 
-Nothing is listed ahead of time: a million logs in ten thousand folders cost one folder's
-names in memory at a time.
+Nothing is listed ahead of time but one folder's names (or one glob's matches): a million
+logs in ten thousand folders never sit in memory at once.
 """
 
 from __future__ import annotations
@@ -39,14 +41,11 @@ def _expand(argument: str) -> Iterator[Target]:
     if os.path.isdir(argument):
         yield from _folder(argument)
     elif glob.has_magic(argument) and not os.path.lexists(argument):
-        matches = sorted(glob.iglob(argument, recursive=True))
+        matches = sorted(m for m in glob.iglob(argument, recursive=True) if not os.path.isdir(m))
         if not matches:
             yield Target(argument, f"no file matches {argument}")
         for match in matches:
-            if os.path.isdir(match):
-                yield from _folder(match)
-            else:
-                yield Target(match)
+            yield Target(match)
     else:
         yield Target(argument)
 

@@ -175,8 +175,9 @@ class DaskRunner:
                 cluster = self._stack.enter_context(
                     LocalCluster(  # type: ignore[no-untyped-call]
                         n_workers=self.workers, threads_per_worker=1,
-                        processes=self.processes, dashboard_address=None,
-                        silence_logs=logging.ERROR,
+                        processes=self.processes, host="127.0.0.1",
+                        # Any free port: the default 8787 may be taken by another cluster.
+                        dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
                     )
                 )
                 client = self._stack.enter_context(

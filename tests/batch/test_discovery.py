@@ -39,6 +39,13 @@ def test_a_glob_expands_sorted_and_descends_with_double_star(legal_logs: Path) -
     assert sorted(deep) == sorted(paths([str(legal_logs)]))
 
 
+def test_a_glob_gives_every_file_it_matches_once_and_no_folders(legal_logs: Path) -> None:
+    everything = paths([str(legal_logs / "**")])
+    assert len(everything) == len(set(everything)) == 13  # 12 logs and notes.txt
+    assert str(legal_logs / "notes.txt") in everything
+    assert not any(os.path.isdir(p) for p in everything)
+
+
 def test_an_argument_that_finds_nothing_is_one_target_with_a_note(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()

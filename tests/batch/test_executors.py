@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,8 +22,12 @@ from referee.batch import (
     SerialRunner,
     run_batch,
 )
+from referee.batch.discovery import discover
 from referee.batch.executors import choose_executor, default_jobs, open_runner, windowed
-from referee.batch.runner import ramped
+from referee.batch.runner import chunks, ramped
+from referee.batch.worker import Chunk, replay_chunk
+from referee.core.grammar import game_parser
+from referee.games import GAMES, engine_for
 from tests.batch.helpers import without_timing
 
 
@@ -57,6 +62,19 @@ def test_the_pool_uses_separate_worker_processes() -> None:
 
 def _pid(_: int) -> int:
     return os.getpid()
+
+
+def _replay_then_count_parser_builds(chunk: Chunk) -> tuple[int, int]:
+    replay_chunk(chunk)
+    return os.getpid(), game_parser.cache_info().misses
+
+
+def test_each_worker_builds_its_parsers_once(legal_logs: Path) -> None:
+    grammars = {engine_for(g.id).grammar for g in GAMES.values() if g.module is not None}
+    with PoolRunner(2) as runner:
+        builds = dict(runner.map(_replay_then_count_parser_builds,
+                                 chunks(discover([str(legal_logs)] * 4), largest=2)))
+    assert builds and set(builds.values()) == {len(grammars)}
 
 
 def test_windowed_keeps_order_and_a_bounded_window() -> None:
@@ -107,6 +125,12 @@ def test_a_dead_worker_process_is_a_sentence_not_a_traceback() -> None:
     with pytest.raises(ExecutorUnavailable, match="a worker process stopped"), \
             PoolRunner(1) as runner:
         list(runner.map(os._exit, [3]))
+
+
+def test_dask_not_installed_is_a_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    with pytest.raises(ExecutorUnavailable, match=r"pip install 'market-garden-referee\[dask\]'"):
+        DaskRunner(1).__enter__()
 
 
 def test_an_unreachable_scheduler_is_a_sentence() -> None:
