@@ -23,7 +23,9 @@ def test_a_legal_log(mixed_logs: Path) -> None:
     assert got["first_problem"] is None
     assert got["result"] in ("win", "loss")
     assert got["reason"]
-    assert got["winner"] is None and got["vp"] is None  # a solitaire game: no side wins, no VPs
+    # Solitaire: the player (Allied) wins or the card (German) does; no VPs.
+    assert got["winner"] == {"win": "allied", "loss": "german"}[got["result"]]
+    assert got["vp"] is None
     assert isinstance(got["turn"], int) and 1 <= got["turn"] <= 6
     assert got["ms"] > 0
 

@@ -515,7 +515,14 @@ class BattleCardEngine:
     # -- views ---------------------------------------------------------------------------
 
     def outcome(self, state: BattleCardState) -> dict[str, Any]:
-        return {"result": state.result, "reason": state.reason, "turn": state.turn}
+        # Solitaire: a loss is the card's (the German side's) win.
+        winner = {"win": ALLIED, "loss": "german"}.get(state.result or "")
+        return {
+            "result": state.result,
+            "winner": winner,
+            "reason": state.reason,
+            "turn": state.turn,
+        }
 
     def to_json(self, state: BattleCardState) -> dict[str, Any]:
         card = state.card

@@ -347,6 +347,7 @@ def test_end_loss_when_all_allied_forces_leave_the_game() -> None:
     ENGINE.apply(state, Fight("Eindhoven", True), dice(1))
     assert ENGINE.outcome(state) == {
         "result": "loss",
+        "winner": "german",
         "reason": "all Allied forces have left the game",
         "turn": 1,
     }
