@@ -179,6 +179,11 @@ class Walk:
         here = self.at
         crossing = board.exits[here].get(nxt)
         if crossing is None:
+            if board.kind.get(nxt) == BOX:
+                return Refusal(  # 6.5: a box is entered from a space adjoining it
+                    "6.5", f"{board.name(nxt)} is an off-map box that {board.name(here)} does "
+                    "not adjoin: a unit moves into a box only from a space adjoining it",
+                )
             return Refusal("6", f"{board.name(nxt)} is not adjacent to {board.name(here)}")
         if nxt == self.start or nxt in self.path:
             return Refusal(

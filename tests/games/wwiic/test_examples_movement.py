@@ -102,7 +102,7 @@ REFUSED: dict[str, dict[str, str]] = {
     "6.5-german-off-map-boxes.log": {
         # The rulebook's reason is 6.5 ("did not start its move adjacent"); the referee cites
         # 6 ("not adjacent").  Pinned here; test_6_5_hengstal_refusal_cites_6_5 expects 6.5.
-        "german: activate KG-Walther Hengstal->E4": "6",
+        "german: activate KG-Walther Hengstal->E4": "6.5",
         "german: activate 16/7F Groesbeek->Wyler": "6.1",
         "german: activate 16/7F Groesbeek->Hengstal": "6.1",
         "german: activate 406 E4->Wyler->Hengstal": "6",
@@ -486,9 +486,8 @@ def test_6_5_off_map_boxes_where_each_unit_can_go() -> None:
     assert "E4" not in destinations(moves, "KG-Walther")
 
 
-@pytest.mark.xfail(strict=True, reason="the referee cites 6 ('not adjacent'), the rulebook's "
-                   "reason is 6.5 (did not start its move adjacent to the box)")
 def test_6_5_hengstal_refusal_cites_6_5() -> None:
+    """The rulebook's reason: the unit did not start its move adjacent to the box (6.5)."""
     line = line_of(BOXES, "german: activate KG-Walther Hengstal->E4")
     (problem,) = [p for p in report_of(BOXES).problems if p.line == line]
     assert problem.rule == "6.5"
