@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from referee.core.dice import CURRENT_DICE_VERSION
 from referee.core.errors import HeaderError
@@ -37,6 +38,16 @@ def legal_moves(report: Report) -> list[str]:
     if report.engine is None or report.state is None:
         return []
     return [str(c) for c in report.engine.legal(report.state)]
+
+
+def moves_by_unit(report: Report) -> list[dict[str, Any]]:
+    """Each unit the side to act may activate and where it can go, for engines that group
+    their moves by unit (``Engine.moves``); empty otherwise or outside a movement step."""
+    engine, state = report.engine, report.state
+    if engine is None or state is None or not hasattr(engine, "moves"):
+        return []
+    grouped: list[dict[str, Any]] = engine.moves(state)
+    return grouped
 
 
 def new_seed() -> str:

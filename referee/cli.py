@@ -134,6 +134,17 @@ def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
     if report.unreadable or report.engine is None:
         output.print_problems(output.make_console(stderr=True), report)
         sys.exit(2)
+    grouped = api.moves_by_unit(report)
+    if grouped:
+        # Activations grouped by unit: the pairs of units legal() also lists can run to
+        # hundreds of thousands, and a player reads them unit by unit anyway.
+        side = report.to_act() or ""
+        decision = report.engine.decision(report.state)
+        if as_json:
+            output.print_json({"side": side, "decision": decision, "units": grouped})
+        else:
+            output.print_unit_moves(console, side, decision, grouped)
+        sys.exit(0)
     pending = report.pending()
     if as_json:
         output.print_json(pending)

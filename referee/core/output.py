@@ -373,3 +373,17 @@ def print_scenario(console: Console, data: Mapping[str, Any]) -> None:
             u.get("type", ""), str(u.get("start") or u.get("strength", "")),
         )
     console.print(units)
+
+
+def print_unit_moves(
+    console: Console, side: str, decision: str, units: Sequence[Mapping[str, Any]]
+) -> None:
+    """``referee moves`` for games that group activations by unit (WWII Commander)."""
+    console.print(Text(f"awaiting {side.capitalize()}: {decision}", style="bold"))
+    kinds = (("single", "one space"), ("two_space", "two spaces"), ("strategic", "strategic"))
+    for unit in units:
+        console.print(Text(f"{unit['unit']} ({unit.get('type', '')}) in {unit['from']}",
+                           style="bold"))
+        for key, label in kinds:
+            if unit.get(key):
+                console.print(f"  {label}: {', '.join(unit[key])}", markup=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any, Protocol
 
 from referee.core.dice import (
@@ -92,18 +93,24 @@ class Report:
         return self.engine.to_act(self.state)
 
     def pending(self) -> dict[str, Any] | None:
-        """The decision the log leaves open, with the legal answers."""
+        """The decision the log leaves open, with the legal answers.
+
+        At most ``MAX_CHOICES`` answers are listed (``more`` is then true): two WWII Commander
+        units in one space can have hundreds of thousands of joint moves.  An engine that
+        yields its legal commands lazily is then asked for no more than that.
+        """
         if self.engine is None or self.state is None:
             return None
         side = self.engine.to_act(self.state)
         if side is None:
             return None
-        choices = [str(c) for c in self.engine.legal(self.state)]
+        listed = list(islice(self.engine.legal(self.state), MAX_CHOICES + 1))
         return {
             "side": side,
             "decision": self.engine.decision(self.state),
             "text": f"awaiting {side.capitalize()}: {self.engine.decision(self.state)}",
-            "choices": choices,
+            "choices": [str(c) for c in listed[:MAX_CHOICES]],
+            "more": len(listed) > MAX_CHOICES,
         }
 
     def outcome(self) -> dict[str, Any] | None:
@@ -164,6 +171,10 @@ class SeededDice:
 
     def dice_for(self, line: ActionLine | None, draw: int, line_draw: int) -> DiceAt:
         return DiceAt(self.stream, draw)
+
+
+MAX_CHOICES = 500
+"""The most legal answers a report lists for a pending decision."""
 
 
 class _Stop(Exception):

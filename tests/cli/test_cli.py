@@ -324,3 +324,14 @@ def test_position_writes_a_resumable_log(tmp_path: Path) -> None:
 def test_position_of_a_finished_game_is_refused() -> None:
     code, out = run("position", WIN)
     assert code == 1 and "the game is over" in out
+
+
+def test_moves_groups_wwiic_activations_by_unit() -> None:
+    opening = str(LOGS / "wwiic" / "opening.log")
+    code, out = run("moves", opening, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["side"] == "allied"
+    first = data["units"][0]
+    assert {"unit", "from", "single", "two_space", "strategic"} <= set(first)
+    code, out = run("moves", opening)
+    assert code == 0 and "one space:" in out
