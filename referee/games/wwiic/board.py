@@ -104,6 +104,15 @@ class UnitInfo:
     corps30: bool
     airborne: bool
     """In (or attached to) an Allied airborne formation (2.2)."""
+    hit_chance: tuple[int, ...] = ()
+    """Base hit chance at strength 1, 2, ... (the attacking value for elite armor, 7.2)."""
+    defend_hit_chance: tuple[int, ...] = ()
+    """The defending value at each strength (lower for elite armor, 7.2)."""
+    elite: bool = False
+    vp: int = 0
+    """VPs on the 1-strength face (11.2)."""
+    entry: tuple[str, ...] = ()
+    """Where the unit may be placed when it arrives as a reinforcement (9)."""
 
     @property
     def leg(self) -> bool:
@@ -173,6 +182,13 @@ class Board:
         self.road_spaces: set[str] = set()
         self.club_route: dict[str, int] = {}
         self.spaces: list[str] = []
+        self.hit_reduction: dict[str, int] = {}
+        """Defender hit reduction of each space that has one (7.4): 1 or 2."""
+        self.objective_vp: dict[str, int] = {}
+        """Allied objective spaces and their VPs (11.1)."""
+        self.supply_sources: dict[str, list[str]] = {}
+        """Allied formation -> its supply source spaces (8)."""
+        self.polish_drop: list[str] = []
         self.places: NameIndex[str] = NameIndex("place")
         for space in data["spaces"]:
             ident = space["id"]
@@ -184,6 +200,16 @@ class Board:
                 self.road_spaces.add(ident)
             if space.get("club_route") is not None:
                 self.club_route[ident] = int(space["club_route"])
+            if self.terrain[ident] == "city":
+                self.hit_reduction[ident] = 2
+            elif self.terrain[ident] == "woods" or space.get("town", False):
+                self.hit_reduction[ident] = 1
+            if space.get("vp") is not None:
+                self.objective_vp[ident] = int(space["vp"])
+            for formation in space.get("supply_source", ()):
+                self.supply_sources.setdefault(formation, []).append(ident)
+            if space.get("polish_drop", False):
+                self.polish_drop.append(ident)
             self.places.add(space["name"], ident, (ident, *space.get("aliases", ())))
         self.exits: dict[str, dict[str, Crossing]] = {s: {} for s in self.spaces}
         for border in data["borders"]:
@@ -245,6 +271,11 @@ class Board:
                 int(reinforcement["turn"]) if reinforcement else None,
                 side == ALLIED and formation == self.corps30,
                 side == ALLIED and formation != self.corps30,
+                tuple(int(h) for h in unit["hit_chance"]),
+                tuple(int(h) for h in (unit.get("defend_hit_chance") or unit["hit_chance"])),
+                bool(unit.get("elite", False)),
+                int(unit.get("vp", 0)),
+                tuple(reinforcement["entry"]) if reinforcement else (),
             )
             self.unit_names.add(unit["id"], unit["id"], (unit["name"], *unit.get("aliases", ())))
             if formation not in self.formations.setdefault(side, []):
@@ -262,6 +293,16 @@ class Board:
             )
             self.turns[info_turn.number] = info_turn
         self.last_turn = max(self.turns)
+        self.german_thresholds: dict[int, int] = {
+            int(t["number"]): int(t["german_threshold"]) for t in tracks["turns"]
+            if t.get("german_threshold") is not None
+        }
+        self.vp_limit = (int(tracks.get("eliminated_vp_min", -7)),
+                         int(tracks.get("eliminated_vp_max", 7)))
+        final = tracks.get("final", {})
+        self.final_allied_min = int(final.get("allied_min", 22))
+        self.final_draw = int(final.get("draw", 21))
+        self.objective_start: str = tracks["setup"].get("objective_marker", "De Groote")
         self.impulses = int(tracks.get("impulses", 12))
         weather = tracks["weather"]
         self.weather_table = WeatherTable(

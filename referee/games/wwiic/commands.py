@@ -105,7 +105,7 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Attack:
-    """A combat in a space (7): parsed, answered with 'not implemented yet'."""
+    """A combat in a space (7): the dice of both sides are rolled at once."""
 
     space: str
     chance: ClassVar[bool] = False
@@ -134,7 +134,68 @@ class WeatherRoll:
         return "weather"
 
 
-Command = Activate | MoveOut | Pass | Attack | NoAttack | WeatherRoll
+def _moves_text(moves: tuple[tuple[str, str], ...]) -> str:
+    return ", ".join(f"{unit}->{_label(place)}" for unit, place in moves)
+
+
+@dataclass(frozen=True, slots=True)
+class Hits:
+    """A side applies hits (7.5): one unit id per hit, in unit order."""
+
+    units: tuple[str, ...]
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return "hits " + (" ".join(self.units) if self.units else "none")
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    """The defender retreats every unit of the combat, each to a destination (7.6)."""
+
+    moves: tuple[tuple[str, str], ...]
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return "retreat " + _moves_text(self.moves)
+
+
+@dataclass(frozen=True, slots=True)
+class Breakthrough:
+    """The attacker's breakthrough bonus moves (7.7); none: ``no breakthrough``."""
+
+    moves: tuple[tuple[str, str], ...]
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return "breakthrough " + _moves_text(self.moves) if self.moves else "no breakthrough"
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforce:
+    """A reinforcement placed where its owner chooses (9)."""
+
+    unit: str
+    space: str
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return f"reinforce {self.unit} {_label(self.space)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """Replacement points assigned, one per unit (10); ``replace none`` forfeits them."""
+
+    units: tuple[str, ...]
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return "replace " + (", ".join(self.units) if self.units else "none")
+
+
+Command = (Activate | MoveOut | Pass | Attack | NoAttack | WeatherRoll | Hits | Retreat
+           | Breakthrough | Reinforce | Replace)
 
 
 # -- building commands from the parse tree ------------------------------------------------
@@ -168,6 +229,14 @@ def _unit_move(board: Board, tree: Tree[Any]) -> UnitMove:
     return UnitMove(unit, path, strategic is not None, enabler, start)
 
 
+def _unit_list(board: Board, children: list[Any]) -> list[str]:
+    """The units of ``hits``/``replace``: unit ids, each a word, or ``none``."""
+    tokens = [t for c in children if isinstance(c, Tree) for t in _tokens(c)]
+    if len(tokens) == 1 and str(tokens[0]).casefold() == "none":
+        return []
+    return [board.unit_names.lookup(str(t), column=t.column) for t in tokens]
+
+
 def build(board: Board, tree: Tree[Any]) -> Command:
     """The command of one parsed ``command`` subtree, its names resolved."""
     kind = tree.data
@@ -191,6 +260,30 @@ def build(board: Board, tree: Tree[Any]) -> Command:
         return NoAttack()
     if kind == "weather":
         return WeatherRoll()
+    if kind == "hits":
+        return Hits(tuple(sorted(_unit_list(board, tree.children))))
+    if kind == "replace":
+        return Replace(tuple(sorted(_unit_list(board, tree.children))))
+    if kind in ("retreat", "breakthrough"):
+        moves = [_unit_move(board, c) for c in tree.children if isinstance(c, Tree)]
+        pairs = []
+        for move in moves:
+            if len(move.path) != 1 or move.strategic or move.enabler is not None:
+                rule = "7.6" if kind == "retreat" else "7.7"
+                raise IllegalMove(rule, f"write each {kind} as UNIT->SPACE (one space)")
+            pairs.append((move.unit, move.path[0]))
+        pairs.sort()
+        return Retreat(tuple(pairs)) if kind == "retreat" else Breakthrough(tuple(pairs))
+    if kind == "no_breakthrough":
+        return Breakthrough(())
+    if kind == "reinforce":
+        (child,) = tree.children
+        assert isinstance(child, Tree)
+        move = _unit_move(board, child)
+        where = move.path[-1] if move.path else move.start
+        if where is None or len(move.path) > 1:
+            raise IllegalMove("9", "write 'reinforce UNIT SPACE'")
+        return Reinforce(move.unit, where)
     if kind == "attack":
         (child,) = tree.children
         assert isinstance(child, Tree)

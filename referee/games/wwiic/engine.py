@@ -1,6 +1,6 @@
-"""The WWII Commander: Market-Garden engine: sections 3-6 (setup, sequence of play, space
-control, movement); combat, supply, reinforcements, replacements and victory are answered
-with 'not implemented yet' and their section.
+"""The WWII Commander: Market-Garden engine: setup (3), the sequence of play (4), space control
+(5), movement (6), combat (7, in ``battle``/``combat``), supply (8, ``supply``), reinforcements
+and replacements (9, 10, ``arrivals``) and victory (11, ``victory``).
 """
 
 from __future__ import annotations
@@ -12,16 +12,30 @@ from lark import Tree
 
 from referee.core.dice import Dice
 from referee.core.engine import REFEREE, Event, GameInfo, Side
-from referee.core.errors import GameOver, HeaderError, IllegalMove, NotImplementedRule
+from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
+from referee.games.wwiic import battle
+from referee.games.wwiic.arrivals import (
+    place_unit,
+    placement_refusal,
+    placements,
+    replace,
+    replacement_options,
+    settle_start,
+)
 from referee.games.wwiic.board import ALLIED, GERMAN, SPACE, Board, bundled_board
 from referee.games.wwiic.commands import (
     Activate,
     Attack,
+    Breakthrough,
     Command,
+    Hits,
     MoveOut,
     NoAttack,
     Pass,
+    Reinforce,
+    Replace,
+    Retreat,
     UnitMove,
     WeatherRoll,
     build,
@@ -48,6 +62,7 @@ from referee.games.wwiic.sequence import (
     unspent,
 )
 from referee.games.wwiic.state import Phase, WState
+from referee.games.wwiic.victory import advance_objective, outcome
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -67,9 +82,9 @@ class WWIICEngine:
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
         coverage=(
-            "sections 3-6: setup, sequence of play, activation, passing, time track, space "
-            "control, movement (6.1-6.5); combat (7), supply (8), reinforcements (9), "
-            "replacements (10) and victory (11) not implemented yet"
+            "sections 3-11: setup, sequence of play, activation, passing, time track, space "
+            "control, movement (6.1-6.5), combat (7), supply (8), reinforcements (9), "
+            "replacements (10), victory (11)"
         ),
     )
 
@@ -114,6 +129,8 @@ class WWIICEngine:
             return REFEREE
         if state.phase is Phase.MOVE_OUT:
             return ALLIED
+        if state.phase is Phase.BATTLE:
+            return battle.to_act(state)
         return state.side
 
     def legal(self, state: WState) -> list[Command]:
@@ -124,8 +141,17 @@ class WWIICEngine:
         if phase is Phase.MOVE_OUT:
             return list(self._move_outs(state))
         if phase is Phase.COMBAT:
-            assert state.combat is not None
-            return [] if state.combat.mandatory else [NoAttack()]
+            combat = state.combat
+            assert combat is not None
+            attacks: list[Command] = [Attack(s) for s in combat.mandatory + combat.optional]
+            return attacks if combat.mandatory else [*attacks, NoAttack()]
+        if phase is Phase.BATTLE:
+            return battle.legal(board, state)
+        if phase is Phase.REINFORCE:
+            unit = state.arrivals[0]
+            return [Reinforce(unit, s) for s in placements(board, state, unit)]
+        if phase is Phase.REPLACE:
+            return [Replace(u) for u in replacement_options(board, state)]
         if phase is Phase.IMPULSE:
             out: list[Command] = []
             _, acts = activations(board, MapView(board, state), state.side)
@@ -167,6 +193,10 @@ class WWIICEngine:
             return WeatherRoll()
         if state.phase is Phase.IMPULSE and not unspent(self.board, state, state.side):
             return Pass()
+        if state.phase in (Phase.BATTLE, Phase.REINFORCE, Phase.REPLACE):
+            options = self.legal(state)
+            if len(options) == 1:
+                return options[0]
         return None
 
     def decision(self, state: WState) -> str:
@@ -185,8 +215,18 @@ class WWIICEngine:
             parts += [f"may attack at {board.name(s)}" for s in state.combat.optional]
             text = "; ".join(parts)
             if state.combat.mandatory:
-                return text + " (combat is not implemented yet, section 7)"
-            return text + ", or decline (no attack); combat is not implemented yet (section 7)"
+                return text + " (7: attack SPACE)"
+            return text + " (7: attack SPACE), or decline (no attack)"
+        if phase is Phase.BATTLE:
+            return battle.decision(board, state)
+        if phase is Phase.REINFORCE:
+            unit = state.arrivals[0]
+            where = " or ".join(board.name(s) for s in placements(board, state, unit))
+            return f"place reinforcement {unit} (9): {where} (reinforce {unit} SPACE)"
+        if phase is Phase.REPLACE:
+            points = state.replacements.get(state.side, 0)
+            return (f"{state.side.capitalize()} replacements (10): assign {points} point"
+                    f"{'s' if points != 1 else ''} (replace UNIT, ...; or replace none)")
         if phase is Phase.IMPULSE:
             number = state.impulses()[state.side] + 1
             head = f"{state.side.capitalize()} impulse {number} of Game-turn {state.turn}: "
@@ -200,27 +240,40 @@ class WWIICEngine:
 
     def apply(self, state: WState, command: Command, dice: Dice) -> list[Event]:
         if state.phase is Phase.OVER:
-            raise GameOver("the game is over: Game-turn 13 has ended")
-        if isinstance(command, Attack):
-            raise NotImplementedRule("7", self._combat_text(state, command))
+            reason = state.result["reason"] if state.result else "Game-turn 13 has ended"
+            raise GameOver(f"the game is over: {reason}")
         work = state.copy()
         events = self._dispatch(work, command, dice)
         state.take(work)
         return events
 
-    def _combat_text(self, state: WState, command: Attack) -> str:
-        text = "combat is not implemented yet (section 7)"
-        combat = state.combat
-        if (
-            state.phase is Phase.COMBAT
-            and combat is not None
-            and command.space in combat.mandatory + combat.optional
-        ):
-            return text + f": the attack at {self.board.name(command.space)} can't be resolved"
-        return text
-
     def _dispatch(self, work: WState, command: Command, dice: Dice) -> list[Event]:
         phase = work.phase
+        board = self.board
+        events: list[Event] = []
+        if phase is Phase.BATTLE or isinstance(command, Hits | Retreat | Breakthrough):
+            if phase is not Phase.BATTLE:
+                rule = {Hits: "7.5", Retreat: "7.6", Breakthrough: "7.7"}[type(command)]
+                raise IllegalMove(rule, f"there is no combat waiting for '{command}'; now: "
+                                  f"{self.decision(work)}")
+            battle.apply(board, work, command, events)
+            return events
+        if phase is Phase.REINFORCE or isinstance(command, Reinforce):
+            return self._reinforce(work, command)
+        if phase is Phase.REPLACE or isinstance(command, Replace):
+            if not isinstance(command, Replace) or phase is not Phase.REPLACE:
+                raise IllegalMove("10", f"'{command}' is not the decision now: "
+                                  f"{self.decision(work)}")
+            replace(board, work, command.units, events)
+            settle_start(board, work, events)
+            return events
+        if isinstance(command, Attack):
+            if phase is not Phase.COMBAT:
+                raise IllegalMove("7", "an attack comes after an impulse's movement, in a space "
+                                  "with the active units and enemy units; now: "
+                                  + self.decision(work))
+            battle.start(board, work, command.space, dice, events)
+            return events
         if isinstance(command, WeatherRoll):
             if phase is not Phase.WEATHER:
                 raise IllegalMove(
@@ -228,7 +281,6 @@ class WWIICEngine:
                     f"on; now: {self.decision(work)}",
                 )
             (roll,) = dice.roll(10, 1, f"weather, Game-turn {work.turn}")
-            events: list[Event] = []
             start_of_turn(self.board, work, roll, events)
             return events
         if phase is Phase.WEATHER:
@@ -250,6 +302,26 @@ class WWIICEngine:
             return self._pass(work)
         assert isinstance(command, Activate)
         return self._activate(work, command)
+
+    def _reinforce(self, work: WState, command: Command) -> list[Event]:
+        """9: the owner's choice of where a reinforcement enters."""
+        board = self.board
+        if not isinstance(command, Reinforce) or work.phase is not Phase.REINFORCE:
+            raise IllegalMove("9", f"'{command}' is not the decision now: {self.decision(work)}")
+        unit = work.arrivals[0]
+        options = placements(board, work, unit)
+        if command.unit != unit:
+            raise IllegalMove("9", f"the reinforcement to place now is {unit}, not "
+                              f"{command.unit}", self._few(self.legal(work)))
+        if command.space not in options:
+            raise IllegalMove(
+                "9", f"{unit} can't be placed in {board.name(command.space)}: "
+                + placement_refusal(board, work, unit, command.space), self._few(self.legal(work)),
+            )
+        events: list[Event] = []
+        place_unit(board, work, unit, command.space, events)
+        settle_start(board, work, events)
+        return events
 
     def _few(self, commands: Sequence[Command]) -> list[str]:
         return [str(c) for c in commands] if len(commands) <= MAX_ALTERNATIVES else []
@@ -381,8 +453,8 @@ class WWIICEngine:
         work.phase = Phase.COMBAT
         for space in combat.mandatory:
             events.append(Event(
-                "combat-due", f"must attack at {board.name(space)} (enemy-controlled): combat is "
-                "not implemented yet (section 7)", {"space": space, "mandatory": True},
+                "combat-due", f"must attack at {board.name(space)} (enemy-controlled)",
+                {"space": space, "mandatory": True},
             ))
         for space in combat.optional:
             events.append(Event(
@@ -482,6 +554,7 @@ class WWIICEngine:
         work.allied_control = set(mapview.allied)
         work.foot_crossing_used = mapview.foot_used
         work.special_crossing_used = mapview.special_used
+        advance_objective(board, work, events)
         return events
 
     # -- parsing, results and views -----------------------------------------------------------
@@ -508,14 +581,7 @@ class WWIICEngine:
         return position_lines(self.board, state)
 
     def outcome(self, state: WState) -> dict[str, Any]:
-        if state.phase is Phase.OVER:
-            return {
-                "result": None,
-                "over": True,
-                "reason": f"Game-turn {state.turn} has ended; victory determination (section "
-                "11) is not implemented yet",
-            }
-        return {"result": None, "over": False}
+        return outcome(self.board, state)
 
     def to_json(self, state: WState) -> dict[str, Any]:
         return state_json(self.board, state, self.to_act(state))

@@ -1,9 +1,12 @@
-"""Self-play policies for WWII Commander beyond the random one.
+"""Self-play for WWII Commander: policies for ``referee simulate`` and a fast random player.
 
-Combat (section 7) is not implemented yet, so a random player soon stands before an attack it
-must make and cannot; the ``mover`` policy plays movement only: it prefers activations whose
-units all end away from enemy units (no combat follows), moves rather than stays, and declines
-optional attacks.
+``referee simulate wwiic --policy random`` uses the core's uniform choice among every legal
+command; each impulse then lists every activation of one or two units, which is where its
+time goes (see ``bench/wwiic_selfplay.py``).  ``random_command`` plays random legal games
+without listing every pair: in an impulse it picks an unspent unit and one of that unit's
+own moves (or passes, when allowed); every other decision (attacks, hits, retreats,
+breakthroughs, reinforcements, replacements) comes from ``legal()``, which is short there.
+The ``mover`` policy plays quietly: moves away from enemy units, no attacks unless it must.
 """
 
 from __future__ import annotations
@@ -12,9 +15,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from referee.core.dice import Dice
+from referee.core.engine import REFEREE
 from referee.games.wwiic.board import Board, bundled_board
-from referee.games.wwiic.commands import Activate, NoAttack, Pass
-from referee.games.wwiic.state import WState
+from referee.games.wwiic.commands import Activate, Attack, Command, NoAttack, Pass
+from referee.games.wwiic.legal import activatable, unit_options
+from referee.games.wwiic.mapview import MapView
+from referee.games.wwiic.sequence import may_pass
+from referee.games.wwiic.state import Phase, WState
+
+PASS_CHANCE = 0.08
+ATTACK_CHANCE = 0.8
 
 
 def quiet(board: Board, state: WState, command: Activate) -> bool:
@@ -30,8 +41,8 @@ def quiet(board: Board, state: WState, command: Activate) -> bool:
 
 
 def mover_policy(state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
-    """Movement only: a quiet activation that moves if there is one, else a quiet one, else
-    'no attack' or 'pass', else anything."""
+    """Movement first: a quiet activation that moves if there is one, else a quiet one, else
+    'no attack' or 'pass', else anything (a mandatory attack and its decisions)."""
     board = bundled_board()
     if len(legal) == 1:
         return legal[0]
@@ -44,6 +55,49 @@ def mover_policy(state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
         if isinstance(command, NoAttack | Pass):
             return command
     return legal[rng.randrange(len(legal))]
+
+
+def random_command(engine: Any, state: WState, rng: random.Random) -> Command:
+    """A random legal command, without listing every activation of an impulse."""
+    board: Board = engine.board
+    if state.phase is Phase.IMPULSE:
+        if may_pass(board, state) and rng.random() < PASS_CHANCE:
+            return Pass()
+        units = activatable(board, MapView(board, state), state.side)
+        if not units:
+            return Pass()
+        unit = units[rng.randrange(len(units))]
+        options = unit_options(MapView(board, state), unit)
+        forms = [m for o in options for m in o.forms()]
+        return Activate((forms[rng.randrange(len(forms))],))
+    legal: list[Command] = engine.legal(state)
+    if state.phase is Phase.COMBAT:
+        attacks = [c for c in legal if isinstance(c, Attack)]
+        if len(attacks) < len(legal) and rng.random() > ATTACK_CHANCE:
+            return NoAttack()
+        return attacks[rng.randrange(len(attacks))]
+    return legal[rng.randrange(len(legal))]
+
+
+def play_random_game(
+    engine: Any, seed: int, dice: Dice, *, check: bool = True, limit: int = 20_000
+) -> tuple[WState, list[str], list[str]]:
+    """One complete random game: the final state, its log lines and any broken invariant."""
+    rng = random.Random(seed)
+    state: WState = engine.setup(None, {})
+    lines: list[str] = []
+    for _ in range(limit):
+        side = engine.to_act(state)
+        if side is None:
+            return state, lines, []
+        command = random_command(engine, state, rng)
+        engine.apply(state, command, dice)
+        lines.append(("" if side == REFEREE else f"{side}: ") + str(command))
+        if check:
+            broken: list[str] = engine.invariants(state)
+            if broken:
+                return state, lines, broken
+    return state, lines, [f"the game did not end within {limit} commands"]
 
 
 POLICIES = {"mover": mover_policy}

@@ -19,7 +19,7 @@ from lark import Token, Tree
 from referee.core.errors import IllegalMove
 from referee.core.names import split_leading_name
 from referee.games.wwiic.board import ALLIED, GERMAN, SIDES, SPACE, Board
-from referee.games.wwiic.report import invariants
+from referee.games.wwiic.report import eliminated_vp, invariants
 from referee.games.wwiic.state import SUPPLY_STATES, Phase, WState
 
 RULE = "3"
@@ -49,8 +49,10 @@ class SetupStatement:
             )
         if self.what in ("control", "supply"):
             return f"{self.what} {self.name} {self.value}"
-        if self.what == "crossed":
-            return f"crossed {self.name} turn {self.value}"
+        if self.what in ("crossed", "due"):
+            return f"{self.what} {self.name} turn {self.value}"
+        if self.what in ("objective", "polish"):
+            return f"{self.what} {self.name}"
         return f"{self.what} {self.name}"
 
 
@@ -76,6 +78,8 @@ def build_setup(tree: Tree[Any], board: Board) -> SetupStatement:
     numbers = [int(str(t)[:4]) for t in tokens if t.type == "FACE"]
     if kind == "clear":
         return SetupStatement("clear")
+    if kind in ("objective", "polish"):
+        return SetupStatement(kind, board.places.lookup(" ".join(words), column=column))
     if kind in ("turn", "time"):
         return SetupStatement(kind, value=numbers[0])
     if kind == "weather":
@@ -105,7 +109,7 @@ def build_setup(tree: Tree[Any], board: Board) -> SetupStatement:
         place = board.places.lookup(" ".join(rest), column=column)
         return SetupStatement(kind, unit, (place, numbers[0] if numbers else None))
     _nothing_after(unit, rest, column)
-    if kind == "crossed":
+    if kind in ("crossed", "due"):
         return SetupStatement(kind, unit, numbers[0])
     return SetupStatement(kind, unit)  # remove, eliminated, spent
 
@@ -134,6 +138,11 @@ def place(board: Board, state: WState, statement: SetupStatement) -> None:
         state.supply = dict.fromkeys(board.units, "in")
         state.strength = {u: i.max_strength for u, i in board.units.items()}
         state.eliminated.clear()
+        state.eliminated_vp = 0
+        state.objective_marker = board.objective_start
+        state.polish_marker = None
+        state.due.clear()
+        state.delayed.clear()
         state.special_crossers.clear()
         state.foot_crossing_used = state.special_crossing_used = False
         state.last_pass = None
@@ -173,6 +182,7 @@ def place(board: Board, state: WState, statement: SetupStatement) -> None:
             state.eliminated.remove(name)
         if what == "eliminated":
             state.eliminated.append(name)
+        state.eliminated_vp = eliminated_vp(board, state)
     elif what == "control":
         if board.kind.get(name) != SPACE:
             raise IllegalMove(RULE, f"only map spaces are controlled; {board.name(name)} is not "
@@ -189,6 +199,21 @@ def place(board: Board, state: WState, statement: SetupStatement) -> None:
         state.supply[name] = value
     elif what == "crossed":
         state.special_crossers[name] = value
+    elif what == "objective":
+        if name not in board.objective_vp:
+            raise IllegalMove(RULE, f"{board.name(name)} is not an Allied objective space (11.1)")
+        state.objective_marker = name
+    elif what == "polish":
+        if name not in board.polish_drop:
+            raise IllegalMove(RULE, f"{board.name(name)} is not in the Polish drop area (9)")
+        state.polish_marker = name
+    elif what == "due":
+        if board.units[name].arrives is None:
+            raise IllegalMove(RULE, f"{name} is not a reinforcement (9)")
+        state.due[name] = value
+        state.location[name] = None
+        if value > (board.units[name].arrives or 0):
+            state.delayed.add(name)
 
 
 def _place_unit(board: Board, state: WState, unit: str, where: str, strength: int | None) -> None:
@@ -201,6 +226,7 @@ def _place_unit(board: Board, state: WState, unit: str, where: str, strength: in
     state.location[unit] = where
     if unit in state.eliminated:
         state.eliminated.remove(unit)
+        state.eliminated_vp = eliminated_vp(board, state)
     if board.kind[where] == SPACE:
         sides = {board.side_of[u] for u, p in state.location.items() if p == where}
         if sides == {info.side}:
@@ -235,10 +261,10 @@ def position_lines(board: Board, state: WState) -> list[str]:
     """Setup lines that rebuild ``state`` from the opening, statement for statement."""
     if state.phase is Phase.OVER:
         raise IllegalMove("4", "the game is over: there is no position to play on")
-    if state.phase is Phase.COMBAT:
+    if state.phase not in (Phase.IMPULSE, Phase.WEATHER, Phase.MOVE_OUT):
         raise IllegalMove(
-            "4", "the impulse's attacks are still to be settled: a position is written between "
-            "impulses"
+            "4", "a decision is still to be settled (an attack, hits, a retreat, a breakthrough, "
+            "a reinforcement or replacement): a position is written between impulses"
         )
     head = [f"clear; turn {state.turn}; weather {state.weather}; initiative {state.initiative}",
             f"time {state.time}"]
@@ -273,6 +299,11 @@ def position_lines(board: Board, state: WState) -> list[str]:
     if state.special_crossing_used:
         statements.append("used special-crossing")
     statements += [f"crossed {unit} turn {turn}" for unit, turn in state.special_crossers.items()]
+    if state.objective_marker != board.objective_start:
+        statements.append(f"objective {board.log_name(state.objective_marker)}")
+    if state.polish_marker is not None:
+        statements.append(f"polish {board.log_name(state.polish_marker)}")
+    statements += [f"due {unit} turn {turn}" for unit, turn in state.due.items()]
     lines = ["setup: " + "; ".join(head)]
     for index in range(0, len(statements), PER_LINE):
         lines.append("setup: " + "; ".join(statements[index : index + PER_LINE]))

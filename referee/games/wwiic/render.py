@@ -43,6 +43,22 @@ def tracks(board: Board, state: WState, to_act: str | None, decision: str) -> Ta
     ))
     if state.last_pass:
         grid.add_row("Last impulse", Text(f"{state.last_pass.capitalize()} passed"))
+    objective = board.objective_vp.get(state.objective_marker, 0)
+    grid.add_row("Allied VPs", Text(
+        f"{objective + state.eliminated_vp} (Objective VPs marker in "
+        f"{board.name(state.objective_marker)}: {objective}; Eliminated Units "
+        f"{state.eliminated_vp:+d})"
+    ))
+    if state.polish_marker is not None:
+        grid.add_row("Polish supply", Text(board.name(state.polish_marker)))
+    if state.battle is not None:
+        battle = state.battle
+        grid.add_row("Combat", Text(
+            f"at {board.name(battle.space)}: {battle.defender_hits} hit(s) on the defender "
+            f"after terrain, {battle.attacker_hits} on the attacker ({battle.step})"
+        ))
+    if state.result is not None:
+        grid.add_row("Result", Text(f"{state.result['result']}: {state.result['reason']}"))
     if to_act is not None:
         grid.add_row("To act", Text(f"{to_act.capitalize()}: {decision}"))
     else:

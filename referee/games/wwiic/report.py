@@ -31,11 +31,11 @@ def unit_status(board: Board, state: WState, unit: str) -> str:
         return "spent" if unit in state.spent else "active" if unit in state.active else "ready"
     if unit in state.eliminated:
         return "eliminated"
-    arrives = board.units[unit].arrives
+    arrives = state.due.get(unit, board.units[unit].arrives)
     if arrives is None:
         return "off map"
-    if arrives <= state.turn:
-        return f"due turn {arrives}, not placed (9)"
+    if arrives < state.turn:
+        return "off map (not placed when due)"
     return f"due turn {arrives}"
 
 
@@ -106,7 +106,45 @@ def state_json(board: Board, state: WState, to_act: str | None) -> dict[str, Any
         ],
         "ferry": occupants.get(board.ferry, []),
         "eliminated": list(state.eliminated),
+        "vp": {
+            "objective": board.objective_vp.get(state.objective_marker, 0),
+            "eliminated": state.eliminated_vp,
+            "total": board.objective_vp.get(state.objective_marker, 0) + state.eliminated_vp,
+        },
+        "objective_marker": state.objective_marker,
+        "polish_marker": state.polish_marker,
+        "battle": None if state.battle is None else {
+            "space": state.battle.space,
+            "attacker": state.battle.attacker,
+            "attackers": list(state.battle.attackers),
+            "defenders": list(state.battle.defenders),
+            "defender_hits": state.battle.defender_hits,
+            "attacker_hits": state.battle.attacker_hits,
+            "step": state.battle.step,
+            "taken": list(state.battle.taken),
+        },
+        "reinforcements": {
+            "placing": list(state.arrivals),
+            "due": {
+                unit: state.due.get(unit, info.arrives)
+                for unit, info in board.units.items()
+                if info.arrives is not None and state.location[unit] is None
+                and unit not in state.eliminated
+                and state.due.get(unit, info.arrives) >= state.turn
+            },
+            "delayed": sorted(state.delayed),
+        },
+        "replacements": dict(state.replacements),
     }
+
+
+def eliminated_vp(board: Board, state: WState) -> int:
+    """The Eliminated Units VPs the eliminated units add up to (11.2)."""
+    total = 0
+    for unit in state.eliminated:
+        info = board.units[unit]
+        total += info.vp if info.side == GERMAN else -info.vp
+    return total
 
 
 def invariants(board: Board, state: WState) -> list[str]:
@@ -133,8 +171,9 @@ def invariants(board: Board, state: WState) -> list[str]:
             box = board.boxes[place]
             if info.side != GERMAN or info.formation != box.formation:
                 problems.append(f"{unit} is in off-map box {place} of another formation")
-            # Boxes close at the start of a turn, after its weather roll (6.5).
-            settled = state.turn if state.phase is not Phase.WEATHER else state.turn - 1
+            # Boxes close at the start of a turn, after its weather roll (6.5); a game won at
+            # the beginning of a turn (11.3) ends before that.
+            settled = state.turn - 1 if state.phase in (Phase.WEATHER, Phase.OVER) else state.turn
             if board.box_closed(place, settled):
                 problems.append(f"{unit} is in closed off-map box {place}")
         elif kind == FERRY and info.side != GERMAN:
@@ -166,6 +205,15 @@ def invariants(board: Board, state: WState) -> list[str]:
             problems.append(f"unknown spent unit {unit}")
     if not 0 <= state.time <= board.impulses:
         problems.append(f"time track at {state.time}")
+    if state.eliminated_vp != eliminated_vp(board, state):
+        problems.append(f"the Eliminated Units VPs marker shows {state.eliminated_vp:+d}, but the "
+                        f"eliminated units add up to {eliminated_vp(board, state):+d} (11.2)")
+    if state.objective_marker not in board.objective_vp:
+        problems.append(f"the Objective VPs marker is in {state.objective_marker}, not an "
+                        "objective space (11.1)")
+    for unit in state.eliminated:
+        if state.eliminated.count(unit) > 1:
+            problems.append(f"{unit} is eliminated twice")
     return problems
 
 

@@ -1,13 +1,22 @@
 """Setup (3) and the sequence of play (4): start-of-turn activities, impulses, passing, the
 time track and the three ways a game-turn ends.  Off-map box closures (6.5) happen here too,
-at the start of the turns they close on.
+at the start of the turns they close on; the supply check (8), reinforcements (9),
+replacements (10) and the victory checks (11.3) are called from here.
 """
 
 from __future__ import annotations
 
 from referee.core.engine import Event
+from referee.games.wwiic.arrivals import due_units, settle_start
 from referee.games.wwiic.board import ALLIED, BOX, FERRY, GERMAN, SPACE, Board, other_side
 from referee.games.wwiic.state import Combat, Phase, WState
+from referee.games.wwiic.supply import supply_check
+from referee.games.wwiic.victory import (
+    check_eliminated_track,
+    eliminate,
+    end_of_turn_victory,
+    start_of_turn_victory,
+)
 
 
 def opening(board: Board) -> WState:
@@ -143,9 +152,8 @@ def end_turn(board: Board, state: WState, events: list[Event], reason: str) -> N
     state.last_pass = None
     state.active = ()
     state.combat = None
-    if state.turn >= board.last_turn:
-        state.phase = Phase.OVER
-        events.append(Event("game-end", f"Game-turn {state.turn} was the last: the game is over"))
+    end_of_turn_victory(board, state, events)
+    if state.phase is Phase.OVER:
         return
     state.turn += 1
     state.time = 0
@@ -156,6 +164,7 @@ def end_turn(board: Board, state: WState, events: list[Event], reason: str) -> N
         f"{turn.half}); 1. time reset: the Time marker goes to START",
         {"turn": state.turn, "half": turn.half},
     ))
+    start_of_turn_victory(board, state, events)
 
 
 def start_of_turn(board: Board, state: WState, roll: int, events: list[Event]) -> None:
@@ -174,26 +183,25 @@ def start_of_turn(board: Board, state: WState, roll: int, events: list[Event]) -
     state.special_crossing_used = False
     events.append(Event("activation-reset", "3. activation reset: activation cubes removed"))
     close_boxes(board, state, events)
-    events.append(Event(
-        "not-implemented", "4. supply check: not implemented yet (section 8); supply markers "
-        "are left as they are", {"step": "supply", "section": "8"},
-    ))
-    due = [u for u, info in board.units.items() if info.arrives == state.turn]
-    events.append(Event(
-        "not-implemented", "5. reinforcements: not implemented yet (section 9)"
-        + (f"; due this turn and not placed: {', '.join(due)}" if due else "; none due"),
-        {"step": "reinforcements", "section": "9", "due": due},
-    ))
-    if turn.allied_replacements or turn.german_replacements:
+    check_eliminated_track(board, state, events)
+    if state.phase is Phase.OVER:
+        return
+    supply_check(board, state, events)
+    state.arrivals = due_units(board, state)
+    if not state.arrivals:
+        events.append(Event("reinforcement", "5. reinforcements: none due"))
+    state.replacements = {}
+    if turn.allied_replacements:
+        state.replacements[ALLIED] = turn.allied_replacements
+    if turn.german_replacements:
+        state.replacements[GERMAN] = turn.german_replacements
+    if state.replacements:
         events.append(Event(
-            "not-implemented", f"6. replacements: not implemented yet (section 10); "
-            f"{turn.allied_replacements} Allied and {turn.german_replacements} German "
-            "replacement points are not assigned",
-            {"step": "replacements", "section": "10"},
+            "replacement", f"6. replacements: {turn.allied_replacements} Allied and "
+            f"{turn.german_replacements} German replacement point(s) (10)",
+            {"allied": turn.allied_replacements, "german": turn.german_replacements},
         ))
-    state.phase = Phase.IMPULSE
-    state.side = state.initiative
-    state.last_pass = None
+    settle_start(board, state, events)
 
 
 def close_boxes(board: Board, state: WState, events: list[Event]) -> None:
@@ -209,8 +217,7 @@ def close_boxes(board: Board, state: WState, events: list[Event]) -> None:
             target = None
         for unit in inside:
             if target is None:
-                state.location[unit] = None
-                state.eliminated.append(unit)
+                eliminate(board, state, unit, events)
             else:
                 state.location[unit] = target
                 state.spent.add(unit)

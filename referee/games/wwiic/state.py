@@ -15,6 +15,9 @@ class Phase(StrEnum):
     WEATHER = "weather"     # start of a game-turn from turn 2: the referee rolls the weather
     IMPULSE = "impulse"     # a player activates one or two units, or passes (4)
     COMBAT = "combat"       # after movement: the active player's attacks (4, 7)
+    BATTLE = "battle"       # a combat's decisions: hits, retreat, breakthrough (7.3-7.7)
+    REINFORCE = "reinforce"  # start of a game-turn: placing a reinforcement (9)
+    REPLACE = "replace"     # start of a game-turn: assigning replacement points (10)
     OVER = "over"           # after Game-turn 13
 
 
@@ -29,6 +32,28 @@ class Combat:
     """Enemy-controlled spaces where active supplied units stand with enemy units: must attack."""
     optional: tuple[str, ...]
     """Friendly-controlled spaces with active supplied units and enemy units: may attack."""
+
+
+@dataclass(slots=True)
+class Battle:
+    """One combat after its dice: the hits still to apply and who decides next (7.3-7.7)."""
+
+    space: str
+    attacker: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    defender_hits: int
+    """Hits on the defender after the terrain reduction (7.4)."""
+    attacker_hits: int
+    step: str
+    """'defender' (hits, or hits then retreat), 'retreat' (the one hit left is the retreat),
+    'attacker' (hits), 'breakthrough' (7.7)."""
+    taken: tuple[str, ...] = ()
+    """Hits the defender has applied so far, one unit id per hit."""
+
+    def copy(self) -> Battle:
+        return Battle(self.space, self.attacker, self.attackers, self.defenders,
+                      self.defender_hits, self.attacker_hits, self.step, self.taken)
 
 
 @dataclass(slots=True)
@@ -65,6 +90,23 @@ class WState:
     entered_across: dict[str, str] = field(default_factory=dict)
     """Active units that entered their space this impulse across a river or canal (7.2)."""
     eliminated: list[str] = field(default_factory=list)
+    battle: Battle | None = None
+    objective_marker: str = "De Groote"
+    """The space of the Allied Objective VPs marker (11.1)."""
+    eliminated_vp: int = 0
+    """The Eliminated Units VPs marker (11.2): Allied gains minus losses."""
+    due: dict[str, int] = field(default_factory=dict)
+    """Reinforcements not yet placed and the turn each is due (9; delays move it on)."""
+    arrivals: list[str] = field(default_factory=list)
+    """This turn's reinforcement queue, in placing order (9)."""
+    delayed: set[str] = field(default_factory=set)
+    """Allied reinforcements delayed at least once (9: they may enter at De Groote)."""
+    replacements: dict[str, int] = field(default_factory=dict)
+    """Replacement points still to assign this turn, per side (10)."""
+    polish_marker: str | None = None
+    """The space of the Polish supply source marker, once placed (9)."""
+    result: dict[str, object] | None = None
+    """The outcome once the game has ended (11.3)."""
 
     def copy(self) -> WState:
         return WState(
@@ -88,6 +130,15 @@ class WState:
             special_crossers=dict(self.special_crossers),
             entered_across=dict(self.entered_across),
             eliminated=list(self.eliminated),
+            battle=self.battle.copy() if self.battle else None,
+            objective_marker=self.objective_marker,
+            eliminated_vp=self.eliminated_vp,
+            due=dict(self.due),
+            arrivals=list(self.arrivals),
+            delayed=set(self.delayed),
+            replacements=dict(self.replacements),
+            polish_marker=self.polish_marker,
+            result=self.result,
         )
 
     def take(self, other: WState) -> None:
@@ -103,7 +154,7 @@ class WState:
         player without the initiative has had one per box; the initiative player as many, or
         one more while it is the other player's impulse (4)."""
         other = "german" if self.initiative == "allied" else "allied"
-        if self.phase in (Phase.WEATHER, Phase.MOVE_OUT):
+        if self.phase in (Phase.WEATHER, Phase.MOVE_OUT, Phase.REINFORCE, Phase.REPLACE):
             return {self.initiative: 0, other: 0}
         extra = 1 if self.side != self.initiative else 0
         return {self.initiative: self.time + extra, other: self.time}

@@ -49,8 +49,8 @@ def test_opening_log_is_legal_and_reaches_turn_2() -> None:
     state = report.state_json()
     assert state is not None and state["turn"] == 2 and state["half"] == "AM"
     texts = [e.event.text for e in report.events]
-    assert any("supply check: not implemented yet (section 8)" in t for t in texts)
-    assert any("reinforcements: not implemented yet (section 9)" in t for t in texts)
+    assert any(t.startswith("4. supply check, Allied") for t in texts)
+    assert any(t.startswith("5. reinforcement: 2HC enters at De Groote") for t in texts)
 
 
 def expected_problems(path: Path) -> set[tuple[int, str, str]]:
@@ -60,8 +60,7 @@ def expected_problems(path: Path) -> set[tuple[int, str, str]]:
         if "#" in line and not line.startswith("#"):
             rule = line.split("#", 1)[1].strip().split(":", 1)[0]
             if rule != "legal":
-                kind = "not-implemented" if rule == "7" else "illegal-move"
-                expected.add((number, kind, rule))
+                expected.add((number, "illegal-move", rule))
     return expected
 
 
@@ -100,3 +99,41 @@ def test_every_example_on_the_log_format_page_reads() -> None:
     log = parse_log('[Game "wwiic"]\n' + "\n".join(examples) + "\n", engine=ENGINE)
     assert log.problems == []
     assert len(log.entries) == len(examples)
+
+
+def test_illegal_logs_cover_every_rule_of_sections_7_to_10() -> None:
+    rules = {rule for path in ILLEGAL for _, _, rule in expected_problems(path)}
+    assert {"7", "7.5", "7.6", "7.7", "8.2", "9", "10"} <= rules
+
+
+@pytest.mark.parametrize(("name", "result", "winner"), [
+    ("full-game-draw.log", "draw", None),
+    ("early-german-victory-turn-8.log", "german victory", "german"),
+    ("early-allied-victory-arnhem.log", "allied victory", "allied"),
+    ("early-victory-eliminated-units.log", "allied victory", "allied"),
+    ("early-german-victory-eliminated-units.log", "german victory", "german"),
+])
+def test_complete_games_end_with_their_result(name: str, result: str, winner: str | None) -> None:
+    report = replayed(LOGS / "wwiic" / name)
+    assert report.problems == []
+    outcome = report.outcome()
+    assert outcome is not None
+    assert outcome["result"] == result and outcome["winner"] == winner
+    assert report.pending() is None
+
+
+def test_full_game_log_plays_all_13_turns_with_combat() -> None:
+    report = replayed(LOGS / "wwiic" / "full-game-draw.log")
+    state = report.state_json()
+    assert state is not None and state["turn"] == 13 and state["phase"] == "over"
+    kinds = {e.event.kind for e in report.events}
+    assert {"combat-fire", "hits", "supply", "reinforcement", "replacement"} <= kinds
+
+
+def test_pbem_log_stops_on_a_pending_retreat_decision() -> None:
+    report = replayed(LOGS / "wwiic" / "pbem-pending-retreat.log")
+    assert report.problems == []
+    pending = report.pending()
+    assert pending is not None and pending["side"] == "allied"
+    assert "Allied defender at Mook" in pending["text"]
+    assert any(c.startswith("retreat ") for c in pending["choices"])

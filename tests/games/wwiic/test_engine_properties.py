@@ -29,7 +29,7 @@ HOT_SPOTS = (
 
 
 def tray(rng: random.Random) -> DiceTray:
-    return DiceTray(None, recorded=tuple(rng.randint(1, 10) for _ in range(3)),
+    return DiceTray(None, recorded=tuple(rng.randint(1, 10) for _ in range(80)),
                     recorded_sides=10)
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from referee.core.engine import REFEREE
-from referee.core.errors import IllegalMove, NotImplementedRule
+from referee.core.errors import IllegalMove
 from referee.games.wwiic.board import ALLIED, GERMAN, SPACE
-from referee.games.wwiic.commands import Activate, MoveOut, NoAttack, Pass, WeatherRoll
+from referee.games.wwiic.commands import Activate, Attack, MoveOut, NoAttack, Pass, WeatherRoll
 from referee.games.wwiic.engine import ENGINE
 from referee.games.wwiic.state import Phase, WState
 
@@ -155,27 +155,31 @@ def test_4_initiative_allied_on_turns_1_to_3_and_clear_turns(
     state.phase = Phase.WEATHER
     ENGINE.apply(state, WeatherRoll(), dice(roll))
     assert state.initiative == initiative
+    while state.phase is Phase.REINFORCE:  # 9: an airborne unit chooses its space first
+        ENGINE.apply(state, ENGINE.legal(state)[0], no_dice())
     assert ENGINE.to_act(state) == initiative  # the initiative player has the first impulse
 
 
-def test_4_activation_reset_and_the_hooks_of_steps_4_to_6_are_shown() -> None:
+def test_4_activation_reset_then_steps_4_to_6_in_order() -> None:
     state = position({"505/82": "Groesbeek", "406": "E4"}, spent=["505/82"], turn=6)
     state.phase = Phase.WEATHER
     events = ENGINE.apply(state, WeatherRoll(), dice(5))
     assert not state.spent
-    texts = [e.text for e in events]
-    assert any("supply check: not implemented yet (section 8)" in t for t in texts)
-    assert any("reinforcements: not implemented yet (section 9)" in t for t in texts)
-    assert any("replacements: not implemented yet (section 10)" in t for t in texts)
-    kinds = [e.data.get("step") for e in events if e.kind == "not-implemented"]
-    assert kinds == ["supply", "reinforcements", "replacements"]
+    kinds = [e.kind for e in events if e.kind in ("supply", "reinforcement", "replacement")]
+    # 4. supply (Allied, German); the points of step 6 are announced; 5. 16/7F and KG-Knaust
+    # enter their boxes; 6. no unit may take a point (505/82 is airborne, 406 at full
+    # strength), so they are forfeit.
+    assert kinds == ["supply", "supply", "replacement", "reinforcement", "reinforcement",
+                     "replacement", "replacement"]
+    assert state.location["16/7F"] == "E3" and state.location["KG-Knaust"] == "N3"
+    assert state.phase is Phase.IMPULSE
 
 
 def test_4_no_replacement_step_before_turn_6() -> None:
     state = position({"505/82": "Groesbeek"}, turn=4)
     state.phase = Phase.WEATHER
     events = ENGINE.apply(state, WeatherRoll(), dice(5))
-    assert not any(e.data.get("step") == "replacements" for e in events)
+    assert not any(e.kind == "replacement" for e in events)
 
 
 def test_4_weather_only_at_the_start_of_a_turn() -> None:
@@ -300,20 +304,16 @@ def test_4_attack_is_mandatory_in_an_enemy_controlled_space() -> None:
     state = activation_example()
     after = accepted(state, "allied: activate 501/101 Doerhoek->St. Oedenrode")
     assert ENGINE.to_act(after) == ALLIED
-    assert ENGINE.legal(after) == []  # attacking is the only answer, and it is section 7's
+    assert ENGINE.legal(after) == [Attack("St. Oedenrode")]  # attacking is the only answer
     refused(after, "allied: no attack", "4")
     refused(after, "allied: pass", "4")
-    with pytest.raises(NotImplementedRule) as caught:
-        ENGINE.apply(after, command("allied: attack St. Oedenrode"), no_dice())
-    assert caught.value.rule == "7"
-    assert "combat is not implemented yet (section 7)" in caught.value.message
     assert "must attack at St. Oedenrode" in ENGINE.decision(after)
 
 
 def test_4_attack_is_optional_in_a_friendly_controlled_space() -> None:
     state = activation_example()
     after = accepted(state, "allied: activate 502/101 Best")
-    assert ENGINE.legal(after) == [NoAttack()]
+    assert ENGINE.legal(after) == [Attack("Best"), NoAttack()]
     declined = accepted(after, "allied: no attack")
     assert declined.phase is Phase.IMPULSE and ENGINE.to_act(declined) == GERMAN
     assert "502/101" in declined.spent
@@ -330,9 +330,9 @@ def test_4_unspent_units_join_a_friendly_attack() -> None:
     assert joining_units(BOARD, after, "Best") == []
 
 
-def test_4_combat_command_says_not_implemented_anywhere() -> None:
+def test_7_attack_only_after_movement() -> None:
     state = activation_example()
-    with pytest.raises(NotImplementedRule) as caught:
+    with pytest.raises(IllegalMove) as caught:
         ENGINE.apply(state, command("allied: attack Best"), no_dice())
     assert caught.value.rule == "7"
 

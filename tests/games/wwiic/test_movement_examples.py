@@ -369,8 +369,8 @@ def test_6_5_german_off_map_boxes_example_unit_in_groesbeek_to_E4_only() -> None
 
 def test_6_5_german_off_map_boxes_example_hengstal_not_adjacent_to_E4() -> None:
     state = boxes()
-    error = refused(state, "german: activate KG-Walther Hengstal->E4", "6")
-    assert "not adjacent" in error.message
+    error = refused(state, "german: activate KG-Walther Hengstal->E4", "6.5")
+    assert "does not adjoin" in error.message
     assert "E4" not in destinations(state, "KG-Walther")
     # Nor can a unit move next to the box first and then enter it: that is its entire move.
     state = position({"107Pz": "Ubbergen"}, side=GERMAN)

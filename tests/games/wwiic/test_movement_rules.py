@@ -392,6 +392,8 @@ def test_6_5_closed_boxes_turn_7() -> None:
     assert {"59", "KG-Walther", "406"} <= state.spent  # spent for Game-turn 7
     assert "107Pz" not in state.spent
     assert any("W1 closes" in e.text for e in events)
+    assert state.phase is Phase.REINFORCE  # 9: P/1P arrives, with a choice of spaces
+    play(state, "allied: reinforce P/1P Heide")
     state.side = GERMAN
     refused(state, "german: activate 107Pz E4->E3->E2", "6.5")
     state = position({"59": "Oirschot"}, turn=7, side=GERMAN)

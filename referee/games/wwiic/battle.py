@@ -1,0 +1,340 @@
+"""A combat from the attack to its last decision (7): the dice, the defender's hits and
+retreat, the attacker's hits, the breakthrough bonus move, then the impulse's next attack.
+
+Each decision is a state of its own (phase BATTLE) with its side to act: the defender for
+``hits``/``retreat``, the attacker for ``hits`` and ``breakthrough``.  A step with nothing to
+decide (no hits) is passed over here; a step with one legal answer is answered by the replay
+driver through ``forced``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee.core.dice import Dice
+from referee.core.engine import Event
+from referee.core.errors import IllegalMove
+from referee.games.wwiic.board import ALLIED, Board, other_side
+from referee.games.wwiic.combat import (
+    allocations,
+    apply_hits,
+    breakthrough_options,
+    breakthrough_units,
+    check_breakthrough,
+    check_retreat,
+    even,
+    participants,
+    resolve,
+    retreat_options,
+)
+from referee.games.wwiic.commands import Breakthrough, Command, Hits, Retreat
+from referee.games.wwiic.sequence import end_impulse
+from referee.games.wwiic.state import Battle, Combat, Phase, WState
+from referee.games.wwiic.supply import after_combat
+from referee.games.wwiic.victory import advance_objective, check_eliminated_track, eliminate
+
+MAX_SHOWN = 8
+
+
+def start(board: Board, state: WState, space: str, dice: Dice, events: list[Event]) -> None:
+    """``attack SPACE`` after an impulse's movement (4, 7)."""
+    combat = state.combat
+    assert combat is not None
+    if space not in combat.mandatory + combat.optional:
+        open_ = ", ".join(board.name(s) for s in combat.mandatory + combat.optional)
+        raise IllegalMove(
+            "7", f"there is no combat to fight at {board.name(space)}: combat happens in a space "
+            f"with active supplied units and enemy units (open now: {open_})",
+        )
+    attackers, defenders = participants(board, state, space)
+    joining = [u for u in attackers if u not in state.active]
+    events.append(Event(
+        "attack", f"{state.side.capitalize()} attacks at {board.name(space)} with "
+        + ", ".join(attackers), {"space": space, "attackers": attackers, "joining": joining},
+    ))
+    for unit in joining:
+        state.spent.add(unit)
+        events.append(Event("spent", f"{unit} (unspent, supplied, in the space) joins the attack "
+                            "and is spent (7)", {"units": [unit]}))
+    state.battle = resolve(board, state, space, dice, events, attackers, defenders)
+    state.combat = Combat(tuple(s for s in combat.mandatory if s != space),
+                          tuple(s for s in combat.optional if s != space))
+    state.phase = Phase.BATTLE
+    settle(board, state, events)
+
+
+def to_act(state: WState) -> str:
+    battle = state.battle
+    assert battle is not None
+    if battle.step in ("defender", "retreat"):
+        return other_side(battle.attacker)
+    return battle.attacker
+
+
+def _alive(state: WState, units: tuple[str, ...], space: str) -> tuple[str, ...]:
+    return tuple(u for u in units if state.location[u] == space)
+
+
+def settle(board: Board, state: WState, events: list[Event]) -> None:
+    """Pass over the steps with nothing to decide; close the combat when it is done."""
+    battle = state.battle
+    assert battle is not None
+    if battle.step == "defender" and battle.defender_hits == 0:
+        battle.step = "attacker"
+    if battle.step == "attacker" and (
+        battle.attacker_hits == 0 or not _alive(state, battle.attackers, battle.space)
+    ):
+        _after_hits(board, state, events)
+        if state.phase is Phase.OVER:
+            return
+        battle.step = "breakthrough"
+    if battle.step == "breakthrough" and len(breakthrough_options(board, state, battle)) <= 1:
+        close(board, state, events)
+
+
+def _settle_control(board: Board, state: WState, space: str, events: list[Event]) -> None:
+    """5: a side left alone in a space controls it."""
+    sides = {board.side_of[u] for u, p in state.location.items() if p == space}
+    if len(sides) == 1:
+        (side,) = sides
+        if state.controller(space) != side:
+            if side == ALLIED:
+                state.allied_control.add(space)
+            else:
+                state.allied_control.discard(space)
+            events.append(Event("control", f"{board.name(space)} becomes "
+                                f"{side.capitalize()}-controlled", {"space": space,
+                                                                   "control": side}))
+
+
+def _after_hits(board: Board, state: WState, events: list[Event]) -> None:
+    battle = state.battle
+    assert battle is not None
+    after_combat(state, tuple(u for u in battle.attackers + battle.defenders
+                              if state.location[u] is not None), events)
+    _settle_control(board, state, battle.space, events)
+    advance_objective(board, state, events)
+    check_eliminated_track(board, state, events)
+
+
+def close(board: Board, state: WState, events: list[Event]) -> None:
+    """The combat is over: the next attack of the impulse, or the impulse's end."""
+    state.battle = None
+    combat = state.combat
+    assert combat is not None
+
+    def still(space: str) -> bool:
+        attackers, defenders = participants(board, state, space)
+        return bool(defenders) and any(u in state.active for u in attackers)
+
+    combat = Combat(tuple(s for s in combat.mandatory if still(s)),
+                    tuple(s for s in combat.optional if still(s)))
+    if combat.mandatory or combat.optional:
+        state.combat = combat
+        state.phase = Phase.COMBAT
+        return
+    end_impulse(board, state, events, passed=False)
+
+
+def _eliminate_all(board: Board, state: WState, gone: list[str], events: list[Event]) -> None:
+    for unit in gone:
+        eliminate(board, state, unit, events)
+    if gone and state.battle is not None:
+        _settle_control(board, state, state.battle.space, events)
+
+
+def _retreat(board: Board, state: WState, moves: tuple[tuple[str, str], ...],
+             events: list[Event]) -> None:
+    battle = state.battle
+    assert battle is not None
+    for unit, dest in moves:
+        if board.exits[battle.space][dest].foot:
+            state.foot_crossing_used = True
+        state.location[unit] = dest
+        state.spent.add(unit)
+    events.append(Event(
+        "retreat", "the defender retreats (one hit fewer, 7.6): " + ", ".join(
+            f"{u}->{board.name(d)}" for u, d in moves) + "; the retreating units are spent",
+        {"moves": [[u, d] for u, d in moves]},
+    ))
+    _settle_control(board, state, battle.space, events)
+
+
+def legal(board: Board, state: WState) -> list[Command]:
+    battle = state.battle
+    assert battle is not None
+    space = battle.space
+    out: list[Command] = []
+    if battle.step == "defender":
+        defenders = _alive(state, battle.defenders, space)
+        total = battle.defender_hits
+        out += [Hits(a) for a in allocations(state, defenders, total)]
+        for alloc in allocations(state, defenders, total - 1):
+            count = Counter(alloc)
+            survivors = tuple(u for u in defenders if count[u] < state.strength[u])
+            if not survivors:
+                continue
+            options = retreat_options(board, state, survivors, space)
+            if not options:
+                continue
+            if total == 1:
+                out += [Retreat(tuple(sorted(o))) for o in options]
+            elif Hits(alloc) not in out:
+                out.append(Hits(alloc))
+    elif battle.step == "retreat":
+        survivors = _alive(state, battle.defenders, space)
+        out += [Retreat(tuple(sorted(o))) for o in retreat_options(board, state, survivors,
+                                                                    space)]
+        for unit in survivors:
+            if even(board, _before(state, battle), battle.defenders, (*battle.taken, unit),
+                    battle.defender_hits) is None:
+                out.append(Hits((unit,)))
+    elif battle.step == "attacker":
+        attackers = _alive(state, battle.attackers, space)
+        out += [Hits(a) for a in allocations(state, attackers, battle.attacker_hits)]
+    else:
+        out += [Breakthrough(tuple(sorted(o))) for o in breakthrough_options(board, state,
+                                                                             battle)]
+    return out
+
+
+def _before(state: WState, battle: Battle) -> WState:
+    """The defenders' strengths before the hits they have taken (for the evenness check)."""
+    view = state.copy()
+    for unit, n in Counter(battle.taken).items():
+        if state.location[unit] is not None:
+            view.strength[unit] = state.strength[unit] + n
+    return view
+
+
+def decision(board: Board, state: WState) -> str:
+    battle = state.battle
+    assert battle is not None
+    where = board.name(battle.space)
+    side = to_act(state).capitalize()
+    if battle.step == "defender":
+        return (f"{side} defender at {where}: apply {battle.defender_hits} "
+                f"hit{'s' if battle.defender_hits != 1 else ''} (hits UNIT ...), or one hit "
+                "fewer and retreat (hits ...; retreat UNIT->SPACE, ...) (7.5, 7.6)")
+    if battle.step == "retreat":
+        return (f"{side} defender at {where}: retreat every unit (retreat UNIT->SPACE, ...) or "
+                "apply the last hit (hits UNIT) (7.6)")
+    if battle.step == "attacker":
+        return (f"{side} attacker at {where}: apply {battle.attacker_hits} "
+                f"hit{'s' if battle.attacker_hits != 1 else ''} (hits UNIT ...) (7.5)")
+    units = ", ".join(breakthrough_units(board, state, battle))
+    return (f"{side} breakthrough from {where} ({units}): breakthrough UNIT->SPACE, ... or "
+            "no breakthrough (7.7)")
+
+
+def apply(board: Board, state: WState, command: Command, events: list[Event]) -> None:
+    battle = state.battle
+    assert battle is not None
+    space = battle.space
+    step = battle.step
+    if isinstance(command, Hits):
+        if step == "breakthrough":
+            raise IllegalMove("7.7", f"the hits are applied; now: {decision(board, state)}")
+        if step in ("defender", "retreat"):
+            _defender_hits(board, state, command.units, events)
+        else:
+            attackers = _alive(state, battle.attackers, space)
+            why = even(board, state, attackers, command.units, battle.attacker_hits)
+            if why is not None:
+                raise IllegalMove("7.5", f"attacker's hits at {board.name(space)}: {why}",
+                                  _few(legal(board, state)))
+            events.append(Event("hits-applied", f"{battle.attacker.capitalize()} applies "
+                                f"{len(command.units)} hit(s) at {board.name(space)} (7.5)"))
+            _eliminate_all(board, state, apply_hits(board, state, command.units, events), events)
+            _after_hits(board, state, events)
+            if state.phase is Phase.OVER:
+                return
+            battle.step = "breakthrough"
+    elif isinstance(command, Retreat):
+        if step not in ("defender", "retreat"):
+            raise IllegalMove("7.6", "only the defender retreats, while applying its hits; now: "
+                              + decision(board, state))
+        left = battle.defender_hits - len(battle.taken)
+        if left != 1:
+            raise IllegalMove(
+                "7.6", f"a retreat stands for one hit, and {left} hits are left to apply: apply "
+                f"{left - 1} first (hits UNIT ...; retreat ...)", _few(legal(board, state)),
+            )
+        survivors = _alive(state, battle.defenders, space)
+        why = check_retreat(board, state, survivors, space, command.moves)
+        if why is not None:
+            raise IllegalMove("7.6", why, _few(legal(board, state)))
+        _retreat(board, state, command.moves, events)
+        battle.step = "attacker"
+    elif isinstance(command, Breakthrough):
+        if step != "breakthrough":
+            raise IllegalMove("7.7", "a breakthrough comes after both sides have applied their "
+                              f"hits, when every defender is eliminated; now: "
+                              f"{decision(board, state)}")
+        why = check_breakthrough(board, state, battle, command.moves)
+        if why is not None:
+            raise IllegalMove("7.7", why, _few(legal(board, state)))
+        for unit, dest in command.moves:
+            state.location[unit] = dest
+            events.append(Event("breakthrough", f"{unit} breaks through to {board.name(dest)} "
+                                "(7.7)", {"unit": unit, "space": dest}))
+            _settle_control(board, state, dest, events)
+        if not command.moves:
+            events.append(Event("breakthrough", "no breakthrough move"))
+        advance_objective(board, state, events)
+        close(board, state, events)
+        return
+    else:
+        raise IllegalMove("7", f"'{command}' must wait: {decision(board, state)}")
+    settle(board, state, events)
+
+
+def _defender_hits(board: Board, state: WState, units: tuple[str, ...],
+                   events: list[Event]) -> None:
+    battle = state.battle
+    assert battle is not None
+    space = battle.space
+    total = battle.defender_hits
+    defenders = _alive(state, battle.defenders, space)
+    if battle.step == "retreat":
+        why = even(board, _before(state, battle), battle.defenders, battle.taken + units, total)
+        if why is not None or len(units) != 1:
+            raise IllegalMove("7.5", f"defender's last hit at {board.name(space)}: "
+                              f"{why or 'one hit is left'}", _few(legal(board, state)))
+        _eliminate_all(board, state, apply_hits(board, state, units, events), events)
+        battle.taken += units
+        battle.step = "attacker"
+        return
+    capacity = sum(state.strength[u] for u in defenders)
+    if len(units) == min(total, capacity):
+        why = even(board, state, defenders, units, total)
+        if why is not None:
+            raise IllegalMove("7.5", f"defender's hits at {board.name(space)}: {why}",
+                              _few(legal(board, state)))
+        _eliminate_all(board, state, apply_hits(board, state, units, events), events)
+        battle.taken = units
+        battle.step = "attacker"
+        return
+    if len(units) == total - 1:
+        why = even(board, state, defenders, units, total - 1)
+        count = Counter(units)
+        survivors = tuple(u for u in defenders if count[u] < state.strength[u])
+        if why is None and survivors and retreat_options(board, state, survivors, space):
+            _eliminate_all(board, state, apply_hits(board, state, units, events), events)
+            battle.taken = units
+            battle.step = "retreat"
+            return
+        if why is None:
+            raise IllegalMove("7.6", f"{total - 1} hits leave one to retreat for, but no "
+                              "retreat is allowed from " + board.name(space) + " (7.6: no "
+                              "eligible space)", _few(legal(board, state)))
+    raise IllegalMove(
+        "7.5", f"the defender at {board.name(space)} applies {min(total, capacity)} hits"
+        + (f", or {total - 1} and retreats" if total >= 1 else "") + f", not {len(units)}",
+        _few(legal(board, state)),
+    )
+
+
+def _few(commands: list[Command]) -> list[str]:
+    return [str(c) for c in commands] if len(commands) <= MAX_SHOWN else []
+

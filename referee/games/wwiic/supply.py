@@ -1,0 +1,184 @@
+"""Supply (8): the supply check at the start of each game-turn from Game-turn 2, the markers
+of 8.1 and the low-supply flip of 8.3.
+
+Paths run through friendly-controlled spaces (contested ones too); the unit's own space may be
+enemy-controlled.  A path crosses a river only at a road bridge or, for the German player,
+at the Pannerden Ferry (its two banks count as joined), and never over the Oosterbeek foot
+crossing.
+"""
+
+from __future__ import annotations
+
+from referee.core.engine import Event
+from referee.games.wwiic.board import ALLIED, BOX, FERRY, GERMAN, RIVER, SPACE, Board
+from referee.games.wwiic.state import WState
+
+GENERAL_OVERLAND = 3
+AIRBORNE_OVERLAND = 4
+
+
+def _passable(board: Board, here: str, nxt: str) -> bool:
+    crossing = board.exits[here][nxt]
+    return board.kind[nxt] == SPACE and not (crossing.kind == RIVER and not crossing.bridge)
+
+
+def _reach(board: Board, state: WState, start: str, side: str, limit: int) -> dict[str, int]:
+    """Friendly-controlled spaces within ``limit`` overland steps of ``start``."""
+    found = {start: 0}
+    frontier = [start]
+    for step in range(1, limit + 1):
+        following: list[str] = []
+        for here in frontier:
+            for nxt in board.exits[here]:
+                if nxt in found or not _passable(board, here, nxt):
+                    continue
+                if state.controller(nxt) != side:
+                    continue
+                found[nxt] = step
+                following.append(nxt)
+        frontier = following
+    return found
+
+
+def road_net(board: Board, state: WState) -> set[str]:
+    """Allied-controlled spaces joined by road to De Groote through Allied-controlled spaces
+    (8: the Allied general supply path's road part)."""
+    source = board.objective_start
+    if state.controller(source) != ALLIED:
+        return set()
+    found = {source}
+    frontier = [source]
+    while frontier:
+        following: list[str] = []
+        for here in frontier:
+            for nxt, crossing in board.exits[here].items():
+                if (
+                    nxt not in found and crossing.road and board.kind[nxt] == SPACE
+                    and state.controller(nxt) == ALLIED
+                ):
+                    found.add(nxt)
+                    following.append(nxt)
+        frontier = following
+    return found
+
+
+def german_sources(board: Board, state: WState) -> dict[str, set[str]]:
+    """Formation -> German-controlled spaces adjoining one of its off-map boxes (8)."""
+    out: dict[str, set[str]] = {}
+    for box in board.boxes.values():
+        for space in box.spaces:
+            if state.controller(space) == GERMAN:
+                out.setdefault(box.formation, set()).add(space)
+    return out
+
+
+def german_in_supply(board: Board, state: WState, unit: str,
+                     sources: dict[str, set[str]]) -> bool:
+    """8 German supply path: any length, to a German-controlled space adjoining an off-map box
+    of the unit's formation."""
+    place = state.location[unit]
+    if place is None:
+        return False
+    if board.kind[place] == BOX:
+        return True
+    targets = sources.get(board.units[unit].formation, set())
+    start = [place] if board.kind[place] == SPACE else list(board.ferry_banks)
+    seen = set(start)
+    frontier = list(start)
+    if place in targets and state.controller(place) == GERMAN:
+        return True
+    while frontier:
+        following: list[str] = []
+        for here in frontier:
+            nexts = list(board.exits[here])
+            if here in board.ferry_banks:
+                nexts += [b for b in board.ferry_banks if b != here]
+            for nxt in nexts:
+                if nxt in seen or board.kind.get(nxt) != SPACE:
+                    continue
+                if nxt in board.exits[here] and not _passable(board, here, nxt):
+                    continue
+                if state.controller(nxt) != GERMAN:
+                    continue
+                if nxt in targets:
+                    return True
+                seen.add(nxt)
+                following.append(nxt)
+        frontier = following
+    return False
+
+
+def allied_in_supply(board: Board, state: WState, unit: str, roads: set[str]) -> bool:
+    """8 Allied general path (three overland spaces to a road space, then by road to De
+    Groote), airborne path (four overland spaces to a supply source of the formation or the
+    Polish supply marker) and the special crossing's automatic supply."""
+    place = state.location[unit]
+    if place is None or board.kind[place] != SPACE:
+        return False
+    info = board.units[unit]
+    if info.airborne and state.special_crossers.get(unit) == state.turn - 1:
+        return True
+    near = _reach(board, state, place, ALLIED, GENERAL_OVERLAND)
+    if any(s in roads for s in near):
+        return True
+    if info.airborne:
+        sources = set(board.supply_sources.get(info.formation, ()))
+        if info.formation == board.first_airborne and state.polish_marker is not None:
+            sources.add(state.polish_marker)
+        far = _reach(board, state, place, ALLIED, AIRBORNE_OVERLAND)
+        if any(s in sources and state.controller(s) == ALLIED for s in far):
+            return True
+    return False
+
+
+def supply_check(board: Board, state: WState, events: list[Event]) -> None:
+    """Step 4 of the start of a game-turn: Allied, then German (8, 8.1)."""
+    roads = road_net(board, state)
+    sources = german_sources(board, state)
+    for side in (ALLIED, GERMAN):
+        marked: list[str] = []
+        cleared: list[str] = []
+        for unit in board.unit_order:
+            if board.side_of[unit] != side or state.location[unit] is None:
+                continue
+            if board.kind[state.location[unit] or ""] not in (SPACE, BOX, FERRY):
+                continue
+            ok = (allied_in_supply(board, state, unit, roads) if side == ALLIED
+                  else german_in_supply(board, state, unit, sources))
+            before = state.supply[unit]
+            if ok:
+                state.supply[unit] = "in"
+                if before != "in":
+                    cleared.append(unit)
+            else:
+                airborne = board.units[unit].airborne
+                after = "low" if airborne and before != "out" else "out"
+                state.supply[unit] = after
+                if after != before:
+                    marked.append(f"{unit} {'Low Supply' if after == 'low' else 'Out of Supply'}")
+        text = f"4. supply check, {side.capitalize()}: "
+        parts = []
+        if marked:
+            parts.append("markers placed: " + ", ".join(marked))
+        if cleared:
+            parts.append("markers removed: " + ", ".join(cleared))
+        out = [u for u in board.unit_order if board.side_of[u] == side
+               and state.location[u] is not None and state.supply[u] != "in"]
+        if not parts:
+            parts.append("no change")
+        events.append(Event(
+            "supply", text + "; ".join(parts),
+            {"side": side, "not_in_supply": {u: state.supply[u] for u in out}},
+        ))
+
+
+def after_combat(state: WState, units: tuple[str, ...], events: list[Event]) -> None:
+    """8.3: a Low Supply unit that attacked or defended becomes Out of Supply."""
+    flipped = [u for u in units if state.supply.get(u) == "low"]
+    for unit in flipped:
+        state.supply[unit] = "out"
+    if flipped:
+        events.append(Event(
+            "supply", "Low Supply flipped to Out of Supply after the combat (8.3): "
+            + ", ".join(flipped), {"units": flipped},
+        ))
