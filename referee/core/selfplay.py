@@ -16,6 +16,7 @@ from typing import Any
 
 from referee.core.dice import CURRENT_DICE_VERSION, DiceStream, Roll
 from referee.core.engine import REFEREE, Engine
+from referee.core.errors import RefereeError
 
 Policy = Callable[[Any, Sequence[Any], random.Random], Any]
 """Chooses one of the legal commands for the state: ``policy(state, legal, rng)``."""
@@ -80,17 +81,31 @@ def play_game(
             lines.append(f'[Scenario "{scenario}"]')
     commands = 0
     broken: list[str] = []
+    quick: Callable[[Any, random.Random], Any] | None = None
+    if policy is random_policy:
+        quick = getattr(engine, "random_command", None)
     while commands < MAX_COMMANDS:
         side = engine.to_act(state)
         if side is None:
             break
-        legal = list(engine.legal(state))
-        if not legal:
-            broken.append(f"{side} must act but has no legal command")
-            break
-        command = legal[0] if side == REFEREE and len(legal) == 1 else policy(state, legal, rng)
+        if quick is not None:
+            # The engine draws a random legal command itself: listing every joint move of
+            # two units first can cost more than the rest of the game.
+            command = quick(state, rng)
+        else:
+            legal = list(engine.legal(state))
+            if not legal:
+                broken.append(f"{side} must act but has no legal command")
+                break
+            command = (
+                legal[0] if side == REFEREE and len(legal) == 1 else policy(state, legal, rng)
+            )
         dice.rolls = []
-        engine.apply(state, command, dice)
+        try:
+            engine.apply(state, command, dice)
+        except RefereeError as error:
+            broken.append(f"the engine refused its own legal command '{command}': {error}")
+            break
         commands += 1
         if keep_log:
             text = str(command)

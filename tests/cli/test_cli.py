@@ -335,3 +335,15 @@ def test_moves_groups_wwiic_activations_by_unit() -> None:
     assert {"unit", "from", "single", "two_space", "strategic"} <= set(first)
     code, out = run("moves", opening)
     assert code == 0 and "one space:" in out
+
+
+def test_simulate_wwiic_plays_complete_games_whose_logs_replay(tmp_path: Path) -> None:
+    code, out = run("simulate", "wwiic", "--games", "2", "--seed", "cli",
+                    "--save-logs", str(tmp_path / "games"), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["broken"] == []
+    assert sum(r["games"] for r in data["results"].values()) == 2
+    assert "unfinished" not in data["results"]
+    saved = sorted((tmp_path / "games").glob("*.log"))
+    code, out = run("check", *map(str, saved))
+    assert code == 0, out

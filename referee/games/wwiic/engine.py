@@ -5,6 +5,7 @@ and replacements (9, 10, ``arrivals``) and victory (11, ``victory``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -97,6 +98,13 @@ class WWIICEngine:
         from referee.games.wwiic.policy import POLICIES
 
         return dict(POLICIES)
+
+    def random_command(self, state: WState, rng: random.Random) -> Command:
+        """A random legal command drawn without listing every joint activation (self-play's
+        random policy: a side, then one of its units, then one of that unit's moves)."""
+        from referee.games.wwiic.policy import random_command
+
+        return random_command(self, state, rng)
 
     @property
     def board(self) -> Board:
