@@ -15,8 +15,6 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from referee.core.dice import Dice
-from referee.core.engine import REFEREE
 from referee.games.wwiic.board import Board, bundled_board
 from referee.games.wwiic.commands import Activate, Attack, Command, NoAttack, Pass
 from referee.games.wwiic.legal import activatable, unit_options
@@ -77,27 +75,6 @@ def random_command(engine: Any, state: WState, rng: random.Random) -> Command:
             return NoAttack()
         return attacks[rng.randrange(len(attacks))]
     return legal[rng.randrange(len(legal))]
-
-
-def play_random_game(
-    engine: Any, seed: int, dice: Dice, *, check: bool = True, limit: int = 20_000
-) -> tuple[WState, list[str], list[str]]:
-    """One complete random game: the final state, its log lines and any broken invariant."""
-    rng = random.Random(seed)
-    state: WState = engine.setup(None, {})
-    lines: list[str] = []
-    for _ in range(limit):
-        side = engine.to_act(state)
-        if side is None:
-            return state, lines, []
-        command = random_command(engine, state, rng)
-        engine.apply(state, command, dice)
-        lines.append(("" if side == REFEREE else f"{side}: ") + str(command))
-        if check:
-            broken: list[str] = engine.invariants(state)
-            if broken:
-                return state, lines, broken
-    return state, lines, [f"the game did not end within {limit} commands"]
 
 
 POLICIES = {"mover": mover_policy}
