@@ -182,6 +182,7 @@ def place(board: Board, state: WState, statement: SetupStatement) -> None:
             state.eliminated.remove(name)
         if what == "eliminated":
             state.eliminated.append(name)
+            state.strength[name] = 1  # as victory.eliminate leaves it: the VP face up
         state.eliminated_vp = eliminated_vp(board, state)
     elif what == "control":
         if board.kind.get(name) != SPACE:

@@ -110,7 +110,8 @@ def end_impulse(board: Board, state: WState, events: list[Event], passed: bool) 
     """Place activation cubes, advance the time track, and see whether the turn ends (4)."""
     side = state.side
     for unit in state.active:
-        state.spent.add(unit)
+        if unit not in state.eliminated:  # a unit eliminated in its own attack gets no cube
+            state.spent.add(unit)
     if state.active:
         events.append(Event(
             "spent", "activation cubes on " + ", ".join(state.active),

@@ -39,6 +39,7 @@ def eliminate(board: Board, state: WState, unit: str, events: list[Event]) -> No
     state.location[unit] = None
     state.spent.discard(unit)
     state.supply[unit] = "in"
+    state.strength[unit] = 1  # the counter lies on its 1-strength face, the one with its VPs
     if unit not in state.eliminated:
         state.eliminated.append(unit)
     vp = board.units[unit].vp
