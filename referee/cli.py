@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -15,6 +16,8 @@ from referee.core.errors import RefereeError
 from referee.core.files import write_new_file
 from referee.core.resources import resolve
 from referee.core.scenario import ScenarioError
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class LogPath(click.ParamType):  # type: ignore[type-arg]
@@ -32,6 +35,25 @@ class LogPath(click.ParamType):  # type: ignore[type-arg]
             return resolve(str(value), self.folder)
         except ValueError as error:
             self.fail(str(error), param, ctx)
+
+
+def _executor_options(work: str) -> Callable[[F], F]:
+    """``--jobs``, ``--executor`` and ``--scheduler``, shared by ``simulate`` and ``batch``."""
+
+    def decorate(command: F) -> F:
+        for option in reversed([
+            click.option("--jobs", type=click.IntRange(min=1), help="Worker processes "
+                         "(default: 1 for serial, one per core otherwise)."),
+            click.option("--executor", type=click.Choice(["serial", "local", "dask"]),
+                         help=f"Where {work}: here, a local process pool, or Dask "
+                         "(default: serial, or local with --jobs above 1)."),
+            click.option("--scheduler", metavar="tcp://HOST:PORT",
+                         help="A running Dask scheduler (implies --executor dask)."),
+        ]):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 def _emit_new_file(text: str, out: Path | None, command: str) -> None:
@@ -287,13 +309,7 @@ def map_command(game: str, out: Path, log: Path | None, upto: int | None) -> Non
 @click.option("--save-logs", type=click.Path(path_type=Path, file_okay=False),
               help="Write every game's log into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: 1 for "
-              "serial, one per core otherwise).")
-@click.option("--executor", type=click.Choice(["serial", "local", "dask"]),
-              help="Where games are played: here, a local process pool, or Dask "
-              "(default: serial, or local with --jobs above 1).")
-@click.option("--scheduler", metavar="tcp://HOST:PORT",
-              help="A running Dask scheduler (implies --executor dask).")
+@_executor_options("games are played")
 def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | None,
              as_json: bool, jobs: int | None, executor: str | None,
              scheduler: str | None) -> None:
@@ -320,13 +336,7 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: 1 for "
-              "serial, one per core otherwise).")
-@click.option("--executor", type=click.Choice(["serial", "local", "dask"]),
-              help="Where logs are replayed: here, a local process pool, or Dask "
-              "(default: serial, or local with --jobs above 1).")
-@click.option("--scheduler", metavar="tcp://HOST:PORT",
-              help="A running Dask scheduler (implies --executor dask).")
+@_executor_options("logs are replayed")
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the rows to FILE.jsonl or FILE.csv (default: JSON Lines on stdout).")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first log that is not legal.")
