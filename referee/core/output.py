@@ -30,11 +30,24 @@ if TYPE_CHECKING:  # play-by-email results, printed below; imported only for the
     from referee.pbem.verify import Verdict
 
 
+UNWRAPPED_WIDTH = 10_000
+"""The width of a console that is not a terminal: wide enough that nothing wraps."""
+
+
 def make_console(
     file: IO[str] | None = None, *, stderr: bool = False, width: int | None = None,
     color: bool | None = None,
 ) -> Console:
-    """A console for one command's output.  ``color=False`` gives plain text."""
+    """A console for one command's output.  ``color=False`` gives plain text.
+
+    Text wraps only on a terminal: when the output is piped or redirected (and no width is
+    pinned) the console is as wide as the widest line, so paths and sentences stay whole.
+    """
+    if width is None:
+        target = file if file is not None else (sys.stderr if stderr else sys.stdout)
+        isatty = getattr(target, "isatty", None)
+        if not (callable(isatty) and isatty()):
+            width = UNWRAPPED_WIDTH
     return Console(
         file=file,
         stderr=stderr,
