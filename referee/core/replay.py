@@ -419,8 +419,9 @@ class Replayer:
         tray = DiceTray(
             at.stream,
             at.start,
-            recorded=record.faces if record is not None else None,
-            recorded_sides=record.sides if record is not None else None,
+            recorded=record.faces if record is not None and not record.chits else None,
+            recorded_sides=record.sides if record is not None and not record.chits else None,
+            recorded_chits=record.chits if record is not None and record.chits else None,
             purpose=f"'{command}'",
         )
         events = self.engine.apply(self.report.state, command, tray)
@@ -431,24 +432,25 @@ class Replayer:
         text = line.text if line is not None else ""
         if record is not None:
             rolled = len(tray.faces)
+            verb, die = ("drew", "chit") if record.chits else ("rolled", "die")
             if tray.unused:
                 raise DiceExtra(
-                    f"{len(record.faces)} dice recorded for '{command}', but the rules rolled "
-                    f"{rolled}",
+                    f"{record.count} {record.noun} recorded for '{command}', but the rules "
+                    f"{verb} {rolled}",
                     column=record.column,
                 )
-            if at.stream is not None and len(record.faces) < rolled:
+            if at.stream is not None and record.count < rolled:
                 self._problem(Problem(
                     ProblemKind.DICE_MISSING,
-                    f"{len(record.faces)} dice recorded for '{command}', but the rules rolled "
-                    f"{rolled}: {' '.join(map(str, tray.faces))}",
+                    f"{record.count} {record.noun} recorded for '{command}', but the rules "
+                    f"{verb} {rolled}: {' '.join(map(str, tray.faces))}",
                     line=number, column=record.column, text=text,
                 ))
             for n, recorded, rolled_face in tray.mismatches:
                 self._problem(Problem(
                     ProblemKind.DICE_MISMATCH,
-                    f"die {n} of '{command}' is recorded as {recorded}, but {at.source} "
-                    f"rolled {rolled_face}: the dice were changed after they were rolled",
+                    f"{die} {n} of '{command}' is recorded as {recorded}, but {at.source} "
+                    f"{verb} {rolled_face}: the dice were changed after they were rolled",
                     line=number, column=record.column, text=text,
                     hint="the referee used the seeded die",
                 ))
