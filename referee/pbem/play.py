@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.core.dice import Roll, record_text
 from referee.core.errors import Problem
 from referee.core.files import write_atomic
 from referee.core.log import ActionLine, Expectation, TurnAssertion
@@ -308,7 +309,7 @@ def _finished(code: str, tried: Replay, number: int, seal: str | None) -> tuple[
     return (f"{line}  # {comment}" if comment else line), events
 
 
-def _with_dice(code: str, captured: list[list[tuple[int, int]]]) -> str:
+def _with_dice(code: str, captured: list[list[Roll]]) -> str:
     """``code`` with each command's rolled dice written after it: ``attack Grave {d6: 4}``."""
     parts = code.split(";")
     if not any(captured):
@@ -319,11 +320,12 @@ def _with_dice(code: str, captured: list[list[tuple[int, int]]]) -> str:
     for part, faces in zip(parts, captured, strict=True):
         part = part.strip()
         if faces:
-            kinds = {sides for sides, _ in faces}
-            if len(kinds) > 1:
-                raise PbemError(f"'{part}' rolled dice of two kinds, which one line cannot record")
-            record = " ".join(str(face) for _, face in faces)
-            part += f" {{d{kinds.pop()}: {record}}}"
+            try:
+                part += " " + record_text(faces)
+            except ValueError:
+                raise PbemError(
+                    f"'{part}' rolled dice of two kinds, which one record cannot hold"
+                ) from None
         out.append(part)
     return "; ".join(out)
 
