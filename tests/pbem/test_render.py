@@ -129,3 +129,16 @@ def test_the_wwiic_map_is_hooked_in_while_its_drawer_exists() -> None:
     assert root.tag == f"{{{svg.SVG_NS}}}svg"
     assert root.find(".//svg:g[@id='last-action']/svg:polyline", NS) is not None
     assert "505/82 moves Mook-&gt;Groesbeek" in text
+
+
+def test_golden_wwiic_board() -> None:
+    """The WWII Commander area map after its first line: the same bytes every time, and
+    well-formed."""
+    ran = run("render", "bundled:wwiic/full-game-draw.log", "--upto", "13")
+    assert ran.code == 0, ran.err
+    golden = GOLDEN / "wwiic-line-13.svg"
+    if os.environ.get("REFEREE_UPDATE_GOLDEN"):
+        golden.write_text(ran.out, encoding="utf-8")
+    assert ran.out == golden.read_text(encoding="utf-8")
+    root = ET.fromstring(ran.out.encode())
+    assert root.find(".//svg:g[@id='last-action']/svg:polyline", NS) is not None
