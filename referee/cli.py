@@ -421,13 +421,11 @@ def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: b
     Without MOVE, roll what LOG waits for (with --secret).  An illegal move changes nothing
     (exit 1).  The file is replaced atomically: never half written.
     """
-    from referee.pbem.play import IllegalPlay
-    from referee.pbem.play import play as play_move
-    from referee.pbem.table import open_log
+    from referee.pbem.play import IllegalPlay, play_file
 
     out = sys.stdout
     try:
-        result = play_move(open_log(log, secret_files), move, dry_run=dry_run, path=log)
+        result = play_file(log, move, secret_files, dry_run=dry_run)
     except IllegalPlay as refusal:
         output.print_refusal(out, refusal, str(log))
         sys.exit(1)
@@ -442,11 +440,10 @@ def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: b
 @click.option("--dry-run", is_flag=True, help="Show what would be removed; write nothing.")
 def undo(log: Path, secret_files: tuple[Path, ...], dry_run: bool) -> None:
     """Take back the last move of LOG, if it rolled no dice and revealed nothing."""
-    from referee.pbem.play import undo as undo_move
-    from referee.pbem.table import open_log
+    from referee.pbem.play import undo_file
 
     try:
-        result = undo_move(open_log(log, secret_files), path=log, dry_run=dry_run)
+        result = undo_file(log, secret_files, dry_run=dry_run)
     except RefereeError as error:
         _refused(error)
     output.print_undo(sys.stdout, result, dry_run=dry_run)

@@ -21,7 +21,7 @@ from referee.pbem.mode import (
     tag_lines,
     who,
 )
-from referee.pbem.table import open_text, read_text
+from referee.pbem.table import hold, open_text, read_text
 
 
 def _party(side: str, parties: tuple[str, ...], game: str) -> str:
@@ -124,7 +124,13 @@ def create(game: str, scenario: str | None, side: str | None, out: Path | None,
 
 
 def join(log: Path, side: str | None, secret_out: Path | None) -> Created:
-    """Add a party's commitment to ``log`` and write that party's secret file."""
+    """Add a party's commitment to ``log`` and write that party's secret file (holding the
+    log's lock)."""
+    with hold(log, "join"):
+        return _join(log, side, secret_out)
+
+
+def _join(log: Path, side: str | None, secret_out: Path | None) -> Created:
     text = read_text(log)
     joined, secret = joined_header(text, str(log), side)
     secret_out = secret_out or default_secret_path(log, secret.party)
@@ -146,7 +152,7 @@ def join(log: Path, side: str | None, secret_out: Path | None) -> Created:
 
 def _write_secret(path: Path, secret: Secret, game: str, log: str) -> None:
     try:
-        write_new_file(path, secret_file_text(secret, game, log))
+        write_new_file(path, secret_file_text(secret, game, log), secret=True)
     except FileExistsError:
         raise PbemError(f"{path} exists already; a secret file is never written over") from None
     except OSError as error:

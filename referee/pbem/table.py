@@ -3,18 +3,20 @@ a replay that says whose step comes next."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from referee.core.engine import REFEREE, Engine
 from referee.core.errors import Problem, ProblemKind, RefereeError
+from referee.core.files import LockHeld, locked
 from referee.core.log import ParsedLog
 from referee.core.parsing import MAX_BYTES, decode_log, parse_log
 from referee.core.replay import Replayer, Report
 from referee.pbem.chain import Plan, code_of, plan_of
-from referee.pbem.errors import PbemError, SecretFileError, SecretMismatch
+from referee.pbem.errors import LogBusy, PbemError, SecretFileError, SecretMismatch
 from referee.pbem.keys import Secret, read_secret, same
 from referee.pbem.mode import DiceMode, Mode, commit_tag, mode_of, who
 from referee.pbem.rolls import PbemDice
@@ -40,6 +42,20 @@ def read_text(path: Path) -> str:
         return decode_log(data)
     except RefereeError as error:
         raise LogUnreadable(f"{path}: {error.message}") from None
+
+
+@contextlib.contextmanager
+def hold(path: Path, command: str) -> Iterator[None]:
+    """The log's lock (``.NAME.lock`` beside it), or ``LogBusy`` saying who holds it."""
+    try:
+        with locked(path, command=f"referee {command}"):
+            yield
+    except LockHeld as error:
+        raise LogBusy(error.message) from None
+    except OSError as error:
+        if isinstance(error, FileNotFoundError) and not path.exists():
+            raise LogUnreadable(f"there is no log {path}") from None
+        raise PbemError(f"cannot lock {path}: {error.strerror or error}") from None
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ def _game(tmp_path: Path) -> Path:
 
 
 def _leftovers(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+    return sorted(p.name for p in folder.iterdir() if ".referee-tmp-" in p.name or p.name.endswith(".tmp"))
 
 
 @pytest.mark.parametrize("step", list(STEPS))
