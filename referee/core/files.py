@@ -56,7 +56,8 @@ def _stem(name: str) -> str:
     shortened, with a digest, so the temporary name still fits the file system)."""
     if len(name) <= 120:
         return name
-    return name[:100] + "~" + hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()
+    return name[:100] + "~" + digest[:12]
 
 
 def temp_prefix(path: Path) -> str:
