@@ -207,18 +207,22 @@ def position(log: Path, seed: str | None, upto: int | None, out: Path | None) ->
               "secret (the others add theirs with 'referee join').")
 @click.option("--secret-out", type=click.Path(path_type=Path, dir_okay=False),
               help="With --commit: the secret's file (default: beside -o, LOG.secret).")
+@click.option("--position", type=click.Path(path_type=Path, dir_okay=False),
+              help="With --commit: start from this position file, beside -o LOG (its "
+              "SHA-256 is sealed in the header).")
 def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
-        out: Path | None, commit: bool, side: str | None, secret_out: Path | None) -> None:
+        out: Path | None, commit: bool, side: str | None, secret_out: Path | None,
+        position: Path | None = None) -> None:
     """The header of a new log of GAME."""
     if seed is not None and random_seed:
         raise click.UsageError("give --seed or --random-seed, not both")
     if commit:
         if seed is not None or random_seed:
             raise click.UsageError("a committed game keeps its seed secret: leave out --seed")
-        _new_committed(game, scenario, side, out, secret_out)
+        _new_committed(game, scenario, side, out, secret_out, position)
         return
-    if side is not None or secret_out is not None:
-        raise click.UsageError("--side and --secret-out go with --commit")
+    if side is not None or secret_out is not None or position is not None:
+        raise click.UsageError("--side, --secret-out and --position go with --commit")
     if random_seed:
         seed = api.new_seed()
     try:
@@ -398,11 +402,11 @@ def _refused(error: RefereeError) -> NoReturn:
 
 
 def _new_committed(game: str, scenario: str | None, side: str | None, out: Path | None,
-                   secret_out: Path | None) -> None:
+                   secret_out: Path | None, position: Path | None = None) -> None:
     from referee.pbem.header import create
 
     try:
-        created = create(game, scenario, side, out, secret_out)
+        created = create(game, scenario, side, out, secret_out, position)
     except ScenarioError as error:
         _fail(str(error))
     except RefereeError as error:

@@ -13,7 +13,7 @@ from referee.core.engine import REFEREE, Engine
 from referee.core.errors import Problem, ProblemKind, RefereeError
 from referee.core.files import LockHeld, locked
 from referee.core.log import ParsedLog
-from referee.core.parsing import MAX_BYTES, decode_log, parse_log
+from referee.core.parsing import MAX_BYTES, apply_position, decode_log, parse_log
 from referee.core.replay import Replayer, Report
 from referee.pbem.chain import Plan, code_of, plan_of
 from referee.pbem.errors import LogBusy, PbemError, SecretFileError, SecretMismatch
@@ -123,11 +123,13 @@ class Table:
     secrets: dict[str, Secret] = field(default_factory=dict)
     rejected: list[tuple[Secret, str]] = field(default_factory=list)
     """Secrets that match no commitment of the log, each with the reason."""
+    path: Path | None = None
+    """The log's file (a ``[Position]`` file is read beside it)."""
 
     def with_text(self, text: str) -> Table:
         """The same table with a new text (the header unchanged)."""
-        log = parse_log(text, self.source, engine=self.engine)
-        return replace(self, text=text, log=log)
+        return replace(self, text=text, log=parse_text(text, self.source, self.engine,
+                                                       self.path))
 
     def plan(self) -> Plan:
         """The chain of seals over the log's action lines."""
@@ -173,7 +175,17 @@ class Table:
         return NextStep("move", actor, engine.decision(state), moves)
 
 
-def open_text(text: str, source: str, secrets: Sequence[Secret] = ()) -> Table:
+def parse_text(text: str, source: str, engine: Engine[Any, Any] | None = None,
+               path: Path | None = None) -> ParsedLog:
+    """Parse a log's text, with the ``[Position]`` file it names read beside ``path``."""
+    log = parse_log(text, source, engine=engine)
+    if path is not None:
+        apply_position(log, path)
+    return log
+
+
+def open_text(text: str, source: str, secrets: Sequence[Secret] = (),
+              path: Path | None = None) -> Table:
     """Open the text of a log; ``LogUnreadable``/``CommitmentError`` when it cannot be."""
     from referee.games import engine_for
 
@@ -185,7 +197,9 @@ def open_text(text: str, source: str, secrets: Sequence[Secret] = ()) -> Table:
         engine = engine_for(log.game or "")
     except RefereeError as error:
         raise LogUnreadable(f"{source}: {error.message}") from None
-    table = Table(source, text, log, engine, mode_of(log, engine, text))
+    if path is not None:
+        apply_position(log, path)
+    table = Table(source, text, log, engine, mode_of(log, engine, text), path=path)
     table.secrets, table.rejected = _match(table.mode, secrets)
     return table
 
@@ -193,7 +207,7 @@ def open_text(text: str, source: str, secrets: Sequence[Secret] = ()) -> Table:
 def open_log(path: Path, secret_files: Iterable[Path] = ()) -> Table:
     """Open a log file and the secret files given with it."""
     secrets = [read_secret(p) for p in secret_files]
-    return open_text(read_text(path), str(path), secrets)
+    return open_text(read_text(path), str(path), secrets, path)
 
 
 def require_secrets(table: Table) -> None:
