@@ -70,6 +70,22 @@ def _emit_new_file(text: str, out: Path | None, command: str) -> None:
     click.echo(f"wrote {out}")
 
 
+_force_option = click.option("--force", is_flag=True,
+                             help="Write over an existing output file (never over the input).")
+
+
+def _refuse_output(out: Path, force: bool, inputs: list[Path | None], *,
+                   picture: bool = False) -> None:
+    """Stop with a sentence when ``out`` must not be written (see ``output_refusal``)."""
+    from referee.core.files import output_refusal
+    from referee.core.svg import PICTURE_SUFFIXES
+
+    refusal = output_refusal(out, force=force, inputs=inputs,
+                             suffixes=PICTURE_SUFFIXES if picture else (), what="picture")
+    if refusal is not None:
+        _fail(refusal)
+
+
 def _fail(message: str, code: int = 2) -> NoReturn:
     console = output.make_console(stderr=True)
     console.print(f"[bold red]error:[/] {output.markup_free(message)}")
@@ -288,14 +304,19 @@ def scenario_show(game: str, as_json: bool) -> None:
 @click.option(
     "--upto", type=click.IntRange(min=1), help="With --log: the position after this line."
 )
-def map_command(game: str, out: Path, log: Path | None, upto: int | None) -> None:
+@_force_option
+def map_command(game: str, out: Path, log: Path | None, upto: int | None,
+                force: bool = False) -> None:
     """Draw GAME's map as SVG (with --log, the position of a log on it)."""
     from referee.core.svg import write_picture
     from referee.scenarios import draw_map
 
+    _refuse_output(out, force, [log], picture=True)
     try:
         svg = draw_map(game, log, upto)
-        write_picture(out, svg)
+        write_picture(out, svg, replace=force)
+    except FileExistsError:
+        _fail(f"{out} exists already; give --force to write over it")
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
     except OSError as error:
@@ -345,8 +366,10 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
               help="Write the rows to FILE.jsonl or FILE.csv (default: JSON Lines on stdout).")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first log that is not legal.")
 @_seed_option
+@_force_option
 def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
-          scheduler: str | None, out: Path | None, fail_fast: bool, seed: str | None) -> None:
+          scheduler: str | None, out: Path | None, fail_fast: bool, seed: str | None,
+          force: bool = False) -> None:
     """Replay many logs: files, folders (every *.log below them) or globs.
 
     One result row per log (JSON Lines on stdout, or --out FILE.jsonl / FILE.csv), then a
@@ -364,13 +387,14 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
         kind, workers = choose_executor(executor, jobs, scheduler)
         if out is not None:
             format_of(out)
+            _refuse_output(out, force, [Path(p) for p in paths])
     except ValueError as error:
         _fail(str(error))
     errors = output.make_console(stderr=True)
     start = time.perf_counter()
     try:
         with (
-            open_results(out) as sink,
+            open_results(out, replace=force) as sink,
             output.progress_bar(errors) as bar,
             open_runner(kind, workers, scheduler) as runner,
         ):
@@ -381,6 +405,8 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
             )
     except ExecutorUnavailable as error:
         _fail(str(error))
+    except FileExistsError:
+        _fail(f"{out} exists already; give --force to write over it")
     except OSError as error:
         _fail(f"cannot write {out or 'the results'}: {error.strerror or error}")
     seconds = time.perf_counter() - start
@@ -478,18 +504,23 @@ def status(log: Path, as_json: bool) -> None:
               help="The picture: FILE.svg, or FILE.png with the 'png' extra (default: SVG "
               "on standard output).")
 @click.option("--upto", type=click.IntRange(min=1), help="The board after this line.")
-def render(log: Path, out: Path | None, upto: int | None) -> None:
+@_force_option
+def render(log: Path, out: Path | None, upto: int | None, force: bool = False) -> None:
     """Draw the board of LOG (after line --upto), the last action highlighted."""
     from referee.core.svg import write_picture
     from referee.pbem.board import board_svg
     from referee.pbem.table import open_log
 
+    if out is not None:
+        _refuse_output(out, force, [log], picture=True)
     try:
         svg = board_svg(open_log(log), upto)
         if out is None:
             click.echo(svg, nl=False)
             return
-        write_picture(out, svg)
+        write_picture(out, svg, replace=force)
+    except FileExistsError:
+        _fail(f"{out} exists already; give --force to write over it")
     except RefereeError as error:
         _refused(error)
     except OSError as error:

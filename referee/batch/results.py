@@ -84,13 +84,14 @@ def format_of(path: Path) -> str:
 
 
 @contextlib.contextmanager
-def open_results(path: Path | None) -> Iterator[Sink]:
-    """A sink for the rows: JSON Lines on standard output, or an atomically written file."""
+def open_results(path: Path | None, *, replace: bool = True) -> Iterator[Sink]:
+    """A sink for the rows: JSON Lines on standard output, or an atomically written file
+    (``replace=False``: never over an existing one, ``FileExistsError``)."""
     if path is None:
         yield JsonLinesSink(sys.stdout, flush=True)
         return
     fmt = format_of(path)
-    with atomic_file(path) as raw:
+    with atomic_file(path, replace=replace) as raw:
         handle = io.TextIOWrapper(raw, encoding="utf-8", newline="", write_through=True)
         try:
             yield CsvSink(handle) if fmt == "csv" else JsonLinesSink(handle)

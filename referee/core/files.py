@@ -24,7 +24,7 @@ import os
 import socket
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
@@ -283,3 +283,25 @@ def locked(path: Path, *, command: str = "referee", wait: float | None = None) -
     finally:
         with contextlib.suppress(FileNotFoundError):
             lock.unlink()
+
+
+# -- files a command writes on request (-o, --out) ------------------------------------------
+
+def output_refusal(out: Path, *, force: bool, inputs: Sequence[Path | None] = (),
+                   suffixes: Sequence[str] = (), what: str = "file") -> str | None:
+    """Why ``out`` must not be written (a sentence), or ``None``: the name does not end in one
+    of ``suffixes``, it is one of the ``inputs`` (even through a link, even with --force), or
+    it exists and ``force`` is not given."""
+    for source in inputs:
+        if source is not None and (out.exists() or out.is_symlink()) and same_file(out, source):
+            return f"{out} is the input {source}: the referee never writes over its input"
+    if suffixes and out.suffix.casefold() not in suffixes:
+        names = " or ".join(f"FILE{s}" for s in suffixes)
+        return f"cannot tell the format of {out}: name the {what} {names}"
+    if out.is_symlink() and not out.exists() and not force:
+        return f"{out} is a link (to a missing file); give --force to write through it"
+    if out.exists() and not force:
+        return f"{out} exists already; give --force to write over it"
+    if out.is_dir():
+        return f"{out} is a folder"
+    return None
