@@ -6,7 +6,7 @@ and replacements (9, 10, ``arrivals``) and victory (11, ``victory``).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lark import Tree
@@ -593,6 +593,24 @@ class WWIICEngine:
 
     def to_json(self, state: WState) -> dict[str, Any]:
         return state_json(self.board, state, self.to_act(state))
+
+    def json_parts(self, state: WState) -> dict[str, Callable[[], Any]]:
+        """The small top-level values of ``to_json``, each computed only when an ``expect``
+        or ``turn`` line asks for it (the replay makes the whole JSON for the others)."""
+        board = self.board
+        return {
+            "game": lambda: "wwiic",
+            "scenario": lambda: state.scenario,
+            "turn": lambda: state.turn,
+            "half": lambda: board.half(state.turn),
+            "date": lambda: board.date(state.turn),
+            "phase": lambda: str(state.phase),
+            "weather": lambda: state.weather,
+            "initiative": lambda: state.initiative,
+            "impulse": lambda: state.time,
+            "to_act": lambda: self.to_act(state),
+            "last_pass": lambda: state.last_pass,
+        }
 
     def render(self, state: WState) -> Sequence[RenderableType]:
         from referee.games.wwiic.render import render  # rich tables: only when shown
