@@ -107,6 +107,17 @@ def _settle_control(board: Board, state: WState, space: str, events: list[Event]
                                                                    "control": side}))
 
 
+def _defender_done(board: Board, state: WState, events: list[Event]) -> None:
+    """7.3: the defender has applied all its hits (and retreated, if it chose to); before the
+    attacker applies its own, the rules check what they check "the moment" it happens:
+    control of the space (5), the Objective VPs marker (11.1) and the +7/-7 boxes (11.3)."""
+    battle = state.battle
+    assert battle is not None
+    _settle_control(board, state, battle.space, events)
+    advance_objective(board, state, events)
+    check_eliminated_track(board, state, events)
+
+
 def _after_hits(board: Board, state: WState, events: list[Event]) -> None:
     battle = state.battle
     assert battle is not None
@@ -237,6 +248,10 @@ def apply(board: Board, state: WState, command: Command, events: list[Event]) ->
             raise IllegalMove("7.7", f"the hits are applied; now: {decision(board, state)}")
         if step in ("defender", "retreat"):
             _defender_hits(board, state, command.units, events)
+            if battle.step == "attacker":
+                _defender_done(board, state, events)
+                if state.phase is Phase.OVER:
+                    return
         else:
             attackers = _alive(state, battle.attackers, space)
             why = even(board, state, attackers, command.units, battle.attacker_hits)
@@ -266,6 +281,9 @@ def apply(board: Board, state: WState, command: Command, events: list[Event]) ->
             raise IllegalMove("7.6", why, _few(legal(board, state)))
         _retreat(board, state, command.moves, events)
         battle.step = "attacker"
+        _defender_done(board, state, events)
+        if state.phase is Phase.OVER:
+            return
     elif isinstance(command, Breakthrough):
         if step != "breakthrough":
             raise IllegalMove("7.7", "a breakthrough comes after both sides have applied their "
