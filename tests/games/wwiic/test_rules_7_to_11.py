@@ -187,6 +187,37 @@ def test_7_pending_decision_is_named_and_other_commands_refused() -> None:
     refused(state, "allied: breakthrough 505/82->Groesbeek", "7.7")
 
 
+def test_7_3_hits_naming_a_unit_of_the_other_side_say_whose_hits_they_are() -> None:
+    """7.3: each player applies the hits "against their side"; naming the attacker (9SS) in
+    the Allied defender's hits says that 9SS is not on the side taking them."""
+    state = position({"1P/1AB": "Arnhem", "9SS": "Schaarsbergen"}, side=GERMAN,
+                     allied=["Oosterbeek", "Elden"])
+    play(state, "german: activate 9SS Schaarsbergen->Arnhem")
+    play(state, "german: attack Arnhem", dice(1, 1, 1, 1, 1, 10, 10, 10, 10, 10, 10))
+    assert state.phase is Phase.BATTLE and ENGINE.to_act(state) == ALLIED
+    error = refused(state, "allied: hits 9SS", "7.3")
+    assert "9SS is a German unit, not on the side taking these hits" in str(error)
+    assert "1P/1AB" in str(error)
+    error = refused(state, "allied: hits 1P/1AB 9SS", "7.3")
+    assert "9SS is a German unit" in str(error)
+
+
+def test_7_6_waiting_defender_is_offered_a_retreat_only_where_one_exists() -> None:
+    """7.6 "If there is no eligible retreat space, retreat is not allowed": the decision (and
+    the "must wait" refusal that quotes it) names only the answers that are legal."""
+    closed = ["Eindhoven", "Heeze", "Mierlo", "Nuenen", "Waalre"]
+    for allied, retreat in ((closed, False), ((), True)):
+        state = position({"2HC": "Geldorp", "KG-Walther": "Geldorp"},
+                         strength={"KG-Walther": 2}, german=["Geldorp"], allied=allied)
+        play(state, "allied: activate 2HC")
+        play_one(state, "allied: attack Geldorp", dice(1, 1, 10, 10))
+        assert state.phase is Phase.BATTLE and ENGINE.to_act(state) == GERMAN
+        text = ENGINE.decision(state)
+        assert ("retreat" in text.replace("no retreat", "")) is retreat, text
+        error = refused(state, "german: activate 59", "7")
+        assert ("retreat" in str(error).replace("no retreat", "")) is retreat, error
+
+
 # -- 8 Supply ----------------------------------------------------------------------------
 
 
