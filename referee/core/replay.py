@@ -393,6 +393,11 @@ class Replayer:
                 column=item.column,
             )
         if getattr(command, "chance", False):
+            out_of_turn = getattr(self.engine, "out_of_turn", None)
+            skipped = out_of_turn(state, command) if out_of_turn is not None else None
+            if skipped is not None:
+                skipped.column = skipped.column or item.column
+                raise skipped
             if actor != REFEREE:
                 raise WrongSide(
                     f"'{command}' is a roll the referee makes at its step of the turn; "
