@@ -20,6 +20,10 @@ def check_file(path: Path) -> list[str]:
 
             load_scenario_file(path)
             return []
+        if game == "arnhem44" or (game is None and (path.parent / "sectors.toml").is_file()):
+            from referee.games.arnhem44.facts import check_scenario as check_arnhem44
+
+            return check_arnhem44(path.parent)
         if game is None and (path.parent / "spaces.toml").is_file():
             return check_path(path.parent)
         if game is None:
@@ -38,6 +42,10 @@ def check_path(path: Path) -> list[str]:
             from referee.games.wwiic.facts import check_scenario
 
             return check_scenario(path)
+        if (path / "sectors.toml").is_file():
+            from referee.games.arnhem44.facts import check_scenario as check_arnhem44
+
+            return check_arnhem44(path)
         files = sorted(path.glob("*.toml"))
         if not files:
             return [f"{path}: holds no scenario files (*.toml)"]
@@ -56,6 +64,11 @@ def scenario_data(game: str) -> dict[str, Any]:
         from referee.games.battle_card.scenario import bundled_scenario
 
         return {"game": "battle-card", **bundled_scenario().model_dump()}
+    if entry.id == "arnhem44":
+        from referee.games.arnhem44.scenario import load_scenario as load_arnhem44
+        from referee.games.arnhem44.view import scenario_json as arnhem44_json
+
+        return arnhem44_json(load_arnhem44())
     raise NotImplementedRule("-", f"{entry.title} has no scenario data yet")
 
 
