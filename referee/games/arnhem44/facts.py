@@ -25,7 +25,7 @@ def check_scenario(path: Path | None = None) -> list[str]:
     return facts(scenario)
 
 
-def facts(s: Scenario) -> list[str]:  # noqa: C901 - one list of independent checks
+def facts(s: Scenario) -> list[str]:
     out: list[str] = []
     meta = s.meta
     ids = [x.id for x in s.sectors]
