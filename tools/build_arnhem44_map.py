@@ -194,7 +194,7 @@ def build() -> tuple[list[dict], list[dict]]:
         for item in box.get("adjoins", []):
             space = item["space"] if isinstance(item, dict) else item
             flags.add(into.get(space, space))
-    flags |= {"Arnhem", "Ede", "Deelen", "'s-Hertogenbosch", "Oss"}
+    flags |= {"Arnhem", "Ede", "Deelen", "Oss"}
     flags -= {s["id"] for s in STARTS}
     for sid, sector in sectors.items():
         sector["above_rhine"] = sid in north
@@ -206,7 +206,20 @@ def build() -> tuple[list[dict], list[dict]]:
         wide = [s for d in (1, 2) for s in ring.get(d, [])]
         sectors[centre]["drop_zone"] = number
         zone_markers[number] = (cycle(near, 10), cycle(wide, 10))
+    # a log word cannot start with an apostrophe: the id is written without it (the name keeps it)
+    for old, new in RENAMES.items():
+        sector = sectors.pop(old)
+        sector["id"] = new
+        sector["aliases"].insert(0, old)
+        sectors[new] = sector
+        for link in links.values():
+            for end in ("a", "b"):
+                if link[end] == old:
+                    link[end] = new
     return list(sectors.values()), sorted(links.values(), key=lambda x: (x["a"], x["b"]))
+
+
+RENAMES = {"'s-Hertogenbosch": "s-Hertogenbosch"}
 
 
 zone_markers: dict[int, tuple[list[str], list[str]]] = {}
