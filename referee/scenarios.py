@@ -75,6 +75,8 @@ def scenario_data(game: str) -> dict[str, Any]:
 def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str:
     """The SVG map of a game, with a log's units and control when one is given."""
     entry = game_entry(game)
+    if entry.id == "arnhem44":
+        return _draw_arnhem44(log, upto)
     if entry.id != "wwiic":
         raise NotImplementedRule(
             "-", f"{entry.title} has no map drawing; 'referee render LOG' draws a game's board"
@@ -96,3 +98,19 @@ def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str
             s["id"]: s["control"] for s in state.get("spaces", []) if s.get("control")
         }
     return draw_wwiic(load_scenario(), units=units, control=control)
+
+
+def _draw_arnhem44(log: Path | None, upto: int | None) -> str:
+    from referee.games.arnhem44.mapsvg import draw_map as draw_arnhem44
+    from referee.games.arnhem44.scenario import load_scenario as load_arnhem44
+
+    figures = None
+    if log is not None:
+        from referee.api import replay_file
+
+        report = replay_file(log, upto=upto)
+        state = report.state_json()
+        if report.game != "arnhem44" or state is None:
+            raise HeaderError(f"{log} is not a readable Arnhem '44 log")
+        figures = {s["id"]: s["units"] for s in state.get("sectors", [])}
+    return draw_arnhem44(load_arnhem44(), figures)
