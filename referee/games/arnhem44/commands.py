@@ -250,7 +250,7 @@ def build(board: Board, tree: Tree[Any]) -> Command:
         return Invade(target, parts)
     if kind in ("fall_back", "withdraw"):
         cls = FallBack if kind == "fall_back" else Withdraw
-        return cls(_groups(board, ch[0]), _sector(board, ch[1]), _sector(board, ch[2]))
+        return cls(_groups(board, ch[0]), _sector(board, ch[1]), _sector(board, ch[-1]))
     if kind == "support":
         return Support(_groups(board, ch[0]))
     if kind == "no_support":

@@ -74,12 +74,17 @@ def _path_cost(board: Board, state: AState, path: tuple[str, ...], kind: str, si
                mp: int, fresh: bool) -> tuple[int, int]:
     """(points spent, points left) along ``path`` for one figure; IllegalMove if it cannot."""
     spent = 0
+    if mp == 0:
+        raise IllegalMove(
+            "Move/Contact", f"{a_key(kind)} in {path[0]} has no movement points left this phase: "
+            "it used its allowance, crossed a waterway without a bridge, or took part in an "
+            "intrusion (any attempt to intrude consumes all remaining movement points)")
     for index, (here, there) in enumerate(pairwise(path)):
         cost, ends, _ = crossing(board, state, here, there, kind, side, index == 0, fresh)
         spent += cost
         if spent > mp:
             raise IllegalMove(
-                "Units/In General", f"a {key_name(kind)} with {mp} movement point"
+                "Units/In General", f"{a_key(kind)} with {mp} movement point"
                 f"{'s' if mp != 1 else ''} left cannot reach {there}"
                 + (" (night: half the movement points)" if state.night else ""))
         if ends:
@@ -92,6 +97,10 @@ def _path_cost(board: Board, state: AState, path: tuple[str, ...], kind: str, si
 
 def key_name(kind: str) -> str:
     return {"inf": "infantry unit", "tank": "tank", "art": "artillery unit"}[kind]
+
+
+def a_key(kind: str) -> str:
+    return ("an " if kind in ("inf", "art") else "a ") + key_name(kind)
 
 
 def move(board: Board, state: AState, command: Move) -> list[Event]:
@@ -208,25 +217,25 @@ def invade(board: Board, state: AState, dice: Dice, command: Invade) -> list[Eve
                                           was_fresh)
                 if mp < cost:
                     raise IllegalMove(
-                        "Move/Contact", f"a {key_name(key[1])} in {source} has {mp} movement "
+                        "Move/Contact", f"{a_key(key[1])} in {source} has {mp} movement "
                         f"point{'s' if mp != 1 else ''} left, and invading {target} costs {cost}"
                         + (" (night: half the movement points)" if state.night else ""))
                 bonus = max(bonus, extra)
                 plans.append((key, source, mp))
     count = len(plans)
-    present = friends(state, target, side)
-    before = state.intruded.get(target, 0)
-    room = board.max_per_side - present - before
+    # A8: every unit that took part in an intrusion into the sector this phase counts against
+    # the 9, eliminated or not, with the friendly units present at the first intrusion.
+    used = state.intruded.get(target, friends(state, target, side))
+    room = board.max_per_side - used
     if count > room:
         raise IllegalMove(
             "Move/Contact", f"at most {board.max_per_side} units invade {target}, minus the "
-            f"{present} friendly unit{'s' if present != 1 else ''} already there"
-            + (f" and the {before} that already invaded it this phase" if before else "")
-            + f": {max(room, 0)} may, not {count}")
+            "friendly units already there and every unit that invaded it this phase: "
+            f"{max(room, 0)} may, not {count}")
     for source, groups in command.parts:
         for key, n in resolve(state, side, source, groups, "Move/Contact"):
             take(state, source, key, n, board)
-    state.intruded[target] = before + count
+    state.intruded[target] = used + count
     attackers = [(k, s) for k, s, _ in plans]
     unhurt, injured, words = engage(
         board, state, dice, target, attackers, bonus, {s: s for _, s, _ in plans},
@@ -274,7 +283,7 @@ def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> lis
             cost, ends, extra = crossing(board, state, start, dest, key[1], side, True,
                                          was_fresh)
             if mp < cost:
-                raise IllegalMove("Move/FallBack", f"a {key_name(key[1])} in {start} has {mp} "
+                raise IllegalMove("Move/FallBack", f"{a_key(key[1])} in {start} has {mp} "
                                   f"movement point{'s' if mp != 1 else ''} left; falling back "
                                   f"to {dest} costs {cost}")
             costs[key] = max(costs.get(key, 0), 99 if ends else cost)

@@ -58,7 +58,8 @@ class AState:
     """Figures that moved (or were halted) this phase: sector -> (group, kind, MP left) -> n.
     Every other figure of the mover is fresh: it starts the phase where it stands."""
     intruded: dict[str, int] = field(default_factory=dict)
-    """Figures that took part in intrusions into a sector this phase (Move/Contact)."""
+    """Units counted against the 9 of intrusions into a sector this phase (Move/Contact, A8):
+    the friendly units present at the first intrusion plus every unit that took part."""
     fallback: FallBackPending | None = None
     # -- combat and withdrawal
     combats: list[str] = field(default_factory=list)
