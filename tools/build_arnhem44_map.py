@@ -15,9 +15,9 @@ An owner of the printed board does not need this script: edit the TOML files dir
 
 from __future__ import annotations
 
-import math
 import tomllib
 from collections import deque
+from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,7 +156,7 @@ def build() -> tuple[list[dict], list[dict]]:
         links[key] = entry
     # the start sectors: plain between each other, the Scheldt-Maas canal to the north
     order = [s["id"] for s in STARTS]
-    for left, right in zip(order, order[1:], strict=False):
+    for left, right in pairwise(order):
         key = (min(left, right), max(left, right))
         links[key] = {"a": key[0], "b": key[1], "kind": "plain"}
     for start in STARTS:

@@ -95,14 +95,18 @@ def destinations(board: Board, state: AState, sector: str, side: str) -> list[st
     if not legal:
         return []
     own_y = board.xy[sector][1]
-    tests = (
-        lambda s: friends(state, s, side) > 0,                     # towards friendly troops
-        lambda s: not any(enemies(state, n, side) for n in board.neighbours[s]
-                          if n != sector),                          # away from the enemy
-        lambda s: (board.xy[s][1] < own_y) if side == ALLIED       # Allies south,
-        else (board.xy[s][1] > own_y),                              # Germans north
-    )
-    for test in tests:
+
+    def has_friends(s: str) -> bool:
+        return friends(state, s, side) > 0
+
+    def away(s: str) -> bool:
+        return not any(enemies(state, n, side) for n in board.neighbours[s] if n != sector)
+
+    def homeward(s: str) -> bool:
+        return board.xy[s][1] < own_y if side == ALLIED else board.xy[s][1] > own_y
+
+    # towards friendly troops; away from the enemy; the Allies south, the Germans north
+    for test in (has_friends, away, homeward):
         kept = [s for s in legal if test(s)]
         if kept:
             legal = kept

@@ -32,7 +32,7 @@ def table(board: Board) -> tuple[tuple[frozenset[str], dict[str, int], str], ...
             allowed = frozenset(board.within(entry.sector, entry.zones))
             words = entry.sector + (f" + {entry.zones} zone{'s' if entry.zones > 1 else ''}"
                                     if entry.zones else "")
-        out.append((allowed, dict(entry.units), words))
+        out.append((allowed, {str(k): n for k, n in entry.units.items()}, words))
     return tuple(out)
 
 

@@ -194,7 +194,7 @@ class Arnhem44Engine:
         state.take(work)
         return events
 
-    def _dispatch(self, work: AState, command: Command, dice: Dice) -> list[Event]:  # noqa: C901
+    def _dispatch(self, work: AState, command: Command, dice: Dice) -> list[Event]:
         board = self.board
         phase = work.phase
         if isinstance(command, Unimplemented):

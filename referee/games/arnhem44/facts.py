@@ -99,11 +99,11 @@ def facts(s: Scenario) -> list[str]:
         out.append("crossings.toml: the bridge at Arnhem holds the highest value (Winning)")
     on_border = {(min(b.a, b.b), max(b.a, b.b)): b for b in s.borders}
     for bridge in bridges:
-        border = on_border.get((min(bridge.a, bridge.b), max(bridge.a, bridge.b)))
+        found = on_border.get((min(bridge.a, bridge.b), max(bridge.a, bridge.b)))
         want = "stream" if bridge.kind == "major" else "waterway"
-        if border is None:
+        if found is None:
             out.append(f"bridge {bridge.id}: {bridge.a} and {bridge.b} are not adjacent")
-        elif border.kind != want or border.bridge != bridge.id:
+        elif found.kind != want or found.bridge != bridge.id:
             out.append(f"bridge {bridge.id}: a {bridge.kind} bridge stands on a "
                        f"{'stream' if bridge.kind == 'major' else 'river or canal'} and its "
                        f"border must name it (Bridges)")
@@ -115,8 +115,8 @@ def facts(s: Scenario) -> list[str]:
     if len(ferries) != 5:
         out.append(f"crossings.toml: {len(ferries)} ferries; the board has 5 ferry indicators")
     for ferry in ferries:
-        border = on_border.get((min(ferry.a, ferry.b), max(ferry.a, ferry.b)))
-        if border is None or border.kind == "plain" or border.ferry != ferry.id:
+        link = on_border.get((min(ferry.a, ferry.b), max(ferry.a, ferry.b)))
+        if link is None or link.kind == "plain" or link.ferry != ferry.id:
             out.append(f"ferry {ferry.id}: not on a waterway border that names it (Ferry)")
     # Drop zones: 6, numbered 1-6, each 10 green and 10 black markers on sectors.
     zones = s.crossings.drop_zones
@@ -143,15 +143,15 @@ def facts(s: Scenario) -> list[str]:
     # Units (The Units).
     kinds_info = meta.kinds
     expected = {"inf": (2, 2, 2, 2), "tank": (4, 3, 4, 4), "art": (6, 2, 2, 2)}
-    for kind, (fp, hp_a, hp_g, mp) in expected.items():
-        info = kinds_info.get(kind)  # type: ignore[call-overload]
+    for name, (fp, hp_a, hp_g, mp) in expected.items():
+        info = kinds_info.get(name)  # type: ignore[call-overload]
         if info is None or (info.fp, info.hp.get("allied"), info.hp.get("german"), info.mp) != (
             fp, hp_a, hp_g, mp
         ):
-            out.append(f"scenario.toml: {kind} has firepower {fp}, hit points {hp_a} (Allied) / "
+            out.append(f"scenario.toml: {name} has firepower {fp}, hit points {hp_a} (Allied) / "
                        f"{hp_g} (German), movement {mp} (The Units)")
-    art = kinds_info.get("art")
-    if art is None or art.at_fp != {"allied": 2, "german": 3}:
+    artillery_info = kinds_info.get("art")
+    if artillery_info is None or artillery_info.at_fp != {"allied": 2, "german": 3}:
         out.append("scenario.toml: artillery as an anti-tank weapon rolls 2 (Allied) or 3 "
                    "(German) dice")
     # Forces.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from referee.core.svg import Element, svg_root, to_text
+from referee.core.svg import svg_root, to_text
 from referee.games.arnhem44.scenario import Scenario
 
 SCALE = 13.0

@@ -47,8 +47,8 @@ def totals(board: Board) -> Counter[Key]:
         for kind, n in reserve.units.items():
             total[("DE", kind)] += n
     for landing in f.airborne:
-        for kind, n in landing.units.items():
-            total[(landing.group, kind)] += n
+        for kind_name, n in landing.units.items():
+            total[(landing.group, kind_name)] += n
     return total
 
 
@@ -149,8 +149,8 @@ def start_waiting(board: Board) -> Counter[Key]:
         for kind, n in entry.units.items():
             waiting[("DE", kind)] += n
     for icon in f.reserve_icons:
-        kind, _, group = icon.partition("/")
-        waiting[(group, kind)] += 1
+        icon_kind, _, group = icon.partition("/")
+        waiting[(group, icon_kind)] += 1
     for reserve in f.german_reserves:
         for kind, n in reserve.units.items():
             waiting[("DE", kind)] += n
