@@ -49,7 +49,14 @@ MAX_DICE_IN_RECORD = 500
 _NOT_A_POSITION = frozenset({ProblemKind.SYNTAX, ProblemKind.ENCODING, ProblemKind.LIMIT})
 """Problems that mean a position file is not text of the log language at all."""
 
-_GAME_TAG = re.compile(r'^\s*\[\s*Game\s+"([^"\n]*)"\s*\]', re.IGNORECASE)
+# The [Game] tag exactly as the grammar reads a tag line (common.lark: "[" TAG_NAME TAG_VALUE
+# "]", spaces and tabs ignored, a comment after it), so that the finder and the parser never
+# disagree about which line names the game.
+_GAME_TAG = re.compile(
+    r'[ \t]*\[[ \t]*Game[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\][ \t]*(?:#[^\n]*)?\Z'
+)
+# Something a player meant as the [Game] tag: told apart so the sentence can say what is wrong.
+_LOOSE_GAME_TAG = re.compile(r"\s*\[\s*game\b", re.IGNORECASE)
 
 
 def decode_log(data: bytes) -> str:
@@ -165,11 +172,34 @@ def apply_position(log: ParsedLog, path: Path) -> None:
 
 def find_game(lines: list[str]) -> str | None:
     """The value of the ``[Game "..."]`` tag, which chooses the grammar for the rest."""
-    for line in lines:
+    found = _game_line(lines)
+    return found[1] if found is not None else None
+
+
+def _game_line(lines: list[str]) -> tuple[int, str] | None:
+    """The number of the line that is the ``[Game]`` tag, and the game it names."""
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE_CHARS:  # parse_log skips such a line, so must the finder
+            continue
         match = _GAME_TAG.match(line)
         if match:
-            return match.group(1)
+            return number, _unquote(f'"{match.group(1)}"')
     return None
+
+
+def _no_game(lines: list[str]) -> Problem:
+    """Why no line is the ``[Game]`` tag: none is there, or one almost is."""
+    example = '[Game "battle-card"]'
+    for number, line in enumerate(lines, 1):
+        if len(line) <= MAX_LINE_CHARS and _LOOSE_GAME_TAG.match(line):
+            return HeaderError(
+                f"this line is meant as the [Game] tag but is not one: write it as {example}, "
+                f"'Game' with a capital G, alone on its line (spaces or tabs before it only)"
+            ).to_problem(line=number, text=line)
+    return HeaderError(
+        f'the log has no [Game "..."] tag; start it with one, for example {example} '
+        f"('referee games' lists the games)"
+    ).to_problem(line=1)
 
 
 def parse_log(
@@ -189,22 +219,18 @@ def parse_log(
             ).to_problem()
         )
         return log
+    chosen: tuple[int, str] | None = None
     if engine is None:
-        game = find_game(lines)
-        if game is None:
+        chosen = _game_line(lines)
+        if chosen is None:
             log.unreadable = True
-            log.problems.append(
-                HeaderError(
-                    'the log has no [Game "..."] tag; start it with one, for example '
-                    '[Game "battle-card"] (\'referee games\' lists the games)'
-                ).to_problem(line=1)
-            )
+            log.problems.append(_no_game(lines))
             return log
+        number, game = chosen
         try:
             engine = engine_for(game)
         except RefereeError as error:
             log.unreadable = True
-            number = next(i for i, line in enumerate(lines, 1) if _GAME_TAG.match(line))
             problem = error.to_problem(line=number, text=lines[number - 1])
             log.problems.append(
                 Problem(ProblemKind.HEADER, problem.message, line=number, text=problem.text)
@@ -237,6 +263,13 @@ def parse_log(
             continue
         seen_action = True
         log.entries.append(entry)
+    if chosen is not None and log.tags.get("Game") != chosen[1]:
+        # The tag that chose the grammar did not make it into the tags (it came after a
+        # move, for one): the log cannot be read as that game.
+        log.unreadable = True
+        log.problems.append(HeaderError(
+            f"the [Game \"{chosen[1]}\"] tag must come first, before any move"
+        ).to_problem(line=chosen[0]))
     return log
 
 
