@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +37,14 @@ def check_file(path: Path) -> list[str]:
 
 def check_path(path: Path) -> list[str]:
     """Every problem of a scenario file or folder."""
-    if not path.exists():
+    try:
+        is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+    except FileNotFoundError:
         return [f"{path}: no such file or folder"]
-    if path.is_dir():
+    except (OSError, ValueError) as error:  # a name too long, a NUL, a loop of links
+        reason = error.strerror if isinstance(error, OSError) else "the name holds a NUL"
+        return [f"{path}: cannot be read ({reason or error})"]
+    if is_dir:
         if (path / "spaces.toml").is_file():
             from referee.games.wwiic.facts import check_scenario
 

@@ -26,7 +26,6 @@ from referee.core.errors import (
     RefereeError,
 )
 from referee.core.grammar import game_parser, syntax_error
-from referee.core.reading import contained_in, read_bounded
 from referee.core.log import (
     ActionLine,
     CommandItem,
@@ -39,6 +38,7 @@ from referee.core.log import (
     TagLine,
     TurnAssertion,
 )
+from referee.core.reading import contained_in, read_bounded
 
 MAX_BYTES = 16 * 1024 * 1024
 MAX_LINES = 100_000

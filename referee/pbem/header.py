@@ -75,10 +75,14 @@ def _position_tags(position: Path, out: Path | None) -> list[str]:
     beside = os.path.realpath(out.parent if str(out.parent) else ".")
     if os.path.realpath(position.parent if str(position.parent) else ".") != beside:
         raise PbemError(f"the position file {position} must lie in the log's folder {beside}")
-    try:
-        data = position.read_bytes()
-    except OSError as error:
-        raise PbemError(f"cannot read {position}: {error.strerror or error}") from None
+    from referee.core.errors import RefereeError
+    from referee.core.parsing import MAX_BYTES
+    from referee.core.reading import read_bounded
+
+    try:  # a regular file only, never more than a log may be
+        data = read_bounded(position, MAX_BYTES, what="position file")
+    except RefereeError as error:
+        raise PbemError(error.message) from None
     digest = hashlib.sha256(data).hexdigest()
     return [f'[Position "{position.name}"]', f'[{POSITION_DIGEST_TAG} "{digest}"]']
 

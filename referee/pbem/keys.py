@@ -94,16 +94,15 @@ def write_secret(path: Path, secret: Secret, game: str, log: str) -> None:
 
 def read_secret(path: Path) -> Secret:
     """Read a secret file, or raise ``SecretFileError`` saying what is wrong with it."""
-    try:
-        if path.stat().st_size > MAX_SECRET_FILE:
-            raise SecretFileError(f"{path} is too large to be a secret file")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise SecretFileError(f"there is no secret file {path}") from None
-    except IsADirectoryError:
-        raise SecretFileError(f"{path} is a folder, not a secret file") from None
-    except OSError as error:
-        raise SecretFileError(f"cannot read {path}: {error.strerror or error}") from None
+    from referee.core.errors import LogLimitError, RefereeError
+    from referee.core.reading import read_bounded
+
+    try:  # a regular file only, never more than the limit: not a FIFO, not /dev/zero
+        data = read_bounded(path, MAX_SECRET_FILE, what="secret file")
+    except LogLimitError:
+        raise SecretFileError(f"{path} is too large to be a secret file") from None
+    except RefereeError as error:
+        raise SecretFileError(error.message) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

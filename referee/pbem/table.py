@@ -15,6 +15,7 @@ from referee.core.errors import Problem, ProblemKind, RefereeError
 from referee.core.files import LockHeld, locked
 from referee.core.log import ParsedLog
 from referee.core.parsing import MAX_BYTES, apply_position, decode_log, parse_log
+from referee.core.reading import read_bounded
 from referee.core.replay import MAX_CHOICES, Replayer, Report
 from referee.pbem.chain import Plan, code_of, plan_of
 from referee.pbem.errors import LogBusy, PbemError, SecretFileError, SecretMismatch
@@ -28,21 +29,12 @@ class LogUnreadable(PbemError):
 
 
 def read_text(path: Path) -> str:
-    """The text of a log file, or ``LogUnreadable`` saying why not."""
+    """The text of a log file, or ``LogUnreadable`` saying why not (``read_bounded``: a
+    regular file only, never more than ``MAX_BYTES`` of it)."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise LogUnreadable(f"{path} is larger than the {MAX_BYTES:,} bytes a log may have")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise LogUnreadable(f"there is no log {path}") from None
-    except IsADirectoryError:
-        raise LogUnreadable(f"{path} is a folder, not a log") from None
-    except OSError as error:
-        raise LogUnreadable(f"cannot read {path}: {error.strerror or error}") from None
-    try:
-        return decode_log(data)
+        return decode_log(read_bounded(path, MAX_BYTES, what="log"))
     except RefereeError as error:
-        raise LogUnreadable(f"{path}: {error.message}") from None
+        raise LogUnreadable(error.message) from None
 
 
 @contextlib.contextmanager
