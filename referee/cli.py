@@ -367,9 +367,16 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
 @click.option("--fail-fast", is_flag=True, help="Stop at the first log that is not legal.")
 @_seed_option
 @_force_option
+@click.option("--log-seconds", type=click.FloatRange(min=0), default=120.0, show_default=True,
+              help="Each log's time budget (0: none); a log over it is an over-budget row.")
+@click.option("--log-megabytes", type=click.IntRange(min=0), default=2048, show_default=True,
+              help="Each log's memory budget (0: none); a log over it is an over-budget row.")
+@click.option("--resume", is_flag=True, help="Go on from FILE.partial, the rows an earlier "
+              "--out FILE batch of the same PATHs wrote before it stopped.")
 def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
           scheduler: str | None, out: Path | None, fail_fast: bool, seed: str | None,
-          force: bool = False) -> None:
+          force: bool = False, log_seconds: float = 120.0, log_megabytes: int = 2048,
+          resume: bool = False) -> None:
     """Replay many logs: files, folders (every *.log below them) or globs.
 
     One result row per log (JSON Lines on stdout, or --out FILE.jsonl / FILE.csv), then a
@@ -381,30 +388,42 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
 
     from referee.batch import ExecutorUnavailable, open_results, open_runner, run_batch
     from referee.batch.executors import choose_executor
-    from referee.batch.results import format_of
+    from referee.batch.results import PartialExists, format_of, partial_path, read_partial
 
+    done: list[Any] = []
     try:
         kind, workers = choose_executor(executor, jobs, scheduler)
+        if resume and out is None:
+            raise ValueError("--resume goes on from the partial file of --out FILE: give --out")
         if out is not None:
             format_of(out)
             _refuse_output(out, force, [Path(p) for p in paths])
+            if resume:
+                done = read_partial(out)
     except ValueError as error:
         _fail(str(error))
+    except (PartialExists, OSError):
+        _fail(f"there is no {partial_path(out or Path())} to resume from")
     errors = output.make_console(stderr=True)
     start = time.perf_counter()
     try:
         with (
-            open_results(out, replace=force) as sink,
+            open_results(out, replace=force, resume=resume) as sink,
             output.progress_bar(errors) as bar,
             open_runner(kind, workers, scheduler) as runner,
         ):
             task = bar.add_task("replaying", total=None)
             summary = run_batch(
                 paths, runner, seed=seed, fail_fast=fail_fast, on_row=sink.write,
-                on_chunk=lambda n: bar.advance(task, n),
+                on_chunk=lambda n: bar.advance(task, n), seconds=log_seconds or None,
+                megabytes=log_megabytes or None, done=done,
             )
-    except ExecutorUnavailable as error:
-        _fail(str(error))
+    except PartialExists as error:
+        _fail(f"{error} is left from a batch that did not finish: give --resume to go on "
+              "from it, or --force to start again")
+    except (ExecutorUnavailable, ValueError) as error:
+        kept = f"; the rows done so far are in {partial_path(out)}" if out is not None else ""
+        _fail(f"{error}{kept}")
     except FileExistsError:
         _fail(f"{out} exists already; give --force to write over it")
     except OSError as error:

@@ -46,7 +46,8 @@ class Runner(Protocol):
 
     workers: int
 
-    def map(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]: ...
+    def map(self, fn: Callable[[J], R], jobs: Iterable[J],
+            recovery: Recovery[J, R] | None = None) -> Iterator[R]: ...
 
 
 class SerialRunner:
@@ -64,17 +65,36 @@ class SerialRunner:
     ) -> None:
         return None
 
-    def map(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
+    def map(self, fn: Callable[[J], R], jobs: Iterable[J],
+            recovery: Recovery[J, R] | None = None) -> Iterator[R]:
         for job in jobs:
             yield fn(job)
 
 
+class Recovery(Protocol[J, R]):
+    """How a runner goes on when a worker process dies (the out-of-memory killer, a
+    ``kill -9``): the jobs that were in flight are split into jobs of one item and run one
+    at a time, and the one item whose worker dies again gets ``lost``'s result."""
+
+    def split(self, job: J) -> list[J]: ...
+
+    def merge(self, results: list[R]) -> R: ...
+
+    def lost(self, job: J, reason: str) -> R: ...
+
+
 def windowed(
-    executor: Executor, fn: Callable[[J], R], jobs: Iterable[J], window: int
+    executor: Executor, fn: Callable[[J], R], jobs: Iterable[J], window: int,
+    restart: Callable[[], Executor] | None = None, recovery: Recovery[J, R] | None = None,
 ) -> Iterator[R]:
     """``fn`` over ``jobs`` on ``executor``, results in job order, at most ``window`` jobs
-    submitted and not yet yielded.  Closing the iterator early cancels what has not started."""
+    submitted and not yet yielded.  Closing the iterator early cancels what has not started.
+
+    When a worker dies, with ``restart`` (a fresh executor) and ``recovery`` every job
+    already finished keeps its result and the jobs in flight are run again, item by item
+    (``Recovery``); without them it is ``ExecutorUnavailable``."""
     pending: dict[Future[R], int] = {}
+    in_flight: dict[int, J] = {}
     finished: dict[int, R] = {}
     source = iter(jobs)
     submitted = emitted = 0
@@ -87,17 +107,36 @@ def windowed(
                 except StopIteration:
                     exhausted = True
                     break
-                pending[executor.submit(fn, job)] = submitted
+                in_flight[submitted] = job
+                try:
+                    pending[executor.submit(fn, job)] = submitted
+                except BrokenExecutor:  # the pool broke before the job could be sent
+                    if restart is None or recovery is None:
+                        raise
+                    executor = _recover(executor, fn, [submitted], pending, in_flight,
+                                        finished, restart, recovery)
                 submitted += 1
             if emitted in finished:
+                in_flight.pop(emitted, None)
                 yield finished.pop(emitted)
                 emitted += 1
                 continue
             if not pending:
                 return
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            broken: list[int] = []
             for future in done:
-                finished[pending.pop(future)] = future.result()
+                index = pending.pop(future)
+                try:
+                    finished[index] = future.result()
+                except BrokenExecutor:
+                    broken.append(index)
+            if not broken:
+                continue
+            if restart is None or recovery is None:
+                raise BrokenExecutor(f"a worker died running job {broken[0] + 1}")
+            executor = _recover(executor, fn, broken, pending, in_flight, finished, restart,
+                                recovery)
     except BrokenExecutor as error:
         raise ExecutorUnavailable(
             f"a worker process stopped without finishing its work ({error})"
@@ -107,17 +146,58 @@ def windowed(
             future.cancel()
 
 
+def _recover(executor: Executor, fn: Callable[[J], R], broken: list[int],
+             pending: dict[Future[R], int], in_flight: dict[int, J], finished: dict[int, R],
+             restart: Callable[[], Executor], recovery: Recovery[J, R]) -> Executor:
+    """After a worker died: keep what finished, run the ``broken`` jobs and every job still
+    pending again item by item on a new pool; that pool, to go on with."""
+    done, _ = wait(pending)  # the pool is broken: every job left ends now
+    for future in done:
+        index = pending.pop(future)
+        try:
+            finished[index] = future.result()
+        except BrokenExecutor:
+            broken.append(index)
+    executor.shutdown(wait=False, cancel_futures=True)
+    executor = restart()
+    for index in sorted(broken):
+        parts: list[R] = []
+        for part in recovery.split(in_flight[index]):
+            result, executor = _isolated(executor, fn, part, restart, recovery)
+            parts.append(result)
+        finished[index] = recovery.merge(parts)
+    return executor
+
+
+def _isolated(executor: Executor, fn: Callable[[J], R], job: J,
+              restart: Callable[[], Executor], recovery: Recovery[J, R]) -> tuple[R, Executor]:
+    """Run one job alone: its result, or ``lost`` when its worker dies (with a new pool)."""
+    try:
+        return executor.submit(fn, job).result(), executor
+    except BrokenExecutor:
+        executor.shutdown(wait=False, cancel_futures=True)
+        reason = "its worker process was killed while replaying it (out of memory?)"
+        return recovery.lost(job, reason), restart()
+
+
 class PoolRunner:
-    """A local pool of worker processes (standard library), each warmed up once."""
+    """A local pool of worker processes (standard library), each warmed up once.
+
+    ``recovery`` (``map``): when a worker dies, the pool is started again and the work in
+    flight is run again item by item, so one log that kills its worker costs one row."""
 
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
 
-    def __enter__(self) -> PoolRunner:
+    def _start(self) -> ProcessPoolExecutor:
         self._pool = ProcessPoolExecutor(
             max_workers=self.workers, mp_context=_context(), initializer=warm_up
         )
+        return self._pool
+
+    def __enter__(self) -> PoolRunner:
+        self._start()
         return self
 
     def __exit__(
@@ -128,10 +208,12 @@ class PoolRunner:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
-    def map(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
+    def map(self, fn: Callable[[J], R], jobs: Iterable[J],
+            recovery: Recovery[J, R] | None = None) -> Iterator[R]:
         if self._pool is None:
             raise RuntimeError("the pool is used outside its 'with' block")
-        return windowed(self._pool, fn, jobs, self.workers * JOBS_PER_WORKER)
+        return windowed(self._pool, fn, jobs, self.workers * JOBS_PER_WORKER,
+                        restart=self._start, recovery=recovery)
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -204,7 +286,9 @@ class DaskRunner:
         self._executor = None
         self._stack.close()
 
-    def map(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
+    def map(self, fn: Callable[[J], R], jobs: Iterable[J],
+            recovery: Recovery[J, R] | None = None) -> Iterator[R]:
+        """``recovery`` is not used: Dask itself runs again the tasks of a dead worker."""
         if self._executor is None:
             raise RuntimeError("the Dask client is used outside its 'with' block")
         return self._results(windowed(self._executor, fn, jobs, self.workers * JOBS_PER_WORKER))

@@ -1,10 +1,11 @@
 """Writing result rows as JSON Lines or CSV, and reading them back.
 
 The format follows the file's suffix: ``.jsonl`` (or ``.ndjson``) for JSON Lines, ``.csv``
-for CSV.  A results file is written atomically: rows go to a temporary file beside it, which
-replaces the target only when the batch has finished, so an interrupted batch never leaves a
-half-written file in place of the old one.  Without a file, rows go to standard output as
-JSON Lines, one per log as soon as it is known.
+for CSV.  A results file is complete or absent: rows go, as each log finishes, to
+``FILE.partial`` beside it, and only when the batch has finished are they written to the
+file itself (atomically) and the partial file removed.  A batch that is killed or fails
+half-way leaves the partial file with every row it had; ``--resume`` goes on from it.
+Without a file, rows go to standard output as JSON Lines, one per log as soon as it is known.
 
 In CSV the nested values (problem counts by kind and by rule, VPs) are compact JSON in their
 cell, and an empty cell is ``null``.
@@ -16,6 +17,8 @@ import contextlib
 import csv
 import io
 import json
+import os
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,9 +58,10 @@ class JsonLinesSink:
 class CsvSink:
     """A header, then one line per log."""
 
-    def __init__(self, handle: IO[str]) -> None:
+    def __init__(self, handle: IO[str], *, header: bool = True) -> None:
         self.writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
-        self.writer.writeheader()
+        if header:
+            self.writer.writeheader()
 
     def write(self, row: LogResult) -> None:
         self.writer.writerow({key: _cell(key, value) for key, value in row.to_json().items()})
@@ -83,21 +87,119 @@ def format_of(path: Path) -> str:
     return fmt
 
 
+PARTIAL_SUFFIX = ".partial"
+
+
+def partial_path(path: Path) -> Path:
+    """The file the rows of ``--out PATH`` are written to as they finish: ``PATH.partial``."""
+    return path.with_name(path.name + PARTIAL_SUFFIX)
+
+
+class PartialExists(Exception):
+    """``PATH.partial`` is there from an earlier batch that did not finish."""
+
+
 @contextlib.contextmanager
-def open_results(path: Path | None, *, replace: bool = True) -> Iterator[Sink]:
-    """A sink for the rows: JSON Lines on standard output, or an atomically written file
-    (``replace=False``: never over an existing one, ``FileExistsError``)."""
+def open_results(path: Path | None, *, replace: bool = True,
+                 resume: bool = False) -> Iterator[Sink]:
+    """A sink for the rows: JSON Lines on standard output, or the file ``path``.
+
+    A file's rows go, as each finishes, to ``PATH.partial`` beside it (flushed row by row,
+    so a batch killed half-way keeps every row it had); when the batch ends the rows are
+    written to ``path`` by the atomic writer and the partial file is removed, so ``path``
+    is complete or absent, never half-written.  When the block raises, the partial file
+    stays: ``resume=True`` appends to it (``read_partial`` gives its rows), and without
+    ``resume`` an existing partial file is ``PartialExists`` unless ``replace``.
+    ``replace=False``: never over an existing ``path`` (``FileExistsError``).
+    """
     if path is None:
         yield JsonLinesSink(sys.stdout, flush=True)
         return
     fmt = format_of(path)
-    with atomic_file(path, replace=replace) as raw:
-        handle = io.TextIOWrapper(raw, encoding="utf-8", newline="", write_through=True)
-        try:
-            yield CsvSink(handle) if fmt == "csv" else JsonLinesSink(handle)
-            handle.flush()
-        finally:
-            handle.detach()  # the atomic writer syncs and closes the file itself
+    partial = partial_path(path)
+    kept = ""
+    if resume:
+        kept = _complete_part(partial)
+        handle = partial.open("r+", encoding="utf-8", newline="")
+        handle.seek(0)
+        handle.truncate(0)
+        handle.write(kept)
+    else:
+        if partial.exists() and not replace:
+            raise PartialExists(partial)
+        handle = partial.open("w", encoding="utf-8", newline="")
+    with handle:
+        sink: Sink = CsvSink(handle, header=not kept) if fmt == "csv" else JsonLinesSink(handle)
+        yield _Flushed(sink, handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    with partial.open("rb") as rows, atomic_file(path, replace=replace) as raw:
+        shutil.copyfileobj(rows, raw)
+    partial.unlink()
+
+
+class _Flushed:
+    """A sink whose every row reaches the operating system at once (not the disk: ``fsync``
+    per row would cost more than the replay)."""
+
+    def __init__(self, sink: Sink, handle: IO[str]) -> None:
+        self.sink = sink
+        self.handle = handle
+
+    def write(self, row: LogResult) -> None:
+        self.sink.write(row)
+        self.handle.flush()
+
+
+def _complete_part(partial: Path) -> str:
+    """The text of a partial file up to its last whole row (a row cut short by a kill is
+    dropped: its log is replayed again)."""
+    try:
+        text = partial.read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        raise PartialExists(partial) from None
+    if format_of(partial.with_name(partial.name.removesuffix(PARTIAL_SUFFIX))) == "csv":
+        reader = csv.reader(io.StringIO(text, newline=""))
+        end = 0
+        with contextlib.suppress(csv.Error):
+            for _ in reader:
+                line_end = _offset_of_line(text, reader.line_num)
+                if line_end is None:  # the last row has no end of line: cut short
+                    break
+                end = line_end
+        return text[:end]
+    return text[: text.rfind("\n") + 1]
+
+
+def _offset_of_line(text: str, number: int) -> int | None:
+    """The offset just after the ``number``-th end of line of ``text`` (None: there is none)."""
+    offset = -1
+    for _ in range(number):
+        offset = text.find("\n", offset + 1)
+        if offset < 0:
+            return None
+    return offset + 1
+
+
+def read_partial(path: Path) -> list[LogResult]:
+    """The whole rows of ``--out PATH``'s partial file, as rows, to resume the batch from."""
+    partial = partial_path(path)
+    text = _complete_part(partial)
+    if format_of(path) == "jsonl":
+        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    else:
+        rows = [_from_cells(cells) for cells in csv.DictReader(io.StringIO(text, newline=""))]
+    return [_row_of(row) for row in rows]
+
+
+def _row_of(data: dict[str, Any]) -> LogResult:
+    return LogResult(
+        data["path"], data["status"], int(data["exit_code"]), game=data.get("game"),
+        problems=int(data.get("problems") or 0), by_kind=dict(data.get("problems_by_kind") or {}),
+        by_rule=dict(data.get("problems_by_rule") or {}), first_problem=data.get("first_problem"),
+        result=data.get("result"), winner=data.get("winner"), reason=data.get("reason"),
+        vp=data.get("vp"), turn=data.get("turn"), ms=float(data.get("ms") or 0.0),
+    )
 
 
 def read_results(path: Path) -> list[dict[str, Any]]:

@@ -6,7 +6,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.batch.worker import ERROR, ILLEGAL, LEGAL, STATUSES, UNREADABLE, LogResult
+from referee.batch.worker import (
+    ERROR,
+    ILLEGAL,
+    LEGAL,
+    OVER_BUDGET,
+    STATUSES,
+    UNREADABLE,
+    LogResult,
+)
 
 UNFINISHED = "unfinished"
 NO_WINNER = "-"
@@ -41,7 +49,7 @@ class BatchSummary:
     def exit_code(self) -> int:
         """2 when any log cannot be read (or the referee failed on one), else 1 when any
         breaks the rules, else 0."""
-        if self.statuses[UNREADABLE] or self.statuses[ERROR]:
+        if self.statuses[UNREADABLE] or self.statuses[ERROR] or self.statuses[OVER_BUDGET]:
             return 2
         return 1 if self.statuses[ILLEGAL] else 0
 

@@ -12,9 +12,13 @@ whole batch.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,9 +31,17 @@ LEGAL = "legal"
 ILLEGAL = "illegal"
 UNREADABLE = "unreadable"
 ERROR = "error"
-STATUSES = (LEGAL, ILLEGAL, UNREADABLE, ERROR)
-"""What became of a log: it keeps the rules, breaks them, cannot be read, or the referee
-failed on it (a bug in the referee, reported as a row so the batch goes on)."""
+OVER_BUDGET = "over-budget"
+STATUSES = (LEGAL, ILLEGAL, UNREADABLE, ERROR, OVER_BUDGET)
+"""What became of a log: it keeps the rules, breaks them, cannot be read, the referee
+failed on it (a bug in the referee, reported as a row so the batch goes on), or it needed
+more time or memory than its budget (or its worker process was killed while replaying it)."""
+
+SECONDS_PER_LOG = 120.0
+"""The default time budget of one log (``--log-seconds``)."""
+MEGABYTES_PER_LOG = 2048
+"""The default memory budget of one log (``--log-megabytes``): how much the worker's address
+space may grow while it replays the log."""
 
 _STATUS_OF_EXIT = {0: LEGAL, 1: ILLEGAL, 2: UNREADABLE}
 
@@ -56,6 +68,8 @@ class Chunk:
     targets: tuple[Target, ...]
     root: str
     seed: str | None = None
+    seconds: float | None = SECONDS_PER_LOG
+    megabytes: int | None = MEGABYTES_PER_LOG
 
 
 @dataclass(frozen=True)
@@ -119,12 +133,17 @@ def replay_chunk(chunk: Chunk) -> list[LogResult]:
     """Replay every log of ``chunk``, in order: one row each."""
     here = os.getcwd()
     base = None if os.path.abspath(chunk.root) == here else Path(chunk.root)
-    return [replay_target(target, base, chunk.seed) for target in chunk.targets]
+    return [replay_target(target, base, chunk.seed, seconds=chunk.seconds,
+                          megabytes=chunk.megabytes) for target in chunk.targets]
 
 
-def replay_target(target: Target, base: Path | None = None, seed: str | None = None) -> LogResult:
+def replay_target(target: Target, base: Path | None = None, seed: str | None = None, *,
+                  seconds: float | None = None, megabytes: int | None = None) -> LogResult:
     """Read and replay one log; ``base`` is the folder a relative path starts from when it
-    is not this process's working folder (a Dask worker on another machine)."""
+    is not this process's working folder (a Dask worker on another machine).
+
+    ``seconds`` and ``megabytes`` are the log's budget (``budget``): a log that needs more
+    is an ``over-budget`` row."""
     start = time.perf_counter()
     if target.note is not None:
         return LogResult(target.path, UNREADABLE, 2, problems=1, by_kind={"header": 1},
@@ -133,12 +152,82 @@ def replay_target(target: Target, base: Path | None = None, seed: str | None = N
     if base is not None and not path.is_absolute():
         path = base / path
     try:
-        report = replay(read_log(path), seed=seed)
+        with budget(seconds, megabytes):
+            report = replay(read_log(path), seed=seed)
         return row_of(target.path, report, start)
+    except OverTime:
+        return over_budget(target.path, f"replaying it took more than its budget of "
+                                        f"{seconds:g} s", start)
+    except MemoryError:
+        limit = f"its budget of {megabytes:,} MB" if megabytes else "the memory there is"
+        return over_budget(target.path, f"replaying it needed more memory than {limit}", start)
     except Exception as error:  # one log the referee fails on is one row
         message = f"the referee failed on this log ({type(error).__name__}: {error})"
         return LogResult(target.path, ERROR, 2, problems=1, by_kind={"internal": 1},
                          first_problem=message, ms=_ms_since(start))
+
+
+def over_budget(path: str, why: str, start: float | None = None) -> LogResult:
+    """The row of a log that needed more than its budget (or killed its worker)."""
+    return LogResult(path, OVER_BUDGET, 2, problems=1, by_kind={"limit": 1},
+                     first_problem=f"limit: {why}",
+                     ms=_ms_since(start) if start is not None else 0.0)
+
+
+class OverTime(BaseException):
+    """Raised in the worker when a log's time budget runs out."""
+
+
+def _over_time(signum: int, frame: object) -> None:
+    raise OverTime
+
+
+@contextlib.contextmanager
+def budget(seconds: float | None, megabytes: int | None) -> Iterator[None]:
+    """Limit the work inside to ``seconds`` of wall time (``OverTime``) and to ``megabytes``
+    of growth of this process's address space (``MemoryError``).
+
+    Both work only in the main thread of a process on a system with ``setitimer`` and
+    ``RLIMIT_AS`` (Linux, macOS): the serial batch and the local pool's workers.  Dask runs
+    tasks in worker threads, where neither can be set: there the budget is not enforced.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    timer = main and bool(seconds) and hasattr(signal, "setitimer")
+    previous: Any = None
+    if timer:
+        previous = signal.signal(signal.SIGALRM, _over_time)
+        signal.setitimer(signal.ITIMER_REAL, float(seconds or 0))
+    limits = _limit_memory(megabytes) if main and megabytes else None
+    try:
+        yield
+    finally:
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        if limits is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, limits)
+
+
+def _limit_memory(megabytes: int) -> tuple[int, int] | None:
+    """Cap the address space at its present size plus ``megabytes``; the old limits, to put
+    back (None where the system cannot)."""
+    try:
+        import resource
+
+        with open("/proc/self/statm", "rb") as statm:  # pages of address space in use
+            size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = size + megabytes * 1024 * 1024
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        if soft != resource.RLIM_INFINITY:
+            cap = min(cap, soft)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ImportError, OSError, ValueError):
+        return None
+    return soft, hard
 
 
 def row_of(path: str, report: Report, start: float) -> LogResult:

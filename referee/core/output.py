@@ -328,9 +328,9 @@ def print_batch_summary(
     counts = Table()
     counts.add_column("Logs")
     counts.add_column("Count", justify="right")
-    for status in ("legal", "illegal", "unreadable", "error"):
-        if status != "error" or data[status]:
-            counts.add_row(status, f"{data[status]:,}")
+    for status in ("legal", "illegal", "unreadable", "error", "over-budget"):
+        if status in ("legal", "illegal", "unreadable") or data.get(status):
+            counts.add_row(status, f"{data.get(status, 0):,}")
     console.print(counts)
     if data["outcomes"]:
         outcomes = Table(title="Outcomes", title_justify="left")

@@ -62,7 +62,11 @@ def test_an_interrupted_batch_leaves_the_old_file_alone(tmp_path: Path) -> None:
         sink.write(sample_rows()[0])
         raise KeyboardInterrupt
     assert target.read_text(encoding="utf-8") == "old results\n"
-    assert [p.name for p in tmp_path.iterdir()] == ["results.jsonl"]
+    # The row done before the interruption is kept, in the partial file beside the target.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.jsonl",
+                                                          "results.jsonl.partial"]
+    kept = (tmp_path / "results.jsonl.partial").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["path"] for line in kept] == ["a.log"]
 
 
 def test_rows_go_to_stdout_as_json_lines(capsys: pytest.CaptureFixture[str]) -> None:
