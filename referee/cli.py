@@ -501,6 +501,41 @@ def status(log: Path, as_json: bool) -> None:
 @main.command()
 @click.argument("log", type=LogPath())
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
+              required=True, help="The page to write: FILE.html.")
+@_seed_option
+@click.option("--force", is_flag=True, help="Write over FILE if it exists (never over LOG).")
+def view(log: Path, out: Path, seed: str | None, force: bool) -> None:
+    """Write LOG as one self-contained HTML page to step through: every position's board,
+    the events and dice of each line, the problems, the outcome."""
+    from referee.core.files import write_atomic
+    from referee.core.parsing import read_log
+    from referee.viewer import ViewError, view_page
+
+    if out.suffix.lower() not in (".html", ".htm"):
+        _fail(f"{out}: the page is HTML; name it FILE.html")
+    try:
+        page = view_page(read_log(log), seed)
+    except ViewError as error:
+        _fail(error.message)
+    except RefereeError as error:
+        _refused(error)
+    if out.exists():
+        if out.resolve() == log.resolve() or (out.is_file() and out.samefile(log)):
+            _fail(f"{out} is the log itself; 'referee view' never writes over its input")
+        if not force:
+            _fail(f"{out} exists already; give --force to write over it")
+    try:
+        write_atomic(out, page.html)
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror or error}")
+    problems = f"; {page.problems} problems" if page.problems else ""
+    click.echo(f"wrote {out} ({page.positions} positions{problems})")
+    sys.exit(page.exit_code)
+
+
+@main.command()
+@click.argument("log", type=LogPath())
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
               help="The picture: FILE.svg, or FILE.png with the 'png' extra (default: SVG "
               "on standard output).")
 @click.option("--upto", type=click.IntRange(min=1), help="The board after this line.")

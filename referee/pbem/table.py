@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from referee.core.errors import Problem, ProblemKind, RefereeError
 from referee.core.files import LockHeld, locked
 from referee.core.log import ParsedLog
 from referee.core.parsing import MAX_BYTES, apply_position, decode_log, parse_log
-from referee.core.replay import Replayer, Report
+from referee.core.replay import MAX_CHOICES, Replayer, Report
 from referee.pbem.chain import Plan, code_of, plan_of
 from referee.pbem.errors import LogBusy, PbemError, SecretFileError, SecretMismatch
 from referee.pbem.keys import Secret, read_secret, same
@@ -72,6 +73,8 @@ class NextStep:
     decision: str
     choices: tuple[str, ...] = ()
     line: int | None = None
+    more: bool = False
+    """More choices than the ``MAX_CHOICES`` listed."""
 
     def sentence(self) -> str:
         if self.kind == "over":
@@ -171,8 +174,11 @@ class Table:
             forced = engine.forced(state)
             rolls = (str(forced),) if forced is not None else ()
             return NextStep("chance", plan.chance_roller, engine.decision(state), rolls)
-        moves = tuple(str(c) for c in engine.legal(state))
-        return NextStep("move", actor, engine.decision(state), moves)
+        # A page of the answers: two WWII Commander units in one space can have hundreds of
+        # thousands of joint moves, which the engine yields lazily.
+        listed = tuple(str(c) for c in islice(engine.legal(state), MAX_CHOICES + 1))
+        return NextStep("move", actor, engine.decision(state), listed[:MAX_CHOICES],
+                        more=len(listed) > MAX_CHOICES)
 
 
 def parse_text(text: str, source: str, engine: Engine[Any, Any] | None = None,
