@@ -223,6 +223,7 @@ def _holder(lock: Path) -> tuple[str, int, str, str]:
         text = lock.read_text(encoding="utf-8", errors="replace")[:400]
     except OSError:
         return "", 0, "", ""
+    text = "".join(c if c.isascii() and (c.isalnum() or c in "=._:- ") else " " for c in text)
     fields = dict(part.split("=", 1) for part in text.split() if "=" in part)
     pid = fields.get("pid", "")
     return text, int(pid) if pid.isdigit() else 0, fields.get("host", ""), fields.get(
@@ -240,19 +241,26 @@ def _stale(lock: Path) -> bool:
     return host == socket.gethostname() and not _alive(pid)
 
 
-def _break_stale(lock: Path) -> None:
-    """Remove a stale lock, one process at a time (a second lock guards the breaking, so
-    two commands can never both remove a lock and both take it)."""
+def _break_stale(lock: Path) -> bool:
+    """Remove a stale lock, one process at a time (a second lock guards the breaking, so two
+    commands can never both remove a lock and both take it).  True when it was removed."""
     guard = lock.with_name(lock.name + ".break")
     try:
         fd = os.open(guard, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        with contextlib.suppress(OSError):  # a guard left by a process killed while breaking
+            if time.time() - guard.stat().st_mtime > EMPTY_LOCK_SECONDS:
+                guard.unlink()
+        return False
     except OSError:
-        return
+        return False
     try:
         os.close(fd)
         if _stale(lock):
             with contextlib.suppress(FileNotFoundError):
                 lock.unlink()
+            return True
+        return False
     finally:
         with contextlib.suppress(OSError):
             guard.unlink()
@@ -265,17 +273,20 @@ def locked(path: Path, *, command: str = "referee", wait: float | None = None) -
     lock = lock_path(target)
     deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
     since = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    record = f"pid={os.getpid()} host={socket.gethostname()} since={since} command={command}\n"
+    record = (f"pid={os.getpid()} host={socket.gethostname()} since={since} "
+              f"command={command.replace(' ', '-')}\n")
     while True:
         try:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
             break
         except FileExistsError:
-            if _stale(lock):
-                _break_stale(lock)
+            if _stale(lock) and _break_stale(lock):
                 continue
             if time.monotonic() >= deadline:
-                _, pid, host, held_since = _holder(lock)
+                text, pid, host, held_since = _holder(lock)
+                found = [w for w in text.split() if w.startswith("command=")]
+                if found:
+                    command = found[0].removeprefix("command=").replace("-", " ")[:40]
                 holder = f"pid {pid}" if pid else "another process"
                 if host and host != socket.gethostname():
                     holder += f" on {host}"
