@@ -164,3 +164,21 @@ def test_a_symlinked_log_stays_a_link(log: Path) -> None:
     link.symlink_to(log.name)
     assert run("play", link, "attack Eindhoven").code == 0
     assert link.is_symlink() and "attack Eindhoven" in log.read_text()
+
+
+def test_a_play_waits_for_the_lock_and_reads_what_the_holder_wrote(log: Path) -> None:
+    """While one play holds the lock and saves its move, another play started meanwhile waits,
+    then reads the new log: both moves are in it (the update is not lost)."""
+    from referee.pbem.play import play
+    from referee.pbem.table import open_log
+
+    with locked(log, command="referee play"):
+        waiting = subprocess.Popen([sys.executable, "-m", "referee", "play", str(log),
+                                    "defend Grave"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        play(open_log(log), "attack Eindhoven", path=log)  # the holder's own save
+    out, err = waiting.communicate(timeout=120)
+    assert waiting.returncode == 0, out + err
+    text = log.read_text()
+    assert "allied: attack Eindhoven {" in text and "allied: defend Grave {" in text
+    assert run("verify", log).code == 0
