@@ -6,6 +6,7 @@ bad line.  Nothing here applies a rule.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -201,7 +202,7 @@ def parse_log(
             )
             continue
         try:
-            entry = _parse_line(parser, engine, number, line)
+            entry = _remembered_line(parser, engine, number, line)
         except RefereeError as error:
             log.problems.append(error.to_problem(line=number, text=line))
             continue
@@ -229,6 +230,46 @@ def _add_tag(log: ParsedLog, tag: TagLine, seen_action: bool) -> Problem | None:
     log.tags[tag.name] = tag.value
     log.tag_lines[tag.name] = tag.number
     return None
+
+
+MEMO_LINES = 4096
+"""How many distinct lines each engine's memo keeps (then it starts afresh)."""
+
+_memos: dict[int, tuple[Engine[Any, Any], dict[str, Entry | RefereeError]]] = {}
+
+
+def _remembered_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) -> Entry:
+    """``_parse_line``, remembered by the line's text: logs repeat most of their lines
+    (``pass``, ``turn 3``, ``attack Arnhem {d6: 6}``), and a line reads the same wherever it
+    stands, so the second time costs a copy.  Kept per engine (its names resolve the line),
+    at most ``MEMO_LINES`` lines each."""
+    held = _memos.get(id(engine))
+    if held is None or held[0] is not engine:
+        held = _memos[id(engine)] = (engine, {})
+    memo = held[1]
+    found = memo.get(line)
+    if found is None:
+        try:
+            found = _parse_line(parser, engine, number, line)
+        except RefereeError as error:
+            found = error
+        if len(memo) >= MEMO_LINES:
+            memo.clear()
+        memo[line] = found
+    if isinstance(found, RefereeError):
+        raise found.with_traceback(None)
+    return _renumbered(found, number)
+
+
+def _renumbered(entry: Entry, number: int) -> Entry:
+    """A fresh copy of a remembered entry, at line ``number`` (its lists copied too)."""
+    fresh = copy.copy(entry)
+    fresh.number = number
+    if isinstance(fresh, ActionLine):
+        fresh.items = list(fresh.items)
+    elif isinstance(fresh, SetupLine):
+        fresh.items = list(fresh.items)
+    return fresh
 
 
 def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) -> Entry:
