@@ -40,7 +40,6 @@ PARSER_OPTIONS: dict[str, Any] = {
     "parser": "lalr",
     "start": "start",
     "maybe_placeholders": True,
-    "propagate_positions": True,
 }
 """How every game's parser is built (and so what a shipped parser must have been built with)."""
 
