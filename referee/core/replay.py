@@ -8,7 +8,7 @@ step only when there is a seed to roll it with.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any, Protocol
@@ -19,6 +19,7 @@ from referee.core.dice import (
     DiceStream,
     DiceTray,
     FaceSource,
+    Roll,
 )
 from referee.core.engine import REFEREE, Engine, Event
 from referee.core.errors import (
@@ -161,6 +162,11 @@ class DiceProvider(Protocol):
         itself); ``draw`` dice were drawn before it in the log, ``line_draw`` on this line."""
         ...
 
+    def rolled(self, line: ActionLine | None, rolls: Sequence[Roll]) -> None:
+        """What one command of ``line`` rolled and drew, as the engine read it (a die's face
+        range, a chit's name), after it was applied."""
+        ...
+
 
 class SeededDice:
     """The default provider: the seeded stream by draw number, or the recorded dice alone."""
@@ -171,6 +177,9 @@ class SeededDice:
 
     def dice_for(self, line: ActionLine | None, draw: int, line_draw: int) -> DiceAt:
         return DiceAt(self.stream, draw)
+
+    def rolled(self, line: ActionLine | None, rolls: Sequence[Roll]) -> None:
+        return None
 
 
 MAX_CHOICES = 500
@@ -384,6 +393,11 @@ class Replayer:
                 column=item.column,
             )
         if getattr(command, "chance", False):
+            out_of_turn = getattr(self.engine, "out_of_turn", None)
+            skipped = out_of_turn(state, command) if out_of_turn is not None else None
+            if skipped is not None:
+                skipped.column = skipped.column or item.column
+                raise skipped
             if actor != REFEREE:
                 raise WrongSide(
                     f"'{command}' is a roll the referee makes at its step of the turn; "
@@ -431,6 +445,7 @@ class Replayer:
         )
         self._json = None
         events = self.engine.apply(self.report.state, command, tray)
+        self.dice.rolled(line, tray.rolls)
         drawn = tray.position - at.start
         self.position += drawn
         self._line_draw += drawn
