@@ -345,9 +345,12 @@ def map_command(game: str, out: Path, log: Path | None, upto: int | None,
 @click.option("--save-logs", type=click.Path(path_type=Path, file_okay=False),
               help="Write every game's log into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
+@click.option("--check-every", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Check every invariant after every command in one game of N (1: all); "
+              "every game is checked at its end.")
 @_executor_options("games are played")
 def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | None,
-             as_json: bool, jobs: int | None, executor: str | None,
+             as_json: bool, check_every: int, jobs: int | None, executor: str | None,
              scheduler: str | None) -> None:
     """Play COUNT games of GAME by a policy; print the win rate and how games ended."""
     from referee.batch.executors import ExecutorUnavailable, choose_executor
@@ -357,7 +360,8 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
         kind, workers = choose_executor(executor, jobs, scheduler)
         summary = run_simulation(game, count, policy, seed, save_logs,
                                  progress=output.make_console(stderr=True),
-                                 executor=kind, jobs=workers, scheduler=scheduler)
+                                 executor=kind, jobs=workers, scheduler=scheduler,
+                                 check_every=check_every)
     except (RefereeError, ValueError, ExecutorUnavailable) as error:
         _fail(str(error))
     except OSError as error:
