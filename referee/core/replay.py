@@ -479,7 +479,7 @@ class Replayer:
         for index, event in enumerate(events):
             # Unless the engine placed them, the dice go with the command's first event.
             if index == 0 and attach:
-                event = Event(event.kind, event.text, event.data, tuple(tray.rolls))
+                event = event.with_rolls(tuple(tray.rolls))
             self.report.events.append(LineEvent(number, str(command), event, auto))
 
     def _advance(
