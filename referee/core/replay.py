@@ -303,14 +303,17 @@ class Replayer:
             self._played = True
             self._action(entry)
         elif isinstance(entry, TurnAssertion | Expectation):
-            # An assertion sees the state just before the next action line: the steps the
-            # referee applies by itself happen first unless that line writes them.
+            # An assertion sees the state after the lines above it and every single-answer
+            # decision the referee then applies by itself, whether or not the next line writes
+            # that answer; a roll no player chooses, only if the log leaves it to the seed (a
+            # written roll is a line of its own).  docs/log-format.md, "Assertions".
             upcoming = self._next_action
             self._advance(upcoming, upcoming.items[0] if upcoming and upcoming.items else None)
+            view = self._settled()
             if isinstance(entry, TurnAssertion):
-                self._turn(entry)
+                self._turn(entry, view)
             else:
-                self._expect(entry)
+                self._expect(entry, view)
 
     # -- setup lines: a starting position other than the opening -------------------------
 
@@ -496,8 +499,37 @@ class Replayer:
 
     # -- assertions ------------------------------------------------------------------------
 
-    def _turn(self, entry: TurnAssertion) -> None:
-        state = self.engine.to_json(self.report.state)
+    def _settled(self) -> Any:
+        """The state an assertion sees: a copy with the referee's own steps still to come
+        applied, as if the next line did not write them; a roll stays unrolled when the next
+        line records it or there is no seed.  The replay itself is not changed."""
+        engine = self.engine
+        upcoming = self._next_action
+        written_roll = upcoming is not None and any(
+            getattr(item.command, "chance", False) for item in upcoming.items
+        )
+        view = self.report.state
+        position = self.position
+        for _ in range(10_000):
+            forced = engine.forced(view) if engine.to_act(view) is not None else None
+            if forced is None:
+                break
+            chance = getattr(forced, "chance", False)
+            if chance and (written_roll or self.dice is None or not self.dice.auto_chance):
+                break
+            at = self.dice.dice_for(None, position, 0) if chance and self.dice else None
+            tray = DiceTray(at.stream if at else None, position, purpose=f"'{forced}'")
+            trial = engine.copy(view)
+            try:
+                engine.apply(trial, forced, tray)
+            except RefereeError:
+                break
+            position = tray.position
+            view = trial
+        return view
+
+    def _turn(self, entry: TurnAssertion, view: Any) -> None:
+        state = self.engine.to_json(view)
         actual = state.get("turn")
         half = state.get("half")
         wrong_half = entry.half is not None and (
@@ -511,9 +543,9 @@ class Replayer:
                 line=entry.number, column=entry.column, text=entry.text,
             ))
 
-    def _expect(self, entry: Expectation) -> None:
-        state = self.engine.to_json(self.report.state)
-        root = {**state, "outcome": self.engine.outcome(self.report.state)}
+    def _expect(self, entry: Expectation, view: Any) -> None:
+        state = self.engine.to_json(view)
+        root = {**state, "outcome": self.engine.outcome(view)}
         found, value = _lookup(root, entry.key.split("."))
         if not found:
             self._problem(Problem(
