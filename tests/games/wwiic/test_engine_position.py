@@ -60,8 +60,65 @@ def test_3_a_setup_block_starts_after_the_red_devils_move_out() -> None:
      "setup: control E4 allied", "setup: spent 325/82"],
 )
 def test_3_impossible_statements_cite_the_setup_rule(line: str) -> None:
+    refused_statement(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("setup: place 9SS Pannerden Ferry strength 5", "German leg or motorized infantry"),
+        ("setup: place KG-Walther Pannerden Ferry strength 4", "strength 2 or less (6.3)"),
+        ("setup: place 505/82 Pannerden Ferry strength 1", "German leg or motorized infantry"),
+        ("setup: place 59 E4", "only German units of the 1FJ formation (6.5)"),
+        ("setup: place 505/82 W1", "only German units"),
+        ("setup: due P/1P turn 0", "scheduled for Game-turn 7"),
+        ("setup: due P/1P turn 15", "scheduled for Game-turn 7"),
+        ("setup: due 59 turn 3", "not a reinforcement (9)"),
+        ("setup: crossed 505/82 turn 99", "game-turns run 1 to 13"),
+        ("setup: crossed 21G/5G turn 2", "only such a unit makes the special river crossing"),
+        ("setup: supply 21G/5G low", "Low Supply (8.1, 8.3)"),
+        ("setup: place 505/82 Mook strength 99999999999", "far too large"),
+        ("setup: turn 99999999999", "far too large"),
+    ],
+)
+def test_3_setup_statements_are_checked_against_the_rules_and_the_scenario(
+    line: str, words: str
+) -> None:
+    """3: a setup statement that describes what cannot be is refused, naming the rule (6.3
+    Pannerden Ferry, 6.5 off-map boxes, 9 reinforcements, 6.3 special crossing, 8.1, 2.2)."""
+    error = refused_statement(line)
+    assert words in str(error), error
+
+
+@pytest.mark.parametrize(
+    ("lines", "words"),
+    [
+        (("setup: turn 5; due P/1P turn 7", "setup: turn 8"), "due on Game-turn 7"),
+        (("setup: turn 5; crossed 505/82 turn 6",), "after the current Game-turn 5 (6.3)"),
+        (("setup: place KG-Walther Pannerden Ferry strength 2",
+          "setup: place KG-Walther Pannerden Ferry strength 3"), "strength 2 or less (6.3)"),
+    ],
+)
+def test_3_a_setup_block_is_checked_as_a_whole(lines: tuple[str, ...], words: str) -> None:
+    """What only the whole block can tell (a due turn already past, a crossing in the future)
+    is named when the block ends (9, 6.3)."""
+    try:
+        state = build(*lines)
+    except IllegalMove as error:
+        assert words in str(error), error
+        return
+    problems = ENGINE.check_position(state)
+    assert any(words in p for p in problems), problems
+
+
+def refused_statement(line: str) -> IllegalMove:
+    """``line`` is refused under the setup rule (3), when read or when placed, and changes
+    nothing."""
     log = parse_log('[Game "wwiic"]\n' + line + "\n", engine=ENGINE)
-    assert not log.problems
+    if log.problems:  # refused while the statement was read (its numbers)
+        (problem,) = log.problems
+        assert problem.rule == "3", problem
+        return IllegalMove("3", problem.message)
     (entry,) = log.entries
     assert isinstance(entry, SetupLine)
     state = opening()
@@ -70,14 +127,14 @@ def test_3_impossible_statements_cite_the_setup_rule(line: str) -> None:
         ENGINE.place(state, entry.items[0].statement)
     assert caught.value.rule == "3"
     assert ENGINE.to_json(state) == before
+    return caught.value
 
 
 def test_3_check_position_names_what_cannot_be() -> None:
     state = build("setup: place 505/82 Mook; place B/504/82 Mook; place A/504/82 Mook",
-                  "setup: place 59 E4; turn 4; weather overcast")
+                  "setup: turn 4; weather overcast")
     problems = ENGINE.check_position(state)
     assert "3 allied units in Mook (6.2 allows two)" in problems
-    assert "59 is in off-map box E4 of another formation" in problems
     assert any("initiative is German's" in p for p in problems)
 
 
