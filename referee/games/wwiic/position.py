@@ -130,7 +130,11 @@ def _nothing_after(unit: str, rest: list[str], column: int | None) -> None:
 
 
 def start_position(state: WState) -> None:
-    """The state a setup block starts from: the Red Devils' move-out taken as done."""
+    """The state a setup block starts from: the Red Devils' move-out taken as done.  Only
+    at the block's first statement: a later ``phase move-out`` says the move-out is to come."""
+    if state.built:
+        return
+    state.built = True
     if state.phase is Phase.MOVE_OUT and state.turn == 1:
         state.phase = Phase.IMPULSE
         state.side = state.initiative

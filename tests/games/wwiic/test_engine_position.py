@@ -162,3 +162,32 @@ def test_3_position_round_trip_opening() -> None:
 def test_3_position_round_trip_random(seed: int) -> None:
     state = random_position(random.Random(seed))
     round_trip(state)
+
+
+@pytest.mark.parametrize("phase", [Phase.MOVE_OUT, Phase.WEATHER, Phase.IMPULSE])
+@pytest.mark.parametrize("seed", range(12))
+def test_3_position_round_trip_in_every_phase(seed: int, phase: Phase) -> None:
+    """A position can be written at every step between impulses: before the Red Devils move
+    out (3.H, Game-turn 1), at a game-turn's weather roll (4) and at an impulse; each replays
+    to itself."""
+    state = random_position(random.Random(seed))
+    state.phase = phase
+    if phase is Phase.MOVE_OUT:
+        state.turn, state.weather, state.initiative, state.side = 1, "clear", ALLIED, ALLIED
+        state.time, state.last_pass = 0, None
+    elif phase is Phase.WEATHER:
+        state.time, state.last_pass, state.side = 0, None, state.initiative
+    assert ENGINE.check_position(state) == [], ENGINE.check_position(state)
+    round_trip(state)
+
+
+def test_3_h_position_before_the_move_out_round_trips() -> None:
+    """3.H: the opening's position says ``phase move-out`` and replays to the move-out still
+    to come, however many setup lines follow that statement."""
+    state = opening()
+    lines = ENGINE.position(state)
+    assert "phase move-out" in lines[0] and len(lines) > 2
+    rebuilt = build(*lines)
+    assert rebuilt.phase is Phase.MOVE_OUT and ENGINE.to_act(rebuilt) == ALLIED
+    assert ENGINE.to_json(rebuilt) == ENGINE.to_json(state)
+    assert build("setup: spent 505/82").phase is Phase.IMPULSE  # a block without it: done
