@@ -15,6 +15,16 @@ Algorithm ``v1`` (named in a log as ``[Dice "v1"]``), fixed forever:
 
 Four draws share one HMAC, so dice are cheap enough for self-play by the thousand games.
 
+Two readings of a draw serve every game (see ``docs/dice.md``):
+
+* a die's **face range** is part of the die kind: ``roll(10, low=0)`` is a d10 read 0-9
+  (Arnhem '44), whose face is the v1 face minus one; ``low=1`` (the default) is the v1 face
+  itself, so the stream of the existing games is unchanged;
+* a **drawn chit** (a Command Cup, Koenig's Eindhoven Bridge) is one draw of a die with as
+  many sides as the cup holds chits: ``draw(pool)`` takes chit number ``face - 1`` of the pool
+  in the order the engine gives it (a canonical order, e.g. sorted).  A cup of one chit is
+  drawn without a die.
+
 Nothing here depends on Python's ``random`` module, whose sequences may change between
 versions.  The pinned test vectors in ``tests/core/test_dice.py`` keep the stream from drifting.
 """
@@ -24,10 +34,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 from referee.core.errors import DiceFaceError, DiceMissing
+from referee.core.names import normalise
 
 DICE_VERSIONS = ("v1",)
 CURRENT_DICE_VERSION = "v1"
@@ -85,22 +97,74 @@ class FaceSource(Protocol):
 class Roll(NamedTuple):
     """Dice rolled for one purpose: what they were for, the kind of die and the faces.
 
+    ``low`` is the die's lowest face (1, or 0 for a d10 read 0-9).  A chit drawn from a cup
+    is a roll too: ``drawn`` names the chit (``sides`` is how many the cup held, ``faces`` the
+    draw's place in the pool, from 1).
+
     A named tuple rather than a dataclass: self-play makes tens of thousands a second.
     """
 
     sides: int
     faces: tuple[int, ...]
     label: str = ""
+    low: int = 1
+    drawn: str = ""
 
     def __str__(self) -> str:
+        if self.drawn:
+            return f"{CUP}: {self.drawn}"
         faces = " ".join(str(f) for f in self.faces)
         return f"d{self.sides}: {faces}"
+
+    def to_json(self) -> dict[str, object]:
+        """The roll in a report's ``dice[]``: ``die``, ``faces``, ``for`` (and ``low`` for a
+        die not read from 1); a drawn chit: ``die`` = ``cup``, ``chit``, ``for``."""
+        if self.drawn:
+            return {"die": CUP, "chit": self.drawn, "for": self.label}
+        out: dict[str, object] = {"die": f"d{self.sides}", "faces": list(self.faces),
+                                  "for": self.label}
+        if self.low != 1:
+            out["low"] = self.low
+        return out
+
+
+CUP = "cup"
+"""How a log names a record of drawn chits: ``{cup: 506}``."""
 
 
 class Dice(Protocol):
     """What an engine rolls from.  It never knows whether the dice are seeded or recorded."""
 
-    def roll(self, sides: int, count: int = 1, label: str = "") -> tuple[int, ...]: ...
+    def roll(
+        self, sides: int, count: int = 1, label: str = "", *, low: int = 1
+    ) -> tuple[int, ...]:
+        """``count`` dice of ``sides`` faces numbered from ``low``."""
+        ...
+
+    def draw(self, pool: Sequence[str], label: str = "") -> str:
+        """One chit drawn at random from ``pool`` (given in a canonical order)."""
+        ...
+
+
+def record_text(rolls: Sequence[Roll]) -> str:
+    """How a log records the rolls of one command: ``{d6: 3 5}`` or ``{cup: 506}``.
+
+    One record holds one kind: dice of one size, or chits (a command that needs both is
+    written as two commands by its game's grammar).
+    """
+    if all(roll.drawn for roll in rolls):
+        return "{" + CUP + ": " + " | ".join(roll.drawn for roll in rolls) + "}"
+    kinds = {roll.sides for roll in rolls if not roll.drawn}
+    if len(kinds) != 1 or any(roll.drawn for roll in rolls):
+        raise ValueError("one dice record holds dice of one kind, or chits only")
+    faces = " ".join(str(face) for roll in rolls for face in roll.faces)
+    return f"{{d{rolls[0].sides}: {faces}}}"
+
+
+def draw_from_stream(stream: FaceSource, position: int, pool: Sequence[str]) -> str:
+    """The chit of ``pool`` that draw ``position`` of ``stream`` picks (the pool has two or
+    more chits; one of one is taken without a draw)."""
+    return pool[stream.face(position, len(pool)) - 1]
 
 
 @dataclass
@@ -112,6 +176,8 @@ class DiceTray:
       faces checked; running out raises ``DiceMissing``;
     * both: faces come from the stream, and every recorded face is compared with it (the
       comparison is kept in ``mismatches`` for the replay driver to report as tampering).
+
+    Chits drawn from a cup work the same way, recorded as ``recorded_chits`` (``{cup: 506}``).
     """
 
     stream: FaceSource | None
@@ -121,27 +187,82 @@ class DiceTray:
     purpose: str = ""
     rolls: list[Roll] = field(default_factory=list)
     used: int = 0
-    mismatches: list[tuple[int, int, int]] = field(default_factory=list)  # (n, recorded, rolled)
+    mismatches: list[tuple[int, int | str, int | str]] = field(default_factory=list)
+    """(n, recorded, rolled): the n-th recorded die (or chit) and what the stream gave."""
+    recorded_chits: tuple[str, ...] | None = None
 
-    def roll(self, sides: int, count: int = 1, label: str = "") -> tuple[int, ...]:
+    def roll(
+        self, sides: int, count: int = 1, label: str = "", *, low: int = 1
+    ) -> tuple[int, ...]:
+        what = label or self.purpose or "this roll"
+        if self.recorded_chits is not None:
+            raise DiceFaceError(
+                f"{what} rolls a d{sides}, but the log records a chit drawn from the cup"
+            )
         if self.recorded is not None and self.recorded_sides not in (None, sides):
             raise DiceFaceError(
-                f"{label or self.purpose or 'this roll'} needs d{sides}, "
-                f"but the log records d{self.recorded_sides}"
+                f"{what} needs d{sides}, but the log records d{self.recorded_sides}"
             )
         faces: list[int] = []
         for _ in range(count):
-            faces.append(self._one(sides, label))
-        roll = Roll(sides, tuple(faces), label)
+            faces.append(self._one(sides, label, low))
+        roll = Roll(sides, tuple(faces), label, low)
         self.rolls.append(roll)
         return roll.faces
 
-    def _one(self, sides: int, label: str) -> int:
+    def draw(self, pool: Sequence[str], label: str = "") -> str:
+        if not pool:
+            raise ValueError("a draw needs a cup with at least one chit")
+        what = label or self.purpose or "this draw"
+        if self.recorded is not None:
+            raise DiceFaceError(
+                f"{what} draws a chit from the cup, but the log records "
+                f"d{self.recorded_sides} dice (write {{{CUP}: NAME}})"
+            )
+        recorded: str | None = None
+        if self.recorded_chits is not None and self.used < len(self.recorded_chits):
+            written = self.recorded_chits[self.used]
+            key = normalise(written)
+            recorded = next((chit for chit in pool if normalise(chit) == key), None)
+            if recorded is None:
+                raise DiceFaceError(
+                    f"the cup holds {', '.join(pool)}; '{written}' is not in it"
+                )
+        if len(pool) == 1 or self.stream is None:
+            # A cup of one needs no die; without a seed the recorded chit is the real draw.
+            if recorded is None and len(pool) > 1:
+                if self.recorded_chits is None:
+                    raise DiceMissing(
+                        f"{what} draws a chit from the cup ({', '.join(pool)}), but the log has "
+                        f"no [Seed] tag and this line records no draw; write the chit drawn at "
+                        f"the table (for example {{{CUP}: {pool[0]}}}) or give a seed (--seed)"
+                    )
+                raise DiceMissing(
+                    f"{what} draws more chits than the {len(self.recorded_chits)} recorded"
+                )
+            chit = pool[0] if recorded is None else recorded
+            if recorded is not None:
+                self.used += 1
+            self.rolls.append(Roll(len(pool), (pool.index(chit) + 1,), label, 1, chit))
+            return chit
+        chit = draw_from_stream(self.stream, self.position, pool)
+        self.position += 1
+        if recorded is not None:
+            self.used += 1
+            if recorded != chit:
+                self.mismatches.append((self.used, recorded, chit))
+        self.rolls.append(Roll(len(pool), (pool.index(chit) + 1,), label, 1, chit))
+        return chit
+
+    def _one(self, sides: int, label: str, low: int = 1) -> int:
         recorded: int | None = None
         if self.recorded is not None and self.used < len(self.recorded):
             recorded = self.recorded[self.used]
-            if not 1 <= recorded <= sides:
-                raise DiceFaceError(f"a d{sides} has no face {recorded}")
+            if not low <= recorded < low + sides:
+                raise DiceFaceError(
+                    f"a d{sides} has no face {recorded}"
+                    + (f" (this d{sides} is read {low}-{low + sides - 1})" if low != 1 else "")
+                )
         if self.stream is None:
             if recorded is None:
                 what = label or self.purpose or "this command"
@@ -157,7 +278,7 @@ class DiceTray:
                 )
             self.used += 1
             return recorded
-        face = self.stream.face(self.position, sides)
+        face = self.stream.face(self.position, sides) - 1 + low
         self.position += 1
         if recorded is not None:
             self.used += 1
@@ -167,11 +288,14 @@ class DiceTray:
 
     @property
     def unused(self) -> int:
-        """How many recorded dice the rules did not need."""
+        """How many recorded dice (or chits) the rules did not need."""
+        if self.recorded_chits is not None:
+            return len(self.recorded_chits) - self.used
         if self.recorded is None:
             return 0
         return len(self.recorded) - self.used
 
     @property
-    def faces(self) -> tuple[int, ...]:
-        return tuple(f for r in self.rolls for f in r.faces)
+    def faces(self) -> tuple[int | str, ...]:
+        """What was rolled, in order: die faces, and the names of chits drawn."""
+        return tuple(r.drawn or f for r in self.rolls for f in r.faces)

@@ -51,9 +51,7 @@ class Event(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "text": self.text}
         if self.rolls:
-            out["dice"] = [
-                {"die": f"d{r.sides}", "faces": list(r.faces), "for": r.label} for r in self.rolls
-            ]
+            out["dice"] = [roll.to_json() for roll in self.rolls]
         if self.data:
             out["data"] = dict(self.data)
         return out

@@ -10,17 +10,31 @@ from referee.core.errors import Problem
 
 @dataclass(frozen=True)
 class DiceRecord:
-    """Dice written in the log: ``{d10: 3 7 9 | 2 2 8}``."""
+    """Dice written in the log: ``{d10: 3 7 9 | 2 2 8}``; or chits drawn from a cup:
+    ``{cup: 506}`` (``chits`` set, ``sides`` 0, no groups)."""
 
     sides: int
     groups: tuple[tuple[int, ...], ...]
     column: int
+    chits: tuple[str, ...] = ()
 
     @property
     def faces(self) -> tuple[int, ...]:
         return tuple(f for group in self.groups for f in group)
 
+    @property
+    def count(self) -> int:
+        """How many dice (or chits) the record holds."""
+        return len(self.chits) if self.chits else sum(len(group) for group in self.groups)
+
+    @property
+    def noun(self) -> str:
+        """What the record holds, for sentences: ``dice`` or ``chits``."""
+        return "chits" if self.chits else "dice"
+
     def __str__(self) -> str:
+        if self.chits:
+            return "{cup: " + " | ".join(self.chits) + "}"
         groups = " | ".join(" ".join(str(f) for f in g) for g in self.groups)
         return f"{{d{self.sides}: {groups}}}"
 
@@ -99,6 +113,8 @@ class ParsedLog:
     entries: list[Entry] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     unreadable: bool = False
+    position_sha256: str | None = None
+    """The SHA-256 (hex) of the bytes of the ``[Position]`` file read with the log, if any."""
 
     @property
     def game(self) -> str | None:

@@ -159,6 +159,8 @@ def print_status(out: IO[str], status: Status) -> None:
     _lines(out, f"Next:     {step.sentence()}")
     if step.kind == "move" and step.choices:
         _lines(out, "Choices:  " + step.choices[0], *("          " + c for c in step.choices[1:]))
+        if step.more:
+            _lines(out, f"          and more (the first {len(step.choices)} are listed)")
     _lines(out, f"Result:   {status.result}")
     if status.problems:
         _lines(out, f"Problems: {len(status.problems)} (referee verify shows them all)")
@@ -370,6 +372,19 @@ def print_scenario(console: Console, data: Mapping[str, Any]) -> None:
             )
         console.print(spaces)
         console.print(f"{len(data['borders'])} borders, {len(data['boxes'])} off-map boxes")
+    if "sectors" in data:
+        sectors = Table(title=f"Sectors ({len(data['sectors'])})", title_justify="left")
+        for column in ("Sector", "Type", "Numbers", "Flags"):
+            sectors.add_column(column)
+        for s in data["sectors"]:
+            flags = [f for f, on in (("above the Rhine", s["above_rhine"]),
+                                     ("German flag", s["flag"]),
+                                     (f"start {s['start']}", s["start"])) if on]
+            sectors.add_row(s["name"], s["type"], " ".join(map(str, s["numbers"])),
+                            ", ".join(flags))
+        console.print(sectors)
+        console.print(f"{len(data['borders'])} borders, {len(data['bridges'])} bridges, "
+                      f"{len(data['ferries'])} ferries, {len(data['drop_zones'])} drop zones")
     if "cities" in data:
         cities = Table(title="Cities", title_justify="left")
         for column in ("City", "German", "Control"):

@@ -6,6 +6,7 @@ bad line.  Nothing here applies a rule.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -107,7 +108,9 @@ def _read_position(log: ParsedLog, path: Path) -> None:
         return
     target = path.parent / relative
     try:
-        text = decode_log(target.read_bytes())
+        data = target.read_bytes()
+        log.position_sha256 = hashlib.sha256(data).hexdigest()  # sealed in play by e-mail
+        text = decode_log(data)
     except OSError as error:
         refuse(f"cannot read the position file {name}: {error.strerror or error}")
         return
@@ -136,6 +139,13 @@ def _read_position(log: ParsedLog, path: Path) -> None:
     if "Draw" in position.tags and "Draw" not in log.tags:
         log.tags["Draw"] = position.tags["Draw"]
     log.entries[:0] = setups
+
+
+def apply_position(log: ParsedLog, path: Path) -> None:
+    """Read the ``[Position]`` file a parsed log names (beside ``path``), as ``read_log``
+    does: play by e-mail parses each text it tries, then applies its position."""
+    if "Position" in log.tags and not log.unreadable:
+        _read_position(log, path)
 
 
 def find_game(lines: list[str]) -> str | None:
@@ -294,6 +304,8 @@ def _small_int(token: Token, what: str, limit: int = 1_000_000) -> int:
 
 
 def _dice_record(tree: Tree[Any]) -> DiceRecord:
+    if str(tree.data).endswith("chits"):
+        return _chit_record(tree)
     die, *groups = tree.children
     assert isinstance(die, Token)
     sides = _small_int(die.__class__(die.type, str(die)[1:]), "die")
@@ -307,7 +319,9 @@ def _dice_record(tree: Tree[Any]) -> DiceRecord:
         for token in group.children:
             assert isinstance(token, Token)
             value = _small_int(token, "die face")
-            if not 1 <= value <= sides:
+            # 0 is a face of a die read from 0 (Arnhem '44's d10); the engine's roll checks
+            # each face against its die's range.
+            if not 0 <= value <= sides:
                 raise DiceFaceError(f"a d{sides} has no face {value}", column=token.column)
             values.append(value)
         count += len(values)
@@ -318,6 +332,23 @@ def _dice_record(tree: Tree[Any]) -> DiceRecord:
             column=die.column,
         )
     return DiceRecord(sides, tuple(faces), die.column or 1)
+
+
+def _chit_record(tree: Tree[Any]) -> DiceRecord:
+    """``{cup: 506 | 502}``: chits drawn from a cup, checked by the engine against its cup."""
+    cup, *names = tree.children
+    assert isinstance(cup, Token)
+    chits: list[str] = []
+    for name in names:
+        assert isinstance(name, Tree)
+        chits.append(" ".join(str(token) for token in name.children))
+    if len(chits) > MAX_DICE_IN_RECORD:
+        raise LogLimitError(
+            f"this record holds {len(chits)} chits; a record may hold up to "
+            f"{MAX_DICE_IN_RECORD}",
+            column=cup.column,
+        )
+    return DiceRecord(0, (), cup.column or 1, tuple(chits))
 
 
 def _first_column(tree: Tree[Any]) -> int:

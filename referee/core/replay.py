@@ -8,7 +8,7 @@ step only when there is a seed to roll it with.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any, Protocol
@@ -19,6 +19,7 @@ from referee.core.dice import (
     DiceStream,
     DiceTray,
     FaceSource,
+    Roll,
 )
 from referee.core.engine import REFEREE, Engine, Event
 from referee.core.errors import (
@@ -161,6 +162,11 @@ class DiceProvider(Protocol):
         itself); ``draw`` dice were drawn before it in the log, ``line_draw`` on this line."""
         ...
 
+    def rolled(self, line: ActionLine | None, rolls: Sequence[Roll]) -> None:
+        """What one command of ``line`` rolled and drew, as the engine read it (a die's face
+        range, a chit's name), after it was applied."""
+        ...
+
 
 class SeededDice:
     """The default provider: the seeded stream by draw number, or the recorded dice alone."""
@@ -171,6 +177,9 @@ class SeededDice:
 
     def dice_for(self, line: ActionLine | None, draw: int, line_draw: int) -> DiceAt:
         return DiceAt(self.stream, draw)
+
+    def rolled(self, line: ActionLine | None, rolls: Sequence[Roll]) -> None:
+        return None
 
 
 MAX_CHOICES = 500
@@ -228,6 +237,8 @@ class Replayer:
         self._played = False
         self._last_setup: SetupLine | None = None
         self._next_action: ActionLine | None = None
+        self._json: dict[str, Any] | None = None
+        """The state's JSON, kept between assertions while the state does not change."""
         self.report = Report(
             log.game, log.source, dict(log.tags), list(log.problems), engine=engine
         )
@@ -260,10 +271,11 @@ class Replayer:
             limit = first - 1 if limit is None else min(limit, first - 1)
         try:
             entries = self.log.entries
+            upcoming = _next_actions(entries, limit)
             for index, entry in enumerate(entries):
                 if limit is not None and entry.number > limit:
                     break
-                self._next_action = _next_action(entries, index + 1, limit)
+                self._next_action = upcoming[index]
                 self._entry(entry)
             self._close_setup()
             if limit == self.upto or not report.problems:
@@ -326,6 +338,7 @@ class Replayer:
             ))
             return
         state = self.report.state
+        self._json = None
         for item in line.items:
             try:
                 self.engine.place(state, item.statement)
@@ -363,6 +376,7 @@ class Replayer:
                 self._apply(line, item)
         except RefereeError as error:
             self.report.state = saved
+            self._json = None
             self.position = saved_position
             del self.report.events[saved_events:]
             problem = error.to_problem(line=line.number, text=line.text)
@@ -427,11 +441,14 @@ class Replayer:
         tray = DiceTray(
             at.stream,
             at.start,
-            recorded=record.faces if record is not None else None,
-            recorded_sides=record.sides if record is not None else None,
+            recorded=record.faces if record is not None and not record.chits else None,
+            recorded_sides=record.sides if record is not None and not record.chits else None,
+            recorded_chits=record.chits if record is not None and record.chits else None,
             purpose=f"'{command}'",
         )
+        self._json = None
         events = self.engine.apply(self.report.state, command, tray)
+        self.dice.rolled(line, tray.rolls)
         drawn = tray.position - at.start
         self.position += drawn
         self._line_draw += drawn
@@ -439,24 +456,25 @@ class Replayer:
         text = line.text if line is not None else ""
         if record is not None:
             rolled = len(tray.faces)
+            verb, die = ("drew", "chit") if record.chits else ("rolled", "die")
             if tray.unused:
                 raise DiceExtra(
-                    f"{len(record.faces)} dice recorded for '{command}', but the rules rolled "
-                    f"{rolled}",
+                    f"{record.count} {record.noun} recorded for '{command}', but the rules "
+                    f"{verb} {rolled}",
                     column=record.column,
                 )
-            if at.stream is not None and len(record.faces) < rolled:
+            if at.stream is not None and record.count < rolled:
                 self._problem(Problem(
                     ProblemKind.DICE_MISSING,
-                    f"{len(record.faces)} dice recorded for '{command}', but the rules rolled "
-                    f"{rolled}: {' '.join(map(str, tray.faces))}",
+                    f"{record.count} {record.noun} recorded for '{command}', but the rules "
+                    f"{verb} {rolled}: {' '.join(map(str, tray.faces))}",
                     line=number, column=record.column, text=text,
                 ))
             for n, recorded, rolled_face in tray.mismatches:
                 self._problem(Problem(
                     ProblemKind.DICE_MISMATCH,
-                    f"die {n} of '{command}' is recorded as {recorded}, but {at.source} "
-                    f"rolled {rolled_face}: the dice were changed after they were rolled",
+                    f"{die} {n} of '{command}' is recorded as {recorded}, but {at.source} "
+                    f"{verb} {rolled_face}: the dice were changed after they were rolled",
                     line=number, column=record.column, text=text,
                     hint="the referee used the seeded die",
                 ))
@@ -528,10 +546,29 @@ class Replayer:
             view = trial
         return view
 
+    def _value(self, key: str, view: Any) -> tuple[bool, Any]:
+        """One top-level value of the state's JSON (or ``outcome``), matched regardless of
+        case.  An engine with ``json_parts`` computes only the value named; otherwise the
+        whole state JSON is made once and kept until the state changes, so a run of
+        assertions costs one lookup each."""
+        wanted = normalise(key)
+        state = view
+        if wanted == "outcome":
+            return True, self.engine.outcome(state)
+        parts = getattr(self.engine, "json_parts", None)
+        if parts is not None:
+            for name, get in parts(state).items():
+                if normalise(name) == wanted:
+                    return True, get()
+        if state is not self.report.state:  # the settled view: a copy, not cached
+            return _lookup(self.engine.to_json(state), [key])
+        if self._json is None:
+            self._json = self.engine.to_json(state)
+        return _lookup(self._json, [key])
+
     def _turn(self, entry: TurnAssertion, view: Any) -> None:
-        state = self.engine.to_json(view)
-        actual = state.get("turn")
-        half = state.get("half")
+        actual = self._value("turn", view)[1]
+        half = self._value("half", view)[1]
         wrong_half = entry.half is not None and (
             half is None or normalise(str(half)) != normalise(entry.half)
         )
@@ -544,9 +581,10 @@ class Replayer:
             ))
 
     def _expect(self, entry: Expectation, view: Any) -> None:
-        state = self.engine.to_json(view)
-        root = {**state, "outcome": self.engine.outcome(view)}
-        found, value = _lookup(root, entry.key.split("."))
+        head, *rest = entry.key.split(".")
+        found, value = self._value(head, view)
+        if found:
+            found, value = _lookup(value, rest)
         if not found:
             self._problem(Problem(
                 ProblemKind.ASSERTION, f"the state has no value '{entry.key}'",
@@ -590,14 +628,19 @@ def _lookup(data: Any, keys: list[str]) -> tuple[bool, Any]:
     return True, data
 
 
-def _next_action(entries: list[Entry], start: int, limit: int | None) -> ActionLine | None:
-    """The first action line from ``start`` on (within ``limit``), if any."""
-    for entry in entries[start:]:
+def _next_actions(entries: list[Entry], limit: int | None) -> list[ActionLine | None]:
+    """For each entry, the first action line after it (within ``limit``), if any: one pass
+    from the end, so a replay stays linear in the number of entries."""
+    found: list[ActionLine | None] = [None] * len(entries)
+    upcoming: ActionLine | None = None
+    for index in range(len(entries) - 1, -1, -1):
+        found[index] = upcoming
+        entry = entries[index]
         if limit is not None and entry.number > limit:
-            return None
-        if isinstance(entry, ActionLine):
-            return entry
-    return None
+            upcoming = None
+        elif isinstance(entry, ActionLine):
+            upcoming = entry
+    return found
 
 
 def replay(

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.dice import CURRENT_DICE_VERSION, DiceStream, Roll
+from referee.core.dice import CURRENT_DICE_VERSION, DiceStream, Roll, draw_from_stream, record_text
 from referee.core.engine import REFEREE, Engine
 from referee.core.errors import RefereeError
 
@@ -38,11 +38,23 @@ class StreamDice:
         self.position = 0
         self.rolls: list[Roll] = []
 
-    def roll(self, sides: int, count: int = 1, label: str = "") -> tuple[int, ...]:
-        faces = tuple(self.stream.face(self.position + i, sides) for i in range(count))
+    def roll(
+        self, sides: int, count: int = 1, label: str = "", *, low: int = 1
+    ) -> tuple[int, ...]:
+        shift = low - 1
+        faces = tuple(self.stream.face(self.position + i, sides) + shift for i in range(count))
         self.position += count
-        self.rolls.append(Roll(sides, faces, label))
+        self.rolls.append(Roll(sides, faces, label, low))
         return faces
+
+    def draw(self, pool: Sequence[str], label: str = "") -> str:
+        if len(pool) == 1:
+            chit = pool[0]
+        else:
+            chit = draw_from_stream(self.stream, self.position, pool)
+            self.position += 1
+        self.rolls.append(Roll(len(pool), (pool.index(chit) + 1,), label, 1, chit))
+        return chit
 
 
 @dataclass
@@ -110,9 +122,7 @@ def play_game(
         if keep_log:
             text = str(command)
             if dice.rolls:
-                sides = dice.rolls[0].sides
-                faces = " ".join(str(f) for r in dice.rolls for f in r.faces)
-                text += f" {{d{sides}: {faces}}}"
+                text += " " + record_text(dice.rolls)
             prefix = "" if side == REFEREE or len(engine.info.sides) == 1 else f"{side}: "
             lines.append(prefix + text)
         if check:

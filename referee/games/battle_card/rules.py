@@ -6,7 +6,7 @@ the card's own headings; readings of unclear text are in docs/battle-card-interp
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lark import Tree
@@ -567,28 +567,38 @@ class BattleCardEngine:
         }
 
     def to_json(self, state: BattleCardState) -> dict[str, Any]:
+        return {key: get() for key, get in self.json_parts(state).items()}
+
+    def json_parts(self, state: BattleCardState) -> dict[str, Callable[[], Any]]:
+        """Each top-level value of ``to_json``, computed only when asked for (``expect``)."""
         card = state.card
-        cities: dict[str, Any] = {}
-        for city in card.cities:
-            unit = state.unit_in(city)
-            cities[city] = {
-                "allied": unit.strength if unit else None,
-                "allied_unit": unit.id if unit else None,
-                "german": state.german[city],
-                "control": "allied" if state.allied_controls(city) else "german",
-            }
+
+        def cities() -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for city in card.cities:
+                unit = state.unit_in(city)
+                out[city] = {
+                    "allied": unit.strength if unit else None,
+                    "allied_unit": unit.id if unit else None,
+                    "german": state.german[city],
+                    "control": "allied" if state.allied_controls(city) else "german",
+                }
+            return out
+
         return {
-            "turn": state.turn,
-            "turns": card.turns,
-            "step": str(state.step),
-            "to_act": self.to_act(state),
+            "turn": lambda: state.turn,
+            "turns": lambda: card.turns,
+            "step": lambda: str(state.step),
+            "to_act": lambda: self.to_act(state),
             "cities": cities,
-            "corps": state.corps,
-            "box": state.box,
-            "units": {u.id: {"city": u.city, "strength": u.strength} for u in state.units.values()},
-            "removed": list(state.removed),
-            "combats_left": list(state.combats_left),
-            "options": sorted(state.options),
+            "corps": lambda: state.corps,
+            "box": lambda: state.box,
+            "units": lambda: {
+                u.id: {"city": u.city, "strength": u.strength} for u in state.units.values()
+            },
+            "removed": lambda: list(state.removed),
+            "combats_left": lambda: list(state.combats_left),
+            "options": lambda: sorted(state.options),
         }
 
     def render(self, state: BattleCardState) -> Sequence[RenderableType]:
