@@ -506,11 +506,13 @@ class Replayer:
                 if not chance or self.dice is None or not self.dice.auto_chance:
                     return  # a tabletop log must write the roll with its dice
             elif next_command is not None and line is not None and (
-                (line.side is not None and normalise(line.side) == normalise(actor))
+                (line.side is not None and normalise(line.side) == normalise(actor)
+                 and type(next_command) is type(forced))
                 or (line.side is None and str(next_command) == str(forced))
             ):
-                # The side to act answers in this very line (a line that names the side, or
-                # one that writes the only answer); a line for anything else comes after it.
+                # The side to act answers in this very line (a line that names the side and
+                # writes that kind of command, or one that writes the only answer); a line for
+                # anything else, that side's next decision included, comes after it.
                 return
             self._apply(None, None, forced, auto=True)
         raise AssertionError("the engine keeps forcing commands without end")

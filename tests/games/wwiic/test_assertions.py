@@ -55,3 +55,14 @@ expect units.P/1P.status = due turn 4
     (problem,) = [p for p in report.problems if p.line == 3]
     assert problem.message == "the log expects units.P/1P.status = due turn 4, but it is due turn 7"
     assert [p for p in report.problems if p.line == 2] == []
+
+
+def test_7_7_a_line_for_the_same_sides_next_decision_comes_after_its_single_answer() -> None:
+    """The attacker's hits have one answer (hits 2HC), which the referee applies; the Allied
+    line that follows writes the breakthrough (7.7), the decision after it, not those hits."""
+    text = POSITION.replace("{d10: 1 1 | 10 10}", "{d10: 1 1 | 1 10}")
+    text += "allied: breakthrough 2HC->Heeze\nexpect units.2HC.space = Heeze\n"
+    report = replay(parse_log(text, "<test>", engine=ENGINE), ENGINE)
+    assert report.problems == [], report.problems
+    autos = [e.command for e in report.events if e.auto]
+    assert "hits KG-Walther KG-Walther" in autos and "hits 2HC" in autos
