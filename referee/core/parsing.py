@@ -353,7 +353,7 @@ def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) 
         key, *values = node.children
         assert isinstance(key, Token)
         return Expectation(
-            number, line, key=str(key), value=" ".join(str(v) for v in values),
+            number, line, key=str(key), value=" ".join(" ".join(map(str, values)).split()),
             column=key.column or 1,
         )
     if kind == "setup":
