@@ -7,9 +7,11 @@ either the whole new text replaces the old or nothing changes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.core.dice import Roll, record_text
 from referee.core.errors import Problem
 from referee.core.files import write_atomic
 from referee.core.log import ActionLine, Expectation, TurnAssertion
@@ -24,7 +26,15 @@ from referee.pbem.chain import (
 )
 from referee.pbem.errors import MissingSecret, MoveTextError, NotAllowed, PbemError
 from referee.pbem.mode import DiceMode, who
-from referee.pbem.table import NextStep, Replay, Table, read_text, require_secrets
+from referee.pbem.table import (
+    NextStep,
+    Replay,
+    Table,
+    hold,
+    open_log,
+    read_text,
+    require_secrets,
+)
 
 RESULT_CHARS = 120
 PLACEHOLDER_SEAL = "0" * 16
@@ -94,6 +104,25 @@ def play(table: Table, move: str | None, *, dry_run: bool = False,
         save(path, table.text, writer.table.text)
         result.saved = True
     return result
+
+
+def play_file(path: Path, move: str | None, secret_files: Sequence[Path] = (), *,
+              dry_run: bool = False) -> PlayResult:
+    """``referee play``: open the log at ``path`` and play ``move``, holding the log's lock
+    from the moment it is read until the new text has replaced it (a dry run reads only)."""
+    if dry_run:
+        return play(open_log(path, secret_files), move, dry_run=True, path=path)
+    with hold(path, "play"):
+        return play(open_log(path, secret_files), move, path=path)
+
+
+def undo_file(path: Path, secret_files: Sequence[Path] = (), *,
+              dry_run: bool = False) -> UndoResult:
+    """``referee undo``, holding the log's lock as ``play_file`` does."""
+    if dry_run:
+        return undo(open_log(path, secret_files), path=path, dry_run=True)
+    with hold(path, "undo"):
+        return undo(open_log(path, secret_files), path=path)
 
 
 def save(path: Path, old: str, new: str) -> None:
@@ -308,7 +337,7 @@ def _finished(code: str, tried: Replay, number: int, seal: str | None) -> tuple[
     return (f"{line}  # {comment}" if comment else line), events
 
 
-def _with_dice(code: str, captured: list[list[tuple[int, int]]]) -> str:
+def _with_dice(code: str, captured: list[list[Roll]]) -> str:
     """``code`` with each command's rolled dice written after it: ``attack Grave {d6: 4}``."""
     parts = code.split(";")
     if not any(captured):
@@ -319,11 +348,12 @@ def _with_dice(code: str, captured: list[list[tuple[int, int]]]) -> str:
     for part, faces in zip(parts, captured, strict=True):
         part = part.strip()
         if faces:
-            kinds = {sides for sides, _ in faces}
-            if len(kinds) > 1:
-                raise PbemError(f"'{part}' rolled dice of two kinds, which one line cannot record")
-            record = " ".join(str(face) for _, face in faces)
-            part += f" {{d{kinds.pop()}: {record}}}"
+            try:
+                part += " " + record_text(faces)
+            except ValueError:
+                raise PbemError(
+                    f"'{part}' rolled dice of two kinds, which one record cannot hold"
+                ) from None
         out.append(part)
     return "; ".join(out)
 

@@ -9,9 +9,10 @@ In a committed game it never rolls a die the log does not write, except on the o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from referee.core.dice import DiceStream, FaceSource
+from referee.core.dice import DiceStream, Roll
 from referee.core.errors import DiceMissing
 from referee.core.log import ActionLine
 from referee.core.replay import DiceAt
@@ -47,19 +48,6 @@ class _Awaited:
 
 
 @dataclass
-class _Recorder:
-    """A face source that keeps every face it gives (for the line being written)."""
-
-    inner: FaceSource
-    faces: list[tuple[int, int]]
-
-    def face(self, index: int, sides: int) -> int:
-        value = self.inner.face(index, sides)
-        self.faces.append((sides, value))
-        return value
-
-
-@dataclass
 class PbemDice:
     """The dice provider of one replay of a log (see the module's description)."""
 
@@ -67,12 +55,14 @@ class PbemDice:
     secrets: dict[str, Secret]
     seed: str | None = None
     capture: int | None = None
-    captured: list[list[tuple[int, int]]] = field(default_factory=list)
-    """The faces rolled on the ``capture`` line, one list per command."""
+    captured: list[list[Roll]] = field(default_factory=list)
+    """What each command of the ``capture`` line rolled from a stream (dice as the engine read
+    them, chits by name), one list per command."""
     awaited: list[tuple[int, str]] = field(default_factory=list)
     """(line, party) of each line that waits for a party's roll."""
     checked: set[int] = field(default_factory=set)
     """Lines whose recorded dice were compared with what a committed secret rolls."""
+    _capturing: bool = False
 
     def __post_init__(self) -> None:
         self.kind = self.plan.mode.kind
@@ -112,6 +102,10 @@ class PbemDice:
     def _captured(self, line: ActionLine | None, at: DiceAt) -> DiceAt:
         if line is None or line.number != self.capture or at.stream is None:
             return at
-        faces: list[tuple[int, int]] = []
-        self.captured.append(faces)
-        return DiceAt(_Recorder(at.stream, faces), at.start, at.source)
+        self._capturing = True
+        return at
+
+    def rolled(self, line: ActionLine | None, rolls: Sequence[Roll]) -> None:
+        if self._capturing:
+            self.captured.append(list(rolls))
+            self._capturing = False

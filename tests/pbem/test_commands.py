@@ -210,7 +210,7 @@ def test_new_commit_to_standard_output_needs_a_secret_file(tmp_path: Path) -> No
 @pytest.mark.parametrize(("args", "message"), [
     (["--commit", "--side", "german"], "'german' is not a side of battle-card"),
     (["--commit", "--seed", "1"], "keeps its seed secret"),
-    (["--side", "allied"], "--side and --secret-out go with --commit"),
+    (["--side", "allied"], "--side, --secret-out and --position go with --commit"),
 ])
 def test_new_commit_bad_options(tmp_path: Path, args: list[str], message: str) -> None:
     ran = run("new", "battle-card", *args, "-o", tmp_path / "x.log")
@@ -270,9 +270,9 @@ def test_bad_files_are_sentences(tmp_path: Path, two_secret: Path, seeded: Path)
         assert "Traceback" not in ran.err
 
 
-def test_a_log_for_no_pbem_game(tmp_path: Path) -> None:
+def test_a_log_for_no_pbem_game(tmp_path: Path, engineless: str) -> None:
     log = tmp_path / "x.log"
-    log.write_text('[Game "koenig-eindhoven"]\n')
+    log.write_text(f'[Game "{engineless}"]\n')
     ran = run("status", log)
     assert ran.code == 2 and "not implemented yet" in ran.err
     log.write_text('[Game "battle-card"]\n[Seed "1"]\n[SeedCommit "' + "0" * 64 + '"]\n')
