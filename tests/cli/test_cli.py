@@ -285,6 +285,8 @@ def test_scenario_show_both_games() -> None:
     assert code == 0 and {"spaces", "borders", "boxes", "units"} <= set(data)
     code, out = run("scenario", "show", "wwiic")
     assert code == 0 and "Spaces (" in out
+    code, out = run("scenario", "show", "arnhem44")
+    assert code == 0 and "Sectors (" in out
 
 
 def test_scenario_show_of_a_game_without_data(engineless: str) -> None:
