@@ -6,6 +6,7 @@ bad line.  Nothing here applies a rule.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 from dataclasses import replace
@@ -252,7 +253,7 @@ def parse_log(
             )
             continue
         try:
-            entry = _parse_line(parser, engine, number, line)
+            entry = _remembered_line(parser, engine, number, line)
         except RefereeError as error:
             log.problems.append(error.to_problem(line=number, text=line))
             continue
@@ -289,6 +290,46 @@ def _add_tag(log: ParsedLog, tag: TagLine, seen_action: bool) -> Problem | None:
     return None
 
 
+MEMO_LINES = 4096
+"""How many distinct lines each engine's memo keeps (then it starts afresh)."""
+
+_memos: dict[int, tuple[Engine[Any, Any], dict[str, Entry | RefereeError]]] = {}
+
+
+def _remembered_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) -> Entry:
+    """``_parse_line``, remembered by the line's text: logs repeat most of their lines
+    (``pass``, ``turn 3``, ``attack Arnhem {d6: 6}``), and a line reads the same wherever it
+    stands, so the second time costs a copy.  Kept per engine (its names resolve the line),
+    at most ``MEMO_LINES`` lines each."""
+    held = _memos.get(id(engine))
+    if held is None or held[0] is not engine:
+        held = _memos[id(engine)] = (engine, {})
+    memo = held[1]
+    found = memo.get(line)
+    if found is None:
+        try:
+            found = _parse_line(parser, engine, number, line)
+        except RefereeError as error:
+            found = error
+        if len(memo) >= MEMO_LINES:
+            memo.clear()
+        memo[line] = found
+    if isinstance(found, RefereeError):
+        raise found.with_traceback(None)
+    return _renumbered(found, number)
+
+
+def _renumbered(entry: Entry, number: int) -> Entry:
+    """A fresh copy of a remembered entry, at line ``number`` (its lists copied too)."""
+    fresh = copy.copy(entry)
+    fresh.number = number
+    if isinstance(fresh, ActionLine):
+        fresh.items = list(fresh.items)
+    if isinstance(fresh, SetupLine):
+        fresh.items = list(fresh.items)
+    return fresh
+
+
 def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) -> Entry:
     try:
         tree = parser.parse(line)
@@ -312,15 +353,16 @@ def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) 
         key, *values = node.children
         assert isinstance(key, Token)
         return Expectation(
-            number, line, key=str(key), value=" ".join(str(v) for v in values),
+            number, line, key=str(key), value=" ".join(" ".join(map(str, values)).split()),
             column=key.column or 1,
         )
     if kind == "setup":
         setup = SetupLine(number, line)
-        for item in node.children:
+        columns = _item_columns(line, len(node.children), prefixed=True)
+        for item, column in zip(node.children, columns, strict=True):
             assert isinstance(item, Tree)
             statement = engine.build_setup(item, line)
-            setup.items.append(SetupItem(statement, _first_column(item)))
+            setup.items.append(SetupItem(statement, column))
         return setup
     if kind == "action":
         side_node, *items = node.children
@@ -328,11 +370,11 @@ def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) 
         if isinstance(side_node, Tree):
             side = str(side_node.children[0]).casefold()
         action = ActionLine(number, line, side=side)
-        for item in items:
+        columns = _item_columns(line, len(items), prefixed=side is not None)
+        for item, column in zip(items, columns, strict=True):
             assert isinstance(item, Tree)
             command_tree, dice_tree = item.children
             assert isinstance(command_tree, Tree)
-            column = _first_column(command_tree)
             command = engine.build_command(command_tree, line)
             dice = _dice_record(dice_tree) if isinstance(dice_tree, Tree) else None
             action.items.append(CommandItem(command, dice, column))
@@ -399,9 +441,17 @@ def _chit_record(tree: Tree[Any]) -> DiceRecord:
     return DiceRecord(0, (), cup.column or 1, tuple(chits))
 
 
-def _first_column(tree: Tree[Any]) -> int:
-    if not tree.meta.empty:
-        return int(tree.meta.column)
-    for token in tree.scan_values(lambda v: isinstance(v, Token)):
-        return int(token.column or 1)
-    return 1
+def _item_columns(line: str, count: int, prefixed: bool) -> list[int]:
+    """The 1-based column where each of the ``count`` items of a parsed action or setup line
+    begins: the first, after the side prefix or ``setup:`` (``prefixed``), then one after
+    each ``;``.  The parser keeps no positions (Lark's ``propagate_positions`` costs about a
+    third of a parse); a line that parsed has no ``;`` or ``:`` inside a name, a number or a
+    die before its last item, and a comment only after it."""
+    columns = []
+    at = line.index(":") + 1 if prefixed else 0
+    for _ in range(count):
+        while line[at] in " \t":
+            at += 1
+        columns.append(at + 1)
+        at = line.find(";", at) + 1
+    return columns

@@ -372,13 +372,14 @@ class BattleCardEngine:
             parts.append("Allied control")
             state.control[command.city] = ALLIED_CONTROL
         result = "; ".join(parts) or "no effect"
+        city = command.city
         events = [
-            Event(
+            Event(  # the words and data are made only if someone reads them
                 "combat",
-                f"{mode} at {command.city}: {unit.id} {before[0]} against German {before[1]} "
+                lambda: f"{mode} at {city}: {unit.id} {before[0]} against German {before[1]} "
                 f"({ROW_WORDS[row]}), rolled {face}: {result}",
-                {
-                    "city": command.city,
+                lambda: {
+                    "city": city,
                     "mode": mode,
                     "row": row,
                     "roll": face,
