@@ -417,8 +417,8 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
                 done = read_partial(out)
     except ValueError as error:
         _fail(str(error))
-    except (PartialExists, OSError):
-        _fail(f"there is no {partial_path(out or Path())} to resume from")
+    except (PartialExists, OSError) as error:
+        _fail(f"cannot resume from {partial_path(out or Path())}: {error}")
     errors = output.make_console(stderr=True)
     start = time.perf_counter()
     try:

@@ -88,6 +88,8 @@ def format_of(path: Path) -> str:
 
 
 PARTIAL_SUFFIX = ".partial"
+MAX_PARTIAL_BYTES = 1024**3
+"""The largest partial file ``--resume`` reads (a row is a few hundred bytes)."""
 
 
 def partial_path(path: Path) -> Path:
@@ -154,10 +156,14 @@ class _Flushed:
 def _complete_part(partial: Path) -> str:
     """The text of a partial file up to its last whole row (a row cut short by a kill is
     dropped: its log is replayed again)."""
-    try:
-        text = partial.read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        raise PartialExists(partial) from None
+    from referee.core.errors import RefereeError
+    from referee.core.reading import read_bounded
+
+    try:  # a regular file only: a FIFO put in its place must not hang the batch
+        text = read_bounded(partial, MAX_PARTIAL_BYTES, what="partial file").decode(
+            "utf-8", errors="replace")
+    except RefereeError as error:
+        raise PartialExists(error.message) from None
     if format_of(partial.with_name(partial.name.removesuffix(PARTIAL_SUFFIX))) == "csv":
         reader = csv.reader(io.StringIO(text, newline=""))
         end = 0
