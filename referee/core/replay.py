@@ -482,7 +482,7 @@ class Replayer:
         for index, event in enumerate(events):
             # Unless the engine placed them, the dice go with the command's first event.
             if index == 0 and attach:
-                event = Event(event.kind, event.text, event.data, tuple(tray.rolls))
+                event = event.with_rolls(tuple(tray.rolls))
             self.report.events.append(LineEvent(number, str(command), event, auto))
 
     def _advance(
@@ -657,7 +657,12 @@ def replay(
     if engine is None and not log.unreadable:
         from referee.games import engine_for
 
-        engine = engine_for(log.game or "")
+        try:
+            engine = engine_for(log.game or "")
+        except RefereeError as error:  # a log parsed by hand with another engine's grammar
+            problem = Problem(ProblemKind.HEADER, error.message, line=log.tag_lines.get("Game"))
+            problems = [*log.problems, problem]
+            return Report(log.game, log.source, dict(log.tags), problems)
     if engine is None:
         return Report(log.game, log.source, dict(log.tags), list(log.problems))
     return Replayer(log, engine, seed=seed, strict=strict, upto=upto).run()
