@@ -10,7 +10,7 @@ TOML files directly instead (the referee reads only the TOML).
 
     python tools/build_koenig_map.py
 
-Geometry.  Flat-topped hexes in vertical columns, 16 columns x 20 rows, hex ids ``CCRR``.
+Geometry.  Flat-topped hexes in vertical columns, 15 columns x 21 rows, hex ids ``CCRR``.
 Odd columns sit half a hex higher than even ones.  Screen right points south-west and screen
 down points north-west, so the north-east edge is on the left and the north-west edge at the
 bottom, as Exclusive Rule 8.5 says ("the northeast (left) side", "the northwest (bottom)
@@ -19,6 +19,7 @@ side").
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -26,15 +27,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "scenarios" / "koenig-eindhoven" / "eindhoven-bridge"
 
-COLUMNS = 16
-ROWS = 20
+COLUMNS = 15
+ROWS = 21
 HEX_KM = 0.6
 COL_KM = HEX_KM * math.sqrt(3) / 2
 ORIGIN = (51.4408, 5.4778)  # Eindhoven (Markt), wwiic-geography.md A
 KM_PER_DEG_LAT = 111.2
 KM_PER_DEG_LON = 111.32 * math.cos(math.radians(ORIGIN[0]))
-NE0 = 6.2   # km north-east of the origin of column 01's centre line
-NW0 = -1.6  # km north-west of the origin of row 01 (odd columns)
+NE0 = 6.1   # km north-east of the origin of column 01's centre line
+NW0 = -2.4  # km north-west of the origin of row 01 (odd columns)
 
 Point = tuple[float, float]
 
@@ -202,7 +203,7 @@ FOOT_BRIDGES: dict[str, Point] = {
 
 def _segments(points: Sequence[Point]) -> list[tuple[Point, Point]]:
     screen = [to_screen(*p) for p in points]
-    return list(zip(screen, screen[1:], strict=False))
+    return list(itertools.pairwise(screen))
 
 
 def _cross(p: Point, q: Point, r: Point, s: Point) -> bool:
@@ -240,7 +241,31 @@ def road_path(points: Sequence[Point]) -> list[str]:
                     path = path[: path.index(ident) + 1]
                     continue
                 path.append(ident)
+    return _straighten(path)
+
+
+def _adjacent(a: str, b: str) -> bool:
+    return (int(b[:2]), int(b[2:])) in neighbours(int(a[:2]), int(a[2:]))
+
+
+def _straighten(path: list[str]) -> list[str]:
+    """Drop a hex the road only zig-zags through: where the hexes before and after it are
+    adjacent, the road runs straight from one to the other (a line at 45 degrees to the
+    grid's axes otherwise alternates between two columns)."""
+    changed = True
+    while changed:
+        changed = False
+        for i in range(1, len(path) - 1):
+            if _adjacent(path[i - 1], path[i + 1]):
+                del path[i]
+                changed = True
+                break
     return path
+
+
+def _mid(a: str, b: str) -> Point:
+    (ax, ay), (bx, by) = centre(int(a[:2]), int(a[2:])), centre(int(b[:2]), int(b[2:]))
+    return (ax + bx) / 2, (ay + by) / 2
 
 
 def _key(a: str, b: str) -> tuple[str, str]:
@@ -251,7 +276,7 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def build() -> None:  # noqa: C901 - one pass over the map, kept in one place
+def build() -> None:
     terrain: dict[str, str] = {}
     names: dict[str, str] = {}
     objective: dict[str, str] = {}
@@ -307,34 +332,25 @@ def build() -> None:  # noqa: C901 - one pass over the map, kept in one place
         if letter:
             path = list(reversed(path))  # ... ending at the entry hex on the edge
         roads.append((name, letter, path))
-        for a, b in zip(path, path[1:], strict=False):
+        for a, b in itertools.pairwise(path):
             rec = sides.get(_key(a, b))
             if rec and rec.get("river"):
                 rec["bridge"] = "small"
                 rec["bridge_name"] = f"{name} bridge"
                 for bridge, point in NAMED_BRIDGES.items():
-                    px, py = to_screen(*point)
-                    (ax, ay), (bx, by) = centre(int(a[:2]), int(a[2:])), centre(
-                        int(b[:2]), int(b[2:]))
-                    if math.hypot((ax + bx) / 2 - px, (ay + by) / 2 - py) < 0.5:
+                    if math.dist(_mid(a, b), to_screen(*point)) < 0.5:
                         rec["bridge_name"] = bridge
     stars: dict[str, str] = {}
     for bridge, (road, point) in LARGE_BRIDGES.items():
         path = next(p for n, _, p in roads if n == road)
-        px, py = to_screen(*point)
+        target = to_screen(*point)
         crossing = [
-            _key(a, b) for a, b in zip(path, path[1:], strict=False)
+            _key(a, b) for a, b in itertools.pairwise(path)
             if sides.get(_key(a, b), {}).get("river")
         ]
         if not crossing:
             raise SystemExit(f"the {road} does not cross a river for the {bridge}")
-
-        def dist(k: tuple[str, str]) -> float:
-            (ax, ay), (bx, by) = centre(int(k[0][:2]), int(k[0][2:])), centre(
-                int(k[1][:2]), int(k[1][2:]))
-            return math.hypot((ax + bx) / 2 - px, (ay + by) / 2 - py)
-
-        k = min(crossing, key=dist)
+        k = min(crossing, key=lambda s, t=target: math.dist(_mid(*s), t))
         sides[k]["bridge"] = "large"
         sides[k]["bridge_name"] = bridge
         far = max(k, key=lambda h: math.hypot(centre(int(h[:2]), int(h[2:]))[0] - mx,
@@ -343,14 +359,10 @@ def build() -> None:  # noqa: C901 - one pass over the map, kept in one place
             far = min(k, key=lambda h: h == far)
         stars[far] = bridge
     for bridge, point in FOOT_BRIDGES.items():
-        px, py = to_screen(*point)
+        target = to_screen(*point)
         best = min(
             (k for k, v in sides.items() if v.get("river") and "bridge" not in v),
-            key=lambda k: math.hypot(
-                (centre(int(k[0][:2]), int(k[0][2:]))[0] + centre(int(k[1][:2]), int(k[1][2:]))[0])
-                / 2 - px,
-                (centre(int(k[0][:2]), int(k[0][2:]))[1] + centre(int(k[1][:2]), int(k[1][2:]))[1])
-                / 2 - py),
+            key=lambda s, t=target: math.dist(_mid(*s), t),
         )
         sides[best]["bridge"] = "small"
         sides[best]["bridge_name"] = bridge

@@ -9,6 +9,7 @@ row); adjacency comes from the grid (flat-topped hexes in columns, 2.1), hexside
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -214,7 +215,7 @@ class Board:
         for r in data["roads.toml"].get("roads", []):
             path = tuple(r["hexes"])
             roads.append(Road(r["name"], path, r.get("entry")))
-            for a, b in zip(path, path[1:], strict=False):
+            for a, b in itertools.pairwise(path):
                 key = frozenset((a, b))
                 old = sides.get(key, PLAIN)
                 sides[key] = Hexside(old.river, old.stream, old.slope, True, old.bridge,
