@@ -10,10 +10,12 @@ outside the edge, a compass and a legend.  Units are drawn from a plain list of
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from referee.games.koenig_eindhoven.board import ALLIED, Board, Hex
+from referee.games.koenig_eindhoven.board import ALLIED, Board, Hex, load_board
 
 R = 30.0
 """Hex radius (centre to corner) in pixels."""
@@ -325,3 +327,31 @@ def _counter(board: Board, unit_id: str, hits: int, x: float, y: float,
 def attr(text: str) -> str:
     """An XML attribute value, quoted (for callers adding their own marks)."""
     return quoteattr(text)
+
+
+def draw_position(log: Path | None = None, upto: int | None = None) -> str:
+    """``referee map koenig-eindhoven [--log LOG]``: the bundled map, with a log's units.
+
+    A log's position comes from the engine's JSON state (``units[]`` with ``id``, ``hex``
+    and ``hits``); until the game has an engine, ``--log`` says so instead of guessing."""
+    board = load_board()
+    if log is None:
+        return draw_map(board)
+    from referee.api import replay_file
+    from referee.core.errors import HeaderError
+
+    report = replay_file(log, upto=upto)
+    state = report.state_json()
+    if report.game != "koenig-eindhoven" or state is None:
+        raise HeaderError(f"{log} is not a readable Eindhoven Bridge log")
+    return draw_map(board, units_from_state(state))
+
+
+def units_from_state(state: Mapping[str, Any]) -> list[UnitOnMap]:
+    """The (unit id, hex, hits) of every unit on the map in an engine's JSON state."""
+    found: list[UnitOnMap] = []
+    for unit in state.get("units", []):
+        hex_id = unit.get("hex")
+        if isinstance(hex_id, str) and hex_id:
+            found.append((str(unit["id"]), hex_id, int(unit.get("hits", 0) or 0)))
+    return found
