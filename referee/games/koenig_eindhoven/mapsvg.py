@@ -338,7 +338,13 @@ def draw_position(log: Path | None = None, upto: int | None = None) -> str:
     if log is None:
         return draw_map(board)
     from referee.api import replay_file
-    from referee.core.errors import HeaderError
+    from referee.core.errors import HeaderError, NotImplementedRule
+    from referee.games import game_entry
+
+    if game_entry("koenig-eindhoven").module is None:
+        raise NotImplementedRule(
+            "-", "the Eindhoven Bridge engine is not implemented yet, so the map cannot show "
+            "a log's units; 'referee map koenig-eindhoven' without --log draws the map")
 
     report = replay_file(log, upto=upto)
     state = report.state_json()
