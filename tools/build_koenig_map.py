@@ -114,8 +114,8 @@ TOWN_RING_KM = 1.55
 WOODS: dict[str, list[Point]] = {
     "Sonse Bossen": [(51.5060, 5.4150), (51.5260, 5.4150), (51.5300, 5.4700),
                      (51.5150, 5.4800), (51.5080, 5.4650)],
-    "woods south of the canal at Best": [(51.4850, 5.4000), (51.4960, 5.4000),
-                                         (51.5000, 5.4400), (51.4880, 5.4450)],
+    "woods south of the canal at Best": [(51.4850, 5.4050), (51.4990, 5.4050),
+                                         (51.5020, 5.4450), (51.4880, 5.4500)],
     "Eckartse Bossen": [(51.4650, 5.5050), (51.4800, 5.5050), (51.4800, 5.5250),
                         (51.4650, 5.5250)],
     "Wielewaal woods": [(51.4750, 5.4500), (51.4880, 5.4500), (51.4880, 5.4700),
@@ -124,9 +124,11 @@ WOODS: dict[str, list[Point]] = {
 
 # Waterways: kind, polyline.
 WATERWAYS: dict[str, tuple[str, list[Point]]] = {
-    # Wilhelmina canal: Son bridge src; Best bridge south of Best (approx); the rest approx.
+    # Wilhelmina canal: Son bridge src; Best bridge src (the Joe Mann memorial stone "near the
+    # Wilhelmina Bridge", fietsnetwerk.nl); the rest approx.
     "Wilhelmina canal": ("river", [
-        (51.4900, 5.3300), (51.4975, 5.3955), (51.5020, 5.4400), (51.5055, 5.4919),
+        (51.4900, 5.3300), (51.4990, 5.3900), (51.5027, 5.4192), (51.5040, 5.4550),
+        (51.5055, 5.4919),
         (51.5030, 5.5150), (51.4990, 5.5400), (51.5050, 5.5700)]),
     # Dommel: through Eindhoven's centre (the four bridges, src: marketgarden1944.nl) north to
     # pass under the canal between Son and Breugel (src: geography reference D); course approx.
@@ -158,7 +160,7 @@ ROADS: list[tuple[str, str | None, list[Point]]] = [
     ("Rooijsche weg", "B", [
         (51.5114, 5.4928), (51.5200, 5.4850), (51.5350, 5.4700), (51.5500, 5.4600)]),
     ("Boxtel road", "C", [
-        (51.4408, 5.4778), (51.4520, 5.4630), (51.4770, 5.4180), (51.4975, 5.3955),
+        (51.4408, 5.4778), (51.4520, 5.4630), (51.4770, 5.4180), (51.5027, 5.4192),
         (51.5075, 5.3903), (51.5300, 5.3750), (51.5908, 5.3292)]),
     ("Oirschot road from Best", "D", [
         (51.5075, 5.3903), (51.5060, 5.3600), (51.5050, 5.3139)]),
@@ -193,11 +195,11 @@ LARGE_BRIDGES: dict[str, tuple[str, Point]] = {
 # bridge (src: trantor.is Battleground Europe, ch. 5), on the canal.
 NAMED_BRIDGES: dict[str, Point] = {
     "Son bridge": (51.5055, 5.4919),   # src: geography reference C
-    "Best bridge": (51.4975, 5.3955),  # approx: the canal south of Best
+    "Best bridge": (51.5027, 5.4192),  # src: Joe Mann memorial stone, fietsnetwerk.nl
 }
 """Road bridges named after the nearest point: a road crossing within 0.5 km takes the name."""
 FOOT_BRIDGES: dict[str, Point] = {
-    "Son west canal bridge": (51.5040, 5.4740),
+    "Son west canal bridge": (51.5048, 5.4735),  # 1,400 yd (1.28 km) west of the Son bridge
 }
 
 
