@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from referee.games.koenig_eindhoven.board import ALLIED, Board, Hex, load_board
 
@@ -284,14 +284,17 @@ def _units(lay: _Layout, units: Sequence[UnitOnMap]) -> list[str]:
         if hex_id in lay.board.hexes:
             by_hex.setdefault(hex_id, []).append((unit_id, hits))
     out = ['<g id="units">']
-    size = 24.0
+    size = 22.0
     for hex_id in sorted(by_hex):
         stack = by_hex[hex_id]
         cx, cy = lay.centre(hex_id)
+        # Side by side: the stacking limit is two units a hex (8.2); more (an illegal
+        # position) are still all drawn, each a little further along.
+        step = size + 2
+        left = cx - (len(stack) * step - 2) / 2
         for i, (unit_id, hits) in enumerate(stack):
-            offset = (i - (len(stack) - 1) / 2) * 8
-            x, y = cx - size / 2 + offset, cy - size / 2 + offset * 0.5
-            out.extend(_counter(lay.board, unit_id, hits, x, y, size))
+            out.extend(_counter(lay.board, unit_id, hits, left + i * step, cy - size / 2 - 2,
+                                size))
     out.append("</g>")
     return out
 
@@ -308,10 +311,10 @@ def _counter(board: Board, unit_id: str, hits: int, x: float, y: float,
         f'<g><title>{escape(unit_id)}{" hits " + str(hits) if hits else ""}</title>',
         f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(size)}" height="{_n(size)}" rx="2" '
         f'fill="{SIDE_FILL[side]}" stroke="#000000" stroke-width="0.9"/>',
-        f'<rect x="{_n(x + 4)}" y="{_n(y + 8)}" width="{_n(size - 8)}" height="6" '
+        f'<rect x="{_n(x + 4)}" y="{_n(y + 8)}" width="{_n(size - 8)}" height="5" '
         f'fill="{colour}" stroke="{text}" stroke-width="0.4"/>',
         f'<text x="{_n(x + size / 2)}" y="{_n(y + 6.5)}" text-anchor="middle" '
-        f'font-size="5.6" fill="{text}">{escape(unit_id)}</text>',
+        f'font-size="5.2" fill="{text}">{escape(unit_id)}</text>',
         f'<text x="{_n(x + size / 2)}" y="{_n(y + size - 2.5)}" text-anchor="middle" '
         f'font-size="7" font-weight="bold" fill="{text}">{values}</text>',
     ]
@@ -322,11 +325,6 @@ def _counter(board: Board, unit_id: str, hits: int, x: float, y: float,
                    f'font-size="7" font-weight="bold" fill="#ffffff">{hits}</text>')
     out.append("</g>")
     return out
-
-
-def attr(text: str) -> str:
-    """An XML attribute value, quoted (for callers adding their own marks)."""
-    return quoteattr(text)
 
 
 def draw_position(log: Path | None = None, upto: int | None = None) -> str:
