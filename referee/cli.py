@@ -70,6 +70,22 @@ def _emit_new_file(text: str, out: Path | None, command: str) -> None:
     click.echo(f"wrote {out}")
 
 
+_force_option = click.option("--force", is_flag=True,
+                             help="Write over an existing output file (never over the input).")
+
+
+def _refuse_output(out: Path, force: bool, inputs: list[Path | None], *,
+                   picture: bool = False) -> None:
+    """Stop with a sentence when ``out`` must not be written (see ``output_refusal``)."""
+    from referee.core.files import output_refusal
+    from referee.core.svg import PICTURE_SUFFIXES
+
+    refusal = output_refusal(out, force=force, inputs=inputs,
+                             suffixes=PICTURE_SUFFIXES if picture else (), what="picture")
+    if refusal is not None:
+        _fail(refusal)
+
+
 def _fail(message: str, code: int = 2) -> NoReturn:
     console = output.make_console(stderr=True)
     console.print(f"[bold red]error:[/] {output.markup_free(message)}")
@@ -207,18 +223,22 @@ def position(log: Path, seed: str | None, upto: int | None, out: Path | None) ->
               "secret (the others add theirs with 'referee join').")
 @click.option("--secret-out", type=click.Path(path_type=Path, dir_okay=False),
               help="With --commit: the secret's file (default: beside -o, LOG.secret).")
+@click.option("--position", type=click.Path(path_type=Path, dir_okay=False),
+              help="With --commit: start from this position file, beside -o LOG (its "
+              "SHA-256 is sealed in the header).")
 def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
-        out: Path | None, commit: bool, side: str | None, secret_out: Path | None) -> None:
+        out: Path | None, commit: bool, side: str | None, secret_out: Path | None,
+        position: Path | None = None) -> None:
     """The header of a new log of GAME."""
     if seed is not None and random_seed:
         raise click.UsageError("give --seed or --random-seed, not both")
     if commit:
         if seed is not None or random_seed:
             raise click.UsageError("a committed game keeps its seed secret: leave out --seed")
-        _new_committed(game, scenario, side, out, secret_out)
+        _new_committed(game, scenario, side, out, secret_out, position)
         return
-    if side is not None or secret_out is not None:
-        raise click.UsageError("--side and --secret-out go with --commit")
+    if side is not None or secret_out is not None or position is not None:
+        raise click.UsageError("--side, --secret-out and --position go with --commit")
     if random_seed:
         seed = api.new_seed()
     try:
@@ -284,14 +304,19 @@ def scenario_show(game: str, as_json: bool) -> None:
 @click.option(
     "--upto", type=click.IntRange(min=1), help="With --log: the position after this line."
 )
-def map_command(game: str, out: Path, log: Path | None, upto: int | None) -> None:
+@_force_option
+def map_command(game: str, out: Path, log: Path | None, upto: int | None,
+                force: bool = False) -> None:
     """Draw GAME's map as SVG (with --log, the position of a log on it)."""
     from referee.core.svg import write_picture
     from referee.scenarios import draw_map
 
+    _refuse_output(out, force, [log], picture=True)
     try:
         svg = draw_map(game, log, upto)
-        write_picture(out, svg)
+        write_picture(out, svg, replace=force)
+    except FileExistsError:
+        _fail(f"{out} exists already; give --force to write over it")
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
     except OSError as error:
@@ -341,8 +366,10 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
               help="Write the rows to FILE.jsonl or FILE.csv (default: JSON Lines on stdout).")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first log that is not legal.")
 @_seed_option
+@_force_option
 def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
-          scheduler: str | None, out: Path | None, fail_fast: bool, seed: str | None) -> None:
+          scheduler: str | None, out: Path | None, fail_fast: bool, seed: str | None,
+          force: bool = False) -> None:
     """Replay many logs: files, folders (every *.log below them) or globs.
 
     One result row per log (JSON Lines on stdout, or --out FILE.jsonl / FILE.csv), then a
@@ -360,13 +387,14 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
         kind, workers = choose_executor(executor, jobs, scheduler)
         if out is not None:
             format_of(out)
+            _refuse_output(out, force, [Path(p) for p in paths])
     except ValueError as error:
         _fail(str(error))
     errors = output.make_console(stderr=True)
     start = time.perf_counter()
     try:
         with (
-            open_results(out) as sink,
+            open_results(out, replace=force) as sink,
             output.progress_bar(errors) as bar,
             open_runner(kind, workers, scheduler) as runner,
         ):
@@ -377,6 +405,8 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
             )
     except ExecutorUnavailable as error:
         _fail(str(error))
+    except FileExistsError:
+        _fail(f"{out} exists already; give --force to write over it")
     except OSError as error:
         _fail(f"cannot write {out or 'the results'}: {error.strerror or error}")
     seconds = time.perf_counter() - start
@@ -398,11 +428,11 @@ def _refused(error: RefereeError) -> NoReturn:
 
 
 def _new_committed(game: str, scenario: str | None, side: str | None, out: Path | None,
-                   secret_out: Path | None) -> None:
+                   secret_out: Path | None, position: Path | None = None) -> None:
     from referee.pbem.header import create
 
     try:
-        created = create(game, scenario, side, out, secret_out)
+        created = create(game, scenario, side, out, secret_out, position)
     except ScenarioError as error:
         _fail(str(error))
     except RefereeError as error:
@@ -421,13 +451,11 @@ def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: b
     Without MOVE, roll what LOG waits for (with --secret).  An illegal move changes nothing
     (exit 1).  The file is replaced atomically: never half written.
     """
-    from referee.pbem.play import IllegalPlay
-    from referee.pbem.play import play as play_move
-    from referee.pbem.table import open_log
+    from referee.pbem.play import IllegalPlay, play_file
 
     out = sys.stdout
     try:
-        result = play_move(open_log(log, secret_files), move, dry_run=dry_run, path=log)
+        result = play_file(log, move, secret_files, dry_run=dry_run)
     except IllegalPlay as refusal:
         output.print_refusal(out, refusal, str(log))
         sys.exit(1)
@@ -442,11 +470,10 @@ def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: b
 @click.option("--dry-run", is_flag=True, help="Show what would be removed; write nothing.")
 def undo(log: Path, secret_files: tuple[Path, ...], dry_run: bool) -> None:
     """Take back the last move of LOG, if it rolled no dice and revealed nothing."""
-    from referee.pbem.play import undo as undo_move
-    from referee.pbem.table import open_log
+    from referee.pbem.play import undo_file
 
     try:
-        result = undo_move(open_log(log, secret_files), path=log, dry_run=dry_run)
+        result = undo_file(log, secret_files, dry_run=dry_run)
     except RefereeError as error:
         _refused(error)
     output.print_undo(sys.stdout, result, dry_run=dry_run)
@@ -474,21 +501,61 @@ def status(log: Path, as_json: bool) -> None:
 @main.command()
 @click.argument("log", type=LogPath())
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
+              required=True, help="The page to write: FILE.html.")
+@_seed_option
+@click.option("--force", is_flag=True, help="Write over FILE if it exists (never over LOG).")
+def view(log: Path, out: Path, seed: str | None, force: bool) -> None:
+    """Write LOG as one self-contained HTML page to step through: every position's board,
+    the events and dice of each line, the problems, the outcome."""
+    from referee.core.files import write_atomic
+    from referee.core.parsing import read_log
+    from referee.viewer import ViewError, view_page
+
+    if out.suffix.lower() not in (".html", ".htm"):
+        _fail(f"{out}: the page is HTML; name it FILE.html")
+    try:
+        page = view_page(read_log(log), seed)
+    except ViewError as error:
+        _fail(error.message)
+    except RefereeError as error:
+        _refused(error)
+    if out.exists():
+        if out.resolve() == log.resolve() or (out.is_file() and out.samefile(log)):
+            _fail(f"{out} is the log itself; 'referee view' never writes over its input")
+        if not force:
+            _fail(f"{out} exists already; give --force to write over it")
+    try:
+        write_atomic(out, page.html)
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror or error}")
+    problems = f"; {page.problems} problems" if page.problems else ""
+    click.echo(f"wrote {out} ({page.positions} positions{problems})")
+    sys.exit(page.exit_code)
+
+
+@main.command()
+@click.argument("log", type=LogPath())
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
               help="The picture: FILE.svg, or FILE.png with the 'png' extra (default: SVG "
               "on standard output).")
 @click.option("--upto", type=click.IntRange(min=1), help="The board after this line.")
-def render(log: Path, out: Path | None, upto: int | None) -> None:
+@_force_option
+def render(log: Path, out: Path | None, upto: int | None, force: bool = False) -> None:
     """Draw the board of LOG (after line --upto), the last action highlighted."""
     from referee.core.svg import write_picture
     from referee.pbem.board import board_svg
     from referee.pbem.table import open_log
 
+    if out is not None:
+        _refuse_output(out, force, [log], picture=True)
     try:
         svg = board_svg(open_log(log), upto)
         if out is None:
             click.echo(svg, nl=False)
             return
-        write_picture(out, svg)
+        write_picture(out, svg, replace=force)
+    except FileExistsError:
+        _fail(f"{out} exists already; give --force to write over it")
     except RefereeError as error:
         _refused(error)
     except OSError as error:

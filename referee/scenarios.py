@@ -83,20 +83,15 @@ def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str
         raise NotImplementedRule(
             "-", f"{entry.title} has no map drawing; 'referee render LOG' draws a game's board"
         )
-    from referee.games.wwiic.mapsvg import draw_map as draw_wwiic
+    from referee.games.wwiic.areamap import draw_board, view_of
     from referee.games.wwiic.scenario import load_scenario
 
-    units: dict[str, str] | None = None
-    control: dict[str, str] | None = None
-    if log is not None:
-        from referee.api import replay_file
+    if log is None:
+        return draw_board(load_scenario())
+    from referee.api import replay_file
 
-        report = replay_file(log, upto=upto)
-        state = report.state_json()
-        if report.game != "wwiic" or state is None:
-            raise HeaderError(f"{log} is not a readable WWII Commander log")
-        units = {u["id"]: u["space"] for u in state.get("units", []) if u.get("space")}
-        control = {
-            s["id"]: s["control"] for s in state.get("spaces", []) if s.get("control")
-        }
-    return draw_wwiic(load_scenario(), units=units, control=control)
+    report = replay_file(log, upto=upto)
+    state = report.state_json()
+    if report.game != "wwiic" or state is None:
+        raise HeaderError(f"{log} is not a readable WWII Commander log")
+    return draw_board(load_scenario(), view_of(state))

@@ -159,6 +159,8 @@ def print_status(out: IO[str], status: Status) -> None:
     _lines(out, f"Next:     {step.sentence()}")
     if step.kind == "move" and step.choices:
         _lines(out, "Choices:  " + step.choices[0], *("          " + c for c in step.choices[1:]))
+        if step.more:
+            _lines(out, f"          and more (the first {len(step.choices)} are listed)")
     _lines(out, f"Result:   {status.result}")
     if status.problems:
         _lines(out, f"Problems: {len(status.problems)} (referee verify shows them all)")

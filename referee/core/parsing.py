@@ -6,6 +6,7 @@ bad line.  Nothing here applies a rule.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -107,7 +108,9 @@ def _read_position(log: ParsedLog, path: Path) -> None:
         return
     target = path.parent / relative
     try:
-        text = decode_log(target.read_bytes())
+        data = target.read_bytes()
+        log.position_sha256 = hashlib.sha256(data).hexdigest()  # sealed in play by e-mail
+        text = decode_log(data)
     except OSError as error:
         refuse(f"cannot read the position file {name}: {error.strerror or error}")
         return
@@ -136,6 +139,13 @@ def _read_position(log: ParsedLog, path: Path) -> None:
     if "Draw" in position.tags and "Draw" not in log.tags:
         log.tags["Draw"] = position.tags["Draw"]
     log.entries[:0] = setups
+
+
+def apply_position(log: ParsedLog, path: Path) -> None:
+    """Read the ``[Position]`` file a parsed log names (beside ``path``), as ``read_log``
+    does: play by e-mail parses each text it tries, then applies its position."""
+    if "Position" in log.tags and not log.unreadable:
+        _read_position(log, path)
 
 
 def find_game(lines: list[str]) -> str | None:

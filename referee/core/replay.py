@@ -237,6 +237,8 @@ class Replayer:
         self._played = False
         self._last_setup: SetupLine | None = None
         self._next_action: ActionLine | None = None
+        self._json: dict[str, Any] | None = None
+        """The state's JSON, kept between assertions while the state does not change."""
         self.report = Report(
             log.game, log.source, dict(log.tags), list(log.problems), engine=engine
         )
@@ -269,10 +271,11 @@ class Replayer:
             limit = first - 1 if limit is None else min(limit, first - 1)
         try:
             entries = self.log.entries
+            upcoming = _next_actions(entries, limit)
             for index, entry in enumerate(entries):
                 if limit is not None and entry.number > limit:
                     break
-                self._next_action = _next_action(entries, index + 1, limit)
+                self._next_action = upcoming[index]
                 self._entry(entry)
             self._close_setup()
             if limit == self.upto or not report.problems:
@@ -332,6 +335,7 @@ class Replayer:
             ))
             return
         state = self.report.state
+        self._json = None
         for item in line.items:
             try:
                 self.engine.place(state, item.statement)
@@ -369,6 +373,7 @@ class Replayer:
                 self._apply(line, item)
         except RefereeError as error:
             self.report.state = saved
+            self._json = None
             self.position = saved_position
             del self.report.events[saved_events:]
             problem = error.to_problem(line=line.number, text=line.text)
@@ -388,6 +393,11 @@ class Replayer:
                 column=item.column,
             )
         if getattr(command, "chance", False):
+            out_of_turn = getattr(self.engine, "out_of_turn", None)
+            skipped = out_of_turn(state, command) if out_of_turn is not None else None
+            if skipped is not None:
+                skipped.column = skipped.column or item.column
+                raise skipped
             if actor != REFEREE:
                 raise WrongSide(
                     f"'{command}' is a roll the referee makes at its step of the turn; "
@@ -433,6 +443,7 @@ class Replayer:
             recorded_chits=record.chits if record is not None and record.chits else None,
             purpose=f"'{command}'",
         )
+        self._json = None
         events = self.engine.apply(self.report.state, command, tray)
         self.dice.rolled(line, tray.rolls)
         drawn = tray.position - at.start
@@ -503,10 +514,27 @@ class Replayer:
 
     # -- assertions ------------------------------------------------------------------------
 
+    def _value(self, key: str) -> tuple[bool, Any]:
+        """One top-level value of the state's JSON (or ``outcome``), matched regardless of
+        case.  An engine with ``json_parts`` computes only the value named; otherwise the
+        whole state JSON is made once and kept until the state changes, so a run of
+        assertions costs one lookup each."""
+        wanted = normalise(key)
+        state = self.report.state
+        if wanted == "outcome":
+            return True, self.engine.outcome(state)
+        parts = getattr(self.engine, "json_parts", None)
+        if parts is not None:
+            for name, get in parts(state).items():
+                if normalise(name) == wanted:
+                    return True, get()
+        if self._json is None:
+            self._json = self.engine.to_json(state)
+        return _lookup(self._json, [key])
+
     def _turn(self, entry: TurnAssertion) -> None:
-        state = self.engine.to_json(self.report.state)
-        actual = state.get("turn")
-        half = state.get("half")
+        actual = self._value("turn")[1]
+        half = self._value("half")[1]
         wrong_half = entry.half is not None and (
             half is None or normalise(str(half)) != normalise(entry.half)
         )
@@ -519,9 +547,10 @@ class Replayer:
             ))
 
     def _expect(self, entry: Expectation) -> None:
-        state = self.engine.to_json(self.report.state)
-        root = {**state, "outcome": self.engine.outcome(self.report.state)}
-        found, value = _lookup(root, entry.key.split("."))
+        head, *rest = entry.key.split(".")
+        found, value = self._value(head)
+        if found:
+            found, value = _lookup(value, rest)
         if not found:
             self._problem(Problem(
                 ProblemKind.ASSERTION, f"the state has no value '{entry.key}'",
@@ -565,14 +594,19 @@ def _lookup(data: Any, keys: list[str]) -> tuple[bool, Any]:
     return True, data
 
 
-def _next_action(entries: list[Entry], start: int, limit: int | None) -> ActionLine | None:
-    """The first action line from ``start`` on (within ``limit``), if any."""
-    for entry in entries[start:]:
+def _next_actions(entries: list[Entry], limit: int | None) -> list[ActionLine | None]:
+    """For each entry, the first action line after it (within ``limit``), if any: one pass
+    from the end, so a replay stays linear in the number of entries."""
+    found: list[ActionLine | None] = [None] * len(entries)
+    upcoming: ActionLine | None = None
+    for index in range(len(entries) - 1, -1, -1):
+        found[index] = upcoming
+        entry = entries[index]
         if limit is not None and entry.number > limit:
-            return None
-        if isinstance(entry, ActionLine):
-            return entry
-    return None
+            upcoming = None
+        elif isinstance(entry, ActionLine):
+            upcoming = entry
+    return found
 
 
 def replay(

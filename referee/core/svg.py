@@ -139,6 +139,11 @@ def svg_to_png(svg: str) -> bytes:
     return data
 
 
-def write_picture(path: Path, svg: str) -> None:
-    """Write ``svg`` to ``path`` atomically: as PNG when the name ends in .png, else as SVG."""
-    write_atomic(path, svg_to_png(svg) if path.suffix.lower() == ".png" else svg)
+PICTURE_SUFFIXES = (".svg", ".png")
+
+
+def write_picture(path: Path, svg: str, *, replace: bool = True) -> None:
+    """Write ``svg`` to ``path`` atomically: as PNG when the name ends in .png, else as SVG
+    (``replace=False``: never over an existing file, ``FileExistsError``)."""
+    write_atomic(path, svg_to_png(svg) if path.suffix.lower() == ".png" else svg,
+                 replace=replace)

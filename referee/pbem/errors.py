@@ -39,3 +39,7 @@ class NotAllowed(PbemError):
 
     kind = ProblemKind.ILLEGAL_MOVE
     exit_code = 1
+
+
+class LogBusy(PbemError):
+    """Another ``referee play`` (or ``undo``, ``join``) holds the log's lock."""

@@ -36,6 +36,7 @@ class Status:
             "turn": self.turn, "last": self.last,
             "next": {"kind": self.next.kind, "party": self.next.party,
                      "decision": self.next.decision, "choices": list(self.next.choices),
+                     "more": self.next.more,
                      "line": self.next.line, "text": self.next.sentence()},
             "result": self.result,
             "problems": [p.to_json() for p in self.problems],

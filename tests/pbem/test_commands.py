@@ -210,7 +210,7 @@ def test_new_commit_to_standard_output_needs_a_secret_file(tmp_path: Path) -> No
 @pytest.mark.parametrize(("args", "message"), [
     (["--commit", "--side", "german"], "'german' is not a side of battle-card"),
     (["--commit", "--seed", "1"], "keeps its seed secret"),
-    (["--side", "allied"], "--side and --secret-out go with --commit"),
+    (["--side", "allied"], "--side, --secret-out and --position go with --commit"),
 ])
 def test_new_commit_bad_options(tmp_path: Path, args: list[str], message: str) -> None:
     ran = run("new", "battle-card", *args, "-o", tmp_path / "x.log")

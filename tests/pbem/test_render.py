@@ -113,16 +113,32 @@ def test_svg_writer_escapes_and_orders() -> None:
 
 
 def test_the_wwiic_map_is_hooked_in_while_its_drawer_exists() -> None:
-    """WWII Commander's engine draws its own map; render feeds it a position."""
+    """WWII Commander's engine draws its own area map; render feeds it a position and the
+    last action's commands, whose move is drawn as an arrow."""
     engine_module = pytest.importorskip("referee.games.wwiic.engine")
     drawer = svg.drawer_for("wwiic")
     assert drawer is not None
-    from referee.pbem.maps import named_spaces
+    from referee.games.wwiic.commands import Activate, UnitMove
 
     engine = engine_module.WWIICEngine()
     state = engine.setup(None, {})
-    text = drawer(engine, state, svg.Highlight(9, "allied: activate 505/82 Mook->Groesbeek"))
+    move = Activate((UnitMove("505/82", ("Groesbeek",), start="Mook"),))
+    text = drawer(engine, state, svg.Highlight(9, "allied: activate 505/82 Mook->Groesbeek",
+                                               (move,), ("505/82 moves Mook->Groesbeek",)))
     root = ET.fromstring(text.encode())
     assert root.tag == f"{{{svg.SVG_NS}}}svg"
-    names = ["De Groote", "St. Oedenrode", "Son", "Oeden"]
-    assert named_spaces("allied: move 1/1AB St-Oedenrode->de groote", names) == names[:2]
+    assert root.find(".//svg:g[@id='last-action']/svg:polyline", NS) is not None
+    assert "505/82 moves Mook-&gt;Groesbeek" in text
+
+
+def test_golden_wwiic_board() -> None:
+    """The WWII Commander area map after its first line: the same bytes every time, and
+    well-formed."""
+    ran = run("render", "bundled:wwiic/full-game-draw.log", "--upto", "13")
+    assert ran.code == 0, ran.err
+    golden = GOLDEN / "wwiic-line-13.svg"
+    if os.environ.get("REFEREE_UPDATE_GOLDEN"):
+        golden.write_text(ran.out, encoding="utf-8")
+    assert ran.out == golden.read_text(encoding="utf-8")
+    root = ET.fromstring(ran.out.encode())
+    assert root.find(".//svg:g[@id='last-action']/svg:polyline", NS) is not None

@@ -6,7 +6,8 @@ and replacements (9, 10, ``arrivals``) and victory (11, ``victory``).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from lark import Tree
@@ -141,7 +142,8 @@ class WWIICEngine:
             return battle.to_act(state)
         return state.side
 
-    def legal(self, state: WState) -> list[Command]:
+    def legal(self, state: WState) -> Iterable[Command]:
+        """Every legal command: a list, except in an impulse, where it is a generator."""
         board = self.board
         phase = state.phase
         if phase is Phase.WEATHER:
@@ -161,12 +163,10 @@ class WWIICEngine:
         if phase is Phase.REPLACE:
             return [Replace(u) for u in replacement_options(board, state)]
         if phase is Phase.IMPULSE:
-            out: list[Command] = []
-            _, acts = activations(board, MapView(board, state), state.side)
-            out.extend(acts)
-            if may_pass(board, state):
-                out.append(Pass())
-            return out
+            # Lazily: each unit alone, the pass, then the pairs (hundreds of thousands of
+            # joint moves where two units share a space); callers take a page of them.
+            between: list[Command] = [Pass()] if may_pass(board, state) else []
+            return activations(board, MapView(board, state), state.side, between)
         return []
 
     def _move_outs(self, state: WState) -> list[MoveOut]:
@@ -202,7 +202,7 @@ class WWIICEngine:
         if state.phase is Phase.IMPULSE and not unspent(self.board, state, state.side):
             return Pass()
         if state.phase in (Phase.BATTLE, Phase.REINFORCE, Phase.REPLACE):
-            options = self.legal(state)
+            options = list(self.legal(state))
             if len(options) == 1:
                 return options[0]
         return None
@@ -331,8 +331,9 @@ class WWIICEngine:
         settle_start(board, work, events)
         return events
 
-    def _few(self, commands: Sequence[Command]) -> list[str]:
-        return [str(c) for c in commands] if len(commands) <= MAX_ALTERNATIVES else []
+    def _few(self, commands: Iterable[Command]) -> list[str]:
+        listed = list(islice(commands, MAX_ALTERNATIVES + 1))
+        return [str(c) for c in listed] if len(listed) <= MAX_ALTERNATIVES else []
 
     def _pass(self, work: WState) -> list[Event]:
         board = self.board
@@ -593,6 +594,24 @@ class WWIICEngine:
 
     def to_json(self, state: WState) -> dict[str, Any]:
         return state_json(self.board, state, self.to_act(state))
+
+    def json_parts(self, state: WState) -> dict[str, Callable[[], Any]]:
+        """The small top-level values of ``to_json``, each computed only when an ``expect``
+        or ``turn`` line asks for it (the replay makes the whole JSON for the others)."""
+        board = self.board
+        return {
+            "game": lambda: "wwiic",
+            "scenario": lambda: state.scenario,
+            "turn": lambda: state.turn,
+            "half": lambda: board.half(state.turn),
+            "date": lambda: board.date(state.turn),
+            "phase": lambda: str(state.phase),
+            "weather": lambda: state.weather,
+            "initiative": lambda: state.initiative,
+            "impulse": lambda: state.time,
+            "to_act": lambda: self.to_act(state),
+            "last_pass": lambda: state.last_pass,
+        }
 
     def render(self, state: WState) -> Sequence[RenderableType]:
         from referee.games.wwiic.render import render  # rich tables: only when shown

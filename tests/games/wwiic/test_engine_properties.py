@@ -99,7 +99,7 @@ def candidates(rng: random.Random, state: WState, count: int) -> list[Command]:
 def check_exact(state: WState, rng: random.Random, sample: int = 25, tries: int = 60) -> None:
     """legal() lists what apply() accepts, no more and no less; refusals change nothing."""
     assert ENGINE.invariants(state) == []
-    legal = ENGINE.legal(state)
+    legal = list(ENGINE.legal(state))
     listed = set(legal)
     assert len(listed) == len(legal), "legal() lists a command twice"
     for cmd in rng.sample(legal, min(sample, len(legal))):
@@ -200,7 +200,7 @@ def test_properties_random_legal_play(seed: int) -> None:
         if ENGINE.to_act(state) is None:
             break
         check_exact(state, rng, sample=8, tries=25)
-        legal = ENGINE.legal(state)
+        legal = list(ENGINE.legal(state))
         if not legal:
             break  # a mandatory attack: combat is section 7's
         rng.shuffle(legal)

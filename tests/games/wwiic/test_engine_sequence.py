@@ -362,7 +362,7 @@ def test_4_passing_allied_must_activate_unless_german_passed_or_all_spent() -> N
     assert Pass() in ENGINE.legal(state)
     state.last_pass = None
     state.spent.add("505/82")
-    assert ENGINE.legal(state) == [Pass()]
+    assert list(ENGINE.legal(state)) == [Pass()]
     assert ENGINE.forced(state) == Pass()
 
 

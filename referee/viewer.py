@@ -1,0 +1,359 @@
+"""``referee view``: a whole game in one self-contained HTML page, stepped through line by line.
+
+The page holds every position of the log (the opening, then the position after each action
+line), the board of each, the events and dice of each line, the problems at their lines and
+the outcome.  It needs no network: no external script, style sheet or font.
+
+Size: a board is drawn as SVG text for every position, but most of its lines (the map itself)
+are the same from one position to the next.  The page stores every distinct SVG line once and
+each position as runs of line numbers, so a 500-line game costs about one map plus what
+changes.  A game without a board drawer shows its text view instead.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.core.engine import Engine
+from referee.core.errors import UNREADABLE_KINDS, ProblemKind, RefereeError
+from referee.core.log import ActionLine, Entry, ParsedLog
+from referee.core.replay import Replayer, Report
+from referee.core.svg import Highlight, drawer_for
+
+VIEW_SCHEMA = "referee-view/1"
+
+
+@dataclass
+class Position:
+    """One step of the viewer: the board after ``line`` (0: the opening)."""
+
+    line: int
+    text: str
+    board: list[int]
+    """The board's SVG as runs ``[first, count, first, count, …]`` of interned line numbers."""
+    state_text: str = ""
+
+
+@dataclass
+class _Lines:
+    """Every distinct line of every board, once."""
+
+    ids: dict[str, int] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+
+    def runs(self, text: str) -> list[int]:
+        runs: list[int] = []
+        for line in text.splitlines():
+            number = self.ids.get(line)
+            if number is None:
+                number = self.ids[line] = len(self.lines)
+                self.lines.append(line)
+            if runs and runs[-2] + runs[-1] == number:
+                runs[-1] += 1
+            else:
+                runs += [number, 1]
+        return runs
+
+
+class _Recorder(Replayer):
+    """A replay that draws the board after each action line, as the line leaves it."""
+
+    def __init__(self, log: ParsedLog, engine: Engine[Any, Any], seed: str | None) -> None:
+        super().__init__(log, engine, seed=seed)
+        self.opening: Any = None
+        self.after: list[tuple[ActionLine, Any]] = []
+
+    def _entry(self, entry: Entry) -> None:
+        if isinstance(entry, ActionLine) and self.opening is None:
+            # The setup lines (if any) are placed: this is the starting position.
+            self.opening = self.engine.copy(self.report.state)
+        super()._entry(entry)
+        if isinstance(entry, ActionLine):
+            self.after.append((entry, self.engine.copy(self.report.state)))
+
+
+def _highlight(report: Report, line: ActionLine) -> Highlight:
+    events = tuple(e.event.text for e in report.events if e.line == line.number)
+    return Highlight(line.number, " ".join(line.text.split("#", 1)[0].split()),
+                     tuple(item.command for item in line.items), events)
+
+
+def _state_text(engine: Engine[Any, Any], state: Any) -> str:
+    from rich.console import Console
+
+    console = Console(width=100, color_system=None, record=True, file=io.StringIO())
+    for renderable in engine.render(state):
+        console.print(renderable)
+    return console.export_text()
+
+
+def view_data(log: ParsedLog, engine: Engine[Any, Any], seed: str | None = None) -> dict[str, Any]:
+    """Everything the page shows, as plain data (also what the tests read)."""
+    recorder = _Recorder(log, engine, seed)
+    report = recorder.run()
+    draw = drawer_for(engine.info.id)
+    lines = _Lines()
+    positions: list[Position] = []
+
+    def add(number: int, text: str, state: Any, highlight: Highlight | None) -> None:
+        if draw is not None:
+            positions.append(Position(number, text, lines.runs(draw(engine, state, highlight))))
+        else:
+            positions.append(Position(number, text, [], _state_text(engine, state)))
+
+    if report.state is not None:
+        opening = recorder.opening if recorder.opening is not None else report.state
+        add(0, "opening", opening, None)
+        for line, state in recorder.after:
+            add(line.number, line.text, state, _highlight(report, line))
+        if recorder.after:
+            # The end of the log: what the referee applied by itself after the last line.
+            last_line = recorder.after[-1][0]
+            final = engine.to_json(report.state)
+            if final != engine.to_json(recorder.after[-1][1]):
+                add(last_line.number, "(the referee's own steps at the end)", report.state,
+                    _highlight(report, last_line))
+    events: dict[int, list[dict[str, Any]]] = {}
+    for item in report.events:
+        events.setdefault(item.line or 0, []).append({
+            "command": item.command,
+            "text": item.event.text,
+            "auto": item.auto,
+            "dice": [str(roll) + (f" ({roll.label})" if roll.label else "")
+                     for roll in item.event.rolls],
+        })
+    problems: dict[int, list[dict[str, Any]]] = {}
+    for problem in report.problems:
+        problems.setdefault(problem.line or 0, []).append({
+            "kind": str(problem.kind.value), "rule": problem.rule,
+            "message": problem.message, "column": problem.column,
+        })
+    source_lines = []
+    for entry in log.entries:
+        source_lines.append({"line": entry.number, "text": entry.text})
+    return {
+        "schema": VIEW_SCHEMA,
+        "game": engine.info.title,
+        "source": log.source,
+        "lines": lines.lines,
+        "positions": [
+            {"line": p.line, "text": p.text, "board": p.board, "state": p.state_text}
+            for p in positions
+        ],
+        "log": source_lines,
+        "events": {str(k): v for k, v in sorted(events.items())},
+        "problems": {str(k): v for k, v in sorted(problems.items())},
+        "outcome": report.outcome() or {},
+    }
+
+
+class ViewError(RefereeError):
+    """A log that cannot be shown (it cannot be read)."""
+
+    kind = ProblemKind.HEADER
+
+
+@dataclass(frozen=True)
+class Page:
+    html: str
+    positions: int
+    problems: int
+    exit_code: int
+
+
+def view_page(log: ParsedLog, seed: str | None = None) -> Page:
+    """The page of a parsed log, with what ``referee view`` says of it."""
+    from referee.games import engine_for
+
+    if log.unreadable:
+        reasons = "; ".join(p.message for p in log.problems) or "it cannot be read"
+        raise ViewError(f"{log.source}: {reasons}")
+    engine = engine_for(log.game or "")
+    data = view_data(log, engine, seed)
+    problems = sum(len(v) for v in data["problems"].values())
+    unreadable = any(p.kind in UNREADABLE_KINDS for p in log.problems)
+    return Page(_page(data), len(data["positions"]), problems,
+                2 if unreadable else (1 if problems else 0))
+
+
+def view_html(log: ParsedLog, engine: Engine[Any, Any], seed: str | None = None) -> str:
+    """The self-contained page."""
+    return _page(view_data(log, engine, seed))
+
+
+def _page(data: dict[str, Any]) -> str:
+    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
+    # Inside <script>, "</" could close the element: JSON lets it be written "<\/".
+    payload = payload.replace("</", "<\\/")
+    title = html.escape(f"{data['game']}: {data['source']}")
+    return _PAGE.replace("{{TITLE}}", title).replace("{{DATA}}", payload)
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{TITLE}}</title>
+<style>
+body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 0; color: #202020;
+       background: #fbfaf5; }
+header { padding: 8px 14px; background: #2d3a2e; color: #fff; }
+header h1 { font-size: 16px; margin: 0; }
+#controls { padding: 6px 14px; display: flex; gap: 8px; align-items: center;
+            border-bottom: 1px solid #ccc; flex-wrap: wrap; }
+#controls button { font-size: 14px; min-width: 34px; }
+#slider { flex: 1; min-width: 200px; }
+main { display: flex; gap: 10px; padding: 10px; align-items: flex-start; }
+#log-box { max-height: 60vh; overflow: auto; }
+#board { flex: 3; overflow: auto; max-height: 88vh; border: 1px solid #ccc; background: #fff; }
+#board svg { max-width: 100%; height: auto; }
+#board pre { margin: 8px; font-size: 12px; }
+aside { flex: 2; font-size: 13px; }
+#log { font-family: "DejaVu Sans Mono", monospace; font-size: 12px; white-space: pre-wrap; }
+#log div { padding: 0 4px; cursor: pointer; }
+#log div.current { background: #ffe680; }
+#log div.problem { border-left: 4px solid #c0262d; }
+#log div.future { color: #999; }
+.event { margin: 2px 0; }
+.dice { color: #555; font-family: monospace; }
+.problem-text { color: #a01010; }
+#outcome { font-size: 13px; margin-top: 3px; }
+</style>
+</head>
+<body>
+<header><h1>{{TITLE}}</h1><div id="outcome"></div></header>
+<div id="controls">
+  <button id="first" title="the opening (Home)">|&#x25C0;</button>
+  <button id="prev" title="previous line (Left)">&#x25C0;</button>
+  <button id="next" title="next line (Right)">&#x25B6;</button>
+  <button id="last" title="the end (End)">&#x25B6;|</button>
+  <input id="slider" type="range" min="0" value="0" aria-label="position">
+  <label>line <input id="jump" type="number" min="0" style="width:5em"></label>
+  <button id="next-problem" title="next problem (p)">next problem</button>
+  <span id="where" aria-live="polite"></span>
+</div>
+<main>
+  <div id="board"></div>
+  <aside>
+    <h3>Line</h3>
+    <div id="line-events"></div>
+    <h3>Log</h3>
+    <div id="log-box"><div id="log"></div></div>
+  </aside>
+</main>
+<script id="view-data" type="application/json">{{DATA}}</script>
+<script>
+"use strict";
+const data = JSON.parse(document.getElementById("view-data").textContent);
+const positions = data.positions;
+const board = document.getElementById("board");
+const slider = document.getElementById("slider");
+const where = document.getElementById("where");
+const lineEvents = document.getElementById("line-events");
+const logBox = document.getElementById("log");
+let current = 0;
+slider.max = String(positions.length - 1);
+
+function text(tag, value, cls) {
+  const node = document.createElement(tag);
+  node.textContent = value;
+  if (cls) node.className = cls;
+  return node;
+}
+
+function boardOf(position) {
+  if (!position.board.length) {
+    const pre = document.createElement("pre");
+    pre.textContent = position.state;
+    return pre;
+  }
+  const out = [];
+  const runs = position.board;
+  for (let i = 0; i < runs.length; i += 2) {
+    for (let k = 0; k < runs[i + 1]; k++) out.push(data.lines[runs[i] + k]);
+  }
+  const doc = new DOMParser().parseFromString(out.join("\\n"), "image/svg+xml");
+  return document.importNode(doc.documentElement, true);
+}
+
+const logRows = new Map();
+for (const entry of data.log) {
+  const row = text("div", String(entry.line).padStart(4) + "  " + entry.text);
+  row.dataset.line = String(entry.line);
+  if (data.problems[String(entry.line)]) row.classList.add("problem");
+  row.addEventListener("click", () => jumpTo(entry.line));
+  logRows.set(entry.line, row);
+  logBox.appendChild(row);
+}
+
+function show(index) {
+  current = Math.max(0, Math.min(positions.length - 1, index));
+  const position = positions[current];
+  board.replaceChildren(boardOf(position));
+  slider.value = String(current);
+  where.textContent = "position " + current + " of " + (positions.length - 1) +
+    (position.line ? ", after line " + position.line : ", the opening");
+  lineEvents.replaceChildren();
+  const key = String(position.line);
+  if (position.line) lineEvents.appendChild(text("div", position.text, "dice"));
+  for (const event of (data.events[key] || [])) {
+    const row = text("div", (event.auto ? "(referee) " : "") + event.text, "event");
+    if (event.dice.length) row.appendChild(text("span", "  " + event.dice.join("; "), "dice"));
+    lineEvents.appendChild(row);
+  }
+  for (const problem of (data.problems[key] || [])) {
+    lineEvents.appendChild(text("div", "problem" + (problem.rule ? " (" + problem.rule + ")" : "") +
+      ": " + problem.message, "problem-text"));
+  }
+  for (const [line, row] of logRows) {
+    row.classList.toggle("current", line === position.line);
+    row.classList.toggle("future", line > position.line);
+  }
+  const row = logRows.get(position.line);
+  if (row) row.scrollIntoView({block: "nearest"});
+}
+
+function jumpTo(line) {
+  let best = 0;
+  positions.forEach((p, i) => { if (p.line <= line) best = i; });
+  show(best);
+}
+
+function nextProblem() {
+  const lines = Object.keys(data.problems).map(Number).sort((a, b) => a - b);
+  const here = positions[current].line;
+  const next = lines.find((line) => line > here);
+  if (next !== undefined) jumpTo(next);
+}
+
+const outcome = data.outcome || {};
+document.getElementById("outcome").textContent = outcome.result
+  ? "Result: " + outcome.result + (outcome.winner ? ", " + outcome.winner + " wins" : "") +
+    (outcome.reason ? " (" + outcome.reason + ")" : "")
+  : "The game goes on at the end of the log.";
+document.getElementById("first").onclick = () => show(0);
+document.getElementById("prev").onclick = () => show(current - 1);
+document.getElementById("next").onclick = () => show(current + 1);
+document.getElementById("last").onclick = () => show(positions.length - 1);
+document.getElementById("next-problem").onclick = nextProblem;
+slider.oninput = () => show(Number(slider.value));
+document.getElementById("jump").onchange = (e) => jumpTo(Number(e.target.value));
+document.addEventListener("keydown", (e) => {
+  if (e.target && e.target.tagName === "INPUT" && e.target.type === "number") return;
+  if (e.key === "ArrowRight") show(current + 1);
+  else if (e.key === "ArrowLeft") show(current - 1);
+  else if (e.key === "Home") show(0);
+  else if (e.key === "End") show(positions.length - 1);
+  else if (e.key === "p") nextProblem();
+  else return;
+  e.preventDefault();
+});
+show(0);
+</script>
+</body>
+</html>
+"""
