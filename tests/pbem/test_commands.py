@@ -270,9 +270,9 @@ def test_bad_files_are_sentences(tmp_path: Path, two_secret: Path, seeded: Path)
         assert "Traceback" not in ran.err
 
 
-def test_a_log_for_no_pbem_game(tmp_path: Path) -> None:
+def test_a_log_for_no_pbem_game(tmp_path: Path, engineless: str) -> None:
     log = tmp_path / "x.log"
-    log.write_text('[Game "arnhem44"]\n')
+    log.write_text(f'[Game "{engineless}"]\n')
     ran = run("status", log)
     assert ran.code == 2 and "not implemented yet" in ran.err
     log.write_text('[Game "battle-card"]\n[Seed "1"]\n[SeedCommit "' + "0" * 64 + '"]\n')
