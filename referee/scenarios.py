@@ -71,7 +71,7 @@ def scenario_data(game: str) -> dict[str, Any]:
         return scenario_json(load_scenario())
     if entry.id == "koenig-eindhoven":
         from referee.games.koenig_eindhoven.board import load_board
-        from referee.games.koenig_eindhoven.scenario import scenario_json as koenig_json
+        from referee.games.koenig_eindhoven.scenario_view import scenario_json as koenig_json
 
         return koenig_json(load_board())
     if entry.id == "battle-card":

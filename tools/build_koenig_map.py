@@ -278,7 +278,7 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def build() -> None:
+def build(out: Path = OUT) -> None:
     terrain: dict[str, str] = {}
     names: dict[str, str] = {}
     objective: dict[str, str] = {}
@@ -373,9 +373,10 @@ def build() -> None:
         objective[ident] = "city"
         names.setdefault(ident, bridge)
 
-    _write_hexes(terrain, names, objective, stars, geo)
-    _write_hexsides(sides)
-    _write_roads(roads)
+    out.mkdir(parents=True, exist_ok=True)
+    _write_hexes(out, terrain, names, objective, stars, geo)
+    _write_hexsides(out, sides)
+    _write_roads(out, roads)
 
 
 HEADER = """# Paul Koenig's Market-Garden: Eindhoven Bridge - {what}
@@ -389,8 +390,9 @@ HEADER = """# Paul Koenig's Market-Garden: Eindhoven Bridge - {what}
 """
 
 
-def _write_hexes(terrain: dict[str, str], names: dict[str, str], objective: dict[str, str],
-                 stars: dict[str, str], geo: dict[str, Point]) -> None:
+def _write_hexes(out: Path, terrain: dict[str, str], names: dict[str, str],
+                 objective: dict[str, str], stars: dict[str, str],
+                 geo: dict[str, Point]) -> None:
     lines = [HEADER.format(what="hexes (2.1)"),
              "# Fields: id (CCRR: column, row), terrain (clear, woods, rough, town, city),\n"
              "# hilltop (optional, 9.1), name (printed place name), objective (city or town: a\n"
@@ -412,10 +414,10 @@ def _write_hexes(terrain: dict[str, str], names: dict[str, str], objective: dict
         lines.append(f"lat = {lat:.4f}")
         lines.append(f"lon = {lon:.4f}")
         lines.append("")
-    (OUT / "hexes.toml").write_text("\n".join(lines))
+    (out / "hexes.toml").write_text("\n".join(lines))
 
 
-def _write_hexsides(sides: dict[tuple[str, str], dict[str, object]]) -> None:
+def _write_hexsides(out: Path, sides: dict[tuple[str, str], dict[str, object]]) -> None:
     lines = [HEADER.format(what="hexsides (8.1, 8.1.1, 9.1, Exclusive 9.1.1)"),
              "# Only hexsides with a feature are listed; roads are in roads.toml.  Fields:\n"
              "# hexes (the two hexes it separates), river (8.1.1: no crossing except at a\n"
@@ -436,10 +438,10 @@ def _write_hexsides(sides: dict[tuple[str, str], dict[str, object]]) -> None:
         assert isinstance(names, list)
         lines.append(f"name = {_q(' / '.join(dict.fromkeys(names)))}")
         lines.append("")
-    (OUT / "hexsides.toml").write_text("\n".join(lines))
+    (out / "hexsides.toml").write_text("\n".join(lines))
 
 
-def _write_roads(roads: Iterable[tuple[str, str | None, list[str]]]) -> None:
+def _write_roads(out: Path, roads: Iterable[tuple[str, str | None, list[str]]]) -> None:
     lines = [HEADER.format(what="roads (8.1.2) and entry roads A-F (Exclusive 8.5)"),
              "# Each road is a path of hexes, each adjacent to the next: every pair of\n"
              "# consecutive hexes is a road hexside (8.1.2).  A road with an `entry` letter\n"
@@ -456,9 +458,8 @@ def _write_roads(roads: Iterable[tuple[str, str | None, list[str]]]) -> None:
             lines.append(f"edge = {_q(edges[letter])}")
         lines.append("hexes = [" + ", ".join(_q(h) for h in path) + "]")
         lines.append("")
-    (OUT / "roads.toml").write_text("\n".join(lines))
+    (out / "roads.toml").write_text("\n".join(lines))
 
 
 if __name__ == "__main__":
-    OUT.mkdir(parents=True, exist_ok=True)
     build()

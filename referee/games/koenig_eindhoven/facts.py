@@ -15,7 +15,7 @@ from pathlib import Path
 
 from referee.core.scenario import ScenarioError
 from referee.games.koenig_eindhoven.board import ALLIED, GERMAN, NEVER, Board
-from referee.games.koenig_eindhoven.scenario import load_scenario
+from referee.games.koenig_eindhoven.loader import load_scenario
 
 Fact = Callable[[Board], list[str]]
 
@@ -164,6 +164,10 @@ def reinforcements(board: Board) -> list[str]:
     if extra:
         problems.append(f"327th units {', '.join(extra)} are not in Exclusive 8.5's schedule")
     for f in board.formations.values():
+        hq = board.units.get(f.hq)
+        if hq is not None and hq.arrival_turn != f.arrives:
+            problems.append(f"{f.hq} arrives on turn {hq.arrival_turn}; its formation {f.id} "
+                            f"arrives on turn {f.arrives} (7.0, Exclusive 8.5)")
         first = min((board.units[u].arrival_turn or 1 for u in f.units), default=None)
         if first is not None and f.arrives != first:
             problems.append(f"the HQ of formation {f.id} goes into the cup on turn {f.arrives} "

@@ -13,7 +13,8 @@ from syrupy.assertion import SnapshotAssertion
 from referee.core.scenario import ScenarioError
 from referee.games.koenig_eindhoven.board import Board, load_board, scenario_folder
 from referee.games.koenig_eindhoven.facts import check_facts, check_scenario
-from referee.games.koenig_eindhoven.scenario import load_scenario, scenario_json
+from referee.games.koenig_eindhoven.loader import load_scenario
+from referee.games.koenig_eindhoven.scenario_view import scenario_json
 
 
 @pytest.fixture()
@@ -147,3 +148,32 @@ def test_scenario_show_json(snapshot: SnapshotAssertion) -> None:
     assert json.loads(json.dumps(data)) == data
     assert {k: data[k] for k in ("entry_roads", "places", "units", "turns", "tables")} \
         == snapshot
+
+
+def test_generated_map_files_match_the_build_script(tmp_path: Path) -> None:
+    """The committed hexes/hexsides/roads are the script's output (regenerate after a change
+    to its geography: ``python tools/build_koenig_map.py``)."""
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[3] / "tools" / "build_koenig_map.py"
+    if not script.is_file():
+        pytest.skip("the build script is not part of this installation")
+    spec = importlib.util.spec_from_file_location("build_koenig_map", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.build(tmp_path)
+    for name in ("hexes.toml", "hexsides.toml", "roads.toml"):
+        assert (tmp_path / name).read_text() == (scenario_folder() / name).read_text(), name
+
+
+def test_cli_check_reports_broken_folder(copy: Path) -> None:
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    _edit(copy, "units.toml", 'arrives = 5\nentry = ["E", "F"]',
+          'arrives = 4\nentry = ["E", "F"]')
+    result = CliRunner().invoke(main, ["scenario", "check", str(copy)])
+    assert result.exit_code == 1
+    assert "HQ/1222 arrives on turn 4; its formation 1222 arrives on turn 5" in result.output
