@@ -154,7 +154,7 @@ WATERWAYS: dict[str, tuple[str, list[Point]]] = {
 # All approx except the places from the geography reference.
 ROADS: list[tuple[str, str | None, list[Point]]] = [
     ("Sint-Oedenrode road", "A", [
-        (51.4408, 5.4778), (51.4550, 5.4740), (51.4700, 5.4780), (51.4850, 5.4850),
+        (51.4408, 5.4778), (51.4600, 5.4700), (51.4700, 5.4780), (51.4850, 5.4850),
         (51.4985, 5.4905), (51.5055, 5.4919), (51.5114, 5.4928), (51.5300, 5.4850),
         (51.5675, 5.4597)]),
     ("Rooijsche weg", "B", [
@@ -243,22 +243,28 @@ def road_path(points: Sequence[Point]) -> list[str]:
                     path = path[: path.index(ident) + 1]
                     continue
                 path.append(ident)
-    return _straighten(path)
+    keep = set()
+    for lat, lon in points:
+        h = nearest_hex(*to_screen(lat, lon))
+        if h is not None:
+            keep.add(hex_id(*h))
+    return _straighten(path, keep)
 
 
 def _adjacent(a: str, b: str) -> bool:
     return (int(b[:2]), int(b[2:])) in neighbours(int(a[:2]), int(a[2:]))
 
 
-def _straighten(path: list[str]) -> list[str]:
+def _straighten(path: list[str], keep: set[str]) -> list[str]:
     """Drop a hex the road only zig-zags through: where the hexes before and after it are
     adjacent, the road runs straight from one to the other (a line at 45 degrees to the
-    grid's axes otherwise alternates between two columns)."""
+    grid's axes otherwise alternates between two columns).  The hexes of the road's own
+    waypoints (the places it joins) are kept."""
     changed = True
     while changed:
         changed = False
         for i in range(1, len(path) - 1):
-            if _adjacent(path[i - 1], path[i + 1]):
+            if path[i] not in keep and _adjacent(path[i - 1], path[i + 1]):
                 del path[i]
                 changed = True
                 break
