@@ -288,12 +288,10 @@ def build(out: Path = OUT) -> None:
     terrain: dict[str, str] = {}
     names: dict[str, str] = {}
     objective: dict[str, str] = {}
-    geo: dict[str, Point] = {}
     mx, my = to_screen(*ORIGIN)
     for col, row in HEXES:
         ident = hex_id(col, row)
         x, y = centre(col, row)
-        geo[ident] = to_geo(x, y)
         d_markt = math.hypot(x - mx, y - my)
         kind = "clear"
         if any(_inside((x, y), poly) for poly in WOODS.values()):
@@ -380,7 +378,7 @@ def build(out: Path = OUT) -> None:
         names.setdefault(ident, bridge)
 
     out.mkdir(parents=True, exist_ok=True)
-    _write_hexes(out, terrain, names, objective, stars, geo)
+    _write_hexes(out, terrain, names, objective, stars)
     _write_hexsides(out, sides)
     _write_roads(out, roads)
 
@@ -397,54 +395,51 @@ HEADER = """# Paul Koenig's Market-Garden: Eindhoven Bridge - {what}
 
 
 def _write_hexes(out: Path, terrain: dict[str, str], names: dict[str, str],
-                 objective: dict[str, str], stars: dict[str, str],
-                 geo: dict[str, Point]) -> None:
+                 objective: dict[str, str], stars: dict[str, str]) -> None:
     lines = [HEADER.format(what="hexes (2.1)"),
-             "# Fields: id (CCRR: column, row), terrain (clear, woods, rough, town, city),\n"
-             "# hilltop (optional, 9.1), name (printed place name), objective (city or town: a\n"
-             "# red-bordered objective hex, Exclusive 12.0), red_star (one of the three primary\n"
-             "# Eindhoven bridge hexes, Exclusive 12.0), lat/lon (WGS84 of the hex centre,\n"
-             "# for reference only).\n"]
+             "# One hex a line, column by column.  Fields: id (CCRR: column, row), terrain\n"
+             "# (clear, woods, rough, town, city), hilltop (optional, 9.1), name (printed place\n"
+             "# name), objective (city or town: a red-bordered objective hex, Exclusive 12.0),\n"
+             "# red_star (one of the three primary Eindhoven bridge hexes, Exclusive 12.0).\n"
+             "# The WGS84 position of any hex centre: to_geo() in tools/build_koenig_map.py.\n",
+             "hexes = ["]
     for col, row in HEXES:
         ident = hex_id(col, row)
-        lines.append("[[hexes]]")
-        lines.append(f"id = {_q(ident)}")
-        lines.append(f"terrain = {_q(terrain[ident])}")
+        fields = [f"id = {_q(ident)}", f"terrain = {_q(terrain[ident])}"]
         if ident in names:
-            lines.append(f"name = {_q(names[ident])}")
+            fields.append(f"name = {_q(names[ident])}")
         if ident in objective:
-            lines.append(f"objective = {_q(objective[ident])}")
+            fields.append(f"objective = {_q(objective[ident])}")
         if ident in stars:
-            lines.append("red_star = true")
-        lat, lon = geo[ident]
-        lines.append(f"lat = {lat:.4f}")
-        lines.append(f"lon = {lon:.4f}")
-        lines.append("")
-    (out / "hexes.toml").write_text("\n".join(lines))
+            fields.append("red_star = true")
+        lines.append("  { " + ", ".join(fields) + " },")
+    lines.append("]")
+    (out / "hexes.toml").write_text("\n".join(lines) + "\n")
 
 
 def _write_hexsides(out: Path, sides: dict[tuple[str, str], dict[str, object]]) -> None:
     lines = [HEADER.format(what="hexsides (8.1, 8.1.1, 9.1, Exclusive 9.1.1)"),
-             "# Only hexsides with a feature are listed; roads are in roads.toml.  Fields:\n"
-             "# hexes (the two hexes it separates), river (8.1.1: no crossing except at a\n"
-             "# bridge; the Dommel, the Wilhelmina canal and the Eindhovensch Kanaal), stream,\n"
+             "# Only hexsides with a feature are listed, one a line; roads are in roads.toml.\n"
+             "# Fields: hexes (the two hexes it separates), river (8.1.1: no crossing except at\n"
+             "# a bridge; the Dommel, the Wilhelmina canal and the Eindhovensch Kanaal), stream,\n"
              "# slope, bridge (large: one of the three core Eindhoven bridges; small: any other),\n"
-             "# name (the waterway), bridge_name.\n"]
+             "# bridge_name, name (the waterway).\n",
+             "hexsides = ["]
     for (a, b), rec in sorted(sides.items()):
-        lines.append("[[hexsides]]")
-        lines.append(f"hexes = [{_q(a)}, {_q(b)}]")
+        fields = [f"hexes = [{_q(a)}, {_q(b)}]"]
         if rec.get("river"):
-            lines.append("river = true")
+            fields.append("river = true")
         if rec.get("stream") and not rec.get("river"):
-            lines.append("stream = true")
+            fields.append("stream = true")
         if "bridge" in rec:
-            lines.append(f"bridge = {_q(str(rec['bridge']))}")
-            lines.append(f"bridge_name = {_q(str(rec['bridge_name']))}")
+            fields.append(f"bridge = {_q(str(rec['bridge']))}")
+            fields.append(f"bridge_name = {_q(str(rec['bridge_name']))}")
         names = rec.get("names", [])
         assert isinstance(names, list)
-        lines.append(f"name = {_q(' / '.join(dict.fromkeys(names)))}")
-        lines.append("")
-    (out / "hexsides.toml").write_text("\n".join(lines))
+        fields.append(f"name = {_q(' / '.join(dict.fromkeys(names)))}")
+        lines.append("  { " + ", ".join(fields) + " },")
+    lines.append("]")
+    (out / "hexsides.toml").write_text("\n".join(lines) + "\n")
 
 
 def _write_roads(out: Path, roads: Iterable[tuple[str, str | None, list[str]]]) -> None:

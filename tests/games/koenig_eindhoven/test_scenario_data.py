@@ -105,8 +105,8 @@ def test_rule_8_5_entry_roads_on_named_edges() -> None:
         ("tracks.toml", "5 = 2\n6 = \"never\"", "5 = 2\n6 = 2",
          "the Paratroop Landing Table differs from 5.0"),
         ("tec.toml", "hilltop = 3", "hilltop = 2", "movement.hilltop must be 3"),
-        ("hexes.toml", 'name = "Wal bridge"\nobjective = "city"\nred_star = true',
-         'name = "Wal bridge"\nobjective = "city"', "has no red-star hex"),
+        ("hexes.toml", 'name = "Wal bridge", objective = "city", red_star = true',
+         'name = "Wal bridge", objective = "city"', "has no red-star hex"),
     ],
 )
 def test_broken_fact_is_reported(copy: Path, name: str, old: str, new: str,
@@ -117,9 +117,8 @@ def test_broken_fact_is_reported(copy: Path, name: str, old: str, new: str,
 
 
 def test_bridge_off_a_river_is_reported(copy: Path) -> None:
-    text = (copy / "hexsides.toml").read_text()
-    text += '\n[[hexsides]]\nhexes = ["0101", "0102"]\nbridge = "small"\n'
-    (copy / "hexsides.toml").write_text(text)
+    _edit(copy, "hexsides.toml", "hexsides = [",
+          'hexsides = [\n  { hexes = ["0101", "0102"], bridge = "small" },')
     assert any("is not on a River hexside (8.1.1)" in p for p in check_scenario(copy))
 
 
