@@ -510,7 +510,7 @@ def status(log: Path, as_json: bool) -> None:
         output.print_json(state.to_json())
     else:
         output.print_status(sys.stdout, state)
-    sys.exit(1 if state.problems else 0)
+    sys.exit(state.exit_code)
 
 
 @main.command()

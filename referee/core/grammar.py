@@ -29,6 +29,7 @@ from referee.core.resources import grammar_path
 _TERMINAL_WORDS = {
     "WORD": "a name",
     "FACE": "a number",
+    "EXPECT_VALUE": "a value",
     "DIE": "a die such as d6",
     "TAG_NAME": "a tag name",
     "TAG_VALUE": 'a quoted value such as "wwiic"',

@@ -380,6 +380,19 @@ def print_scenario(console: Console, data: Mapping[str, Any]) -> None:
             )
         console.print(spaces)
         console.print(f"{len(data['borders'])} borders, {len(data['boxes'])} off-map boxes")
+    if "sectors" in data:
+        sectors = Table(title=f"Sectors ({len(data['sectors'])})", title_justify="left")
+        for column in ("Sector", "Type", "Numbers", "Flags"):
+            sectors.add_column(column)
+        for s in data["sectors"]:
+            flags = [f for f, on in (("above the Rhine", s["above_rhine"]),
+                                     ("German flag", s["flag"]),
+                                     (f"start {s['start']}", s["start"])) if on]
+            sectors.add_row(s["name"], s["type"], " ".join(map(str, s["numbers"])),
+                            ", ".join(flags))
+        console.print(sectors)
+        console.print(f"{len(data['borders'])} borders, {len(data['bridges'])} bridges, "
+                      f"{len(data['ferries'])} ferries, {len(data['drop_zones'])} drop zones")
     if "cities" in data:
         cities = Table(title="Cities", title_justify="left")
         for column in ("City", "German", "Control"):

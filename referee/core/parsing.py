@@ -27,6 +27,7 @@ from referee.core.errors import (
     RefereeError,
 )
 from referee.core.grammar import game_parser, syntax_error
+from referee.core.reading import contained_in, read_bounded
 from referee.core.log import (
     ActionLine,
     CommandItem,
@@ -46,7 +47,17 @@ MAX_LINE_CHARS = 2_000
 MAX_DIE_SIDES = 100
 MAX_DICE_IN_RECORD = 500
 
-_GAME_TAG = re.compile(r'^\s*\[\s*Game\s+"([^"\n]*)"\s*\]', re.IGNORECASE)
+_NOT_A_POSITION = frozenset({ProblemKind.SYNTAX, ProblemKind.ENCODING, ProblemKind.LIMIT})
+"""Problems that mean a position file is not text of the log language at all."""
+
+# The [Game] tag exactly as the grammar reads a tag line (common.lark: "[" TAG_NAME TAG_VALUE
+# "]", spaces and tabs ignored, a comment after it), so that the finder and the parser never
+# disagree about which line names the game.
+_GAME_TAG = re.compile(
+    r'[ \t]*\[[ \t]*Game[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\][ \t]*(?:#[^\n]*)?\Z'
+)
+# Something a player meant as the [Game] tag: told apart so the sentence can say what is wrong.
+_LOOSE_GAME_TAG = re.compile(r"\s*\[\s*game\b", re.IGNORECASE)
 
 
 def decode_log(data: bytes) -> str:
@@ -68,16 +79,13 @@ def decode_log(data: bytes) -> str:
 
 
 def read_log(path: Path, engine: Engine[Any, Any] | None = None) -> ParsedLog:
-    """Read and parse a log file.  Problems reading it come back inside the result."""
+    """Read and parse a log file.  Problems reading it come back inside the result.
+
+    The file is read by ``read_bounded``: a regular file only (never a FIFO, a device or a
+    folder), and never more than ``MAX_BYTES`` plus one byte of it.
+    """
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        log = ParsedLog(str(path), unreadable=True)
-        reason = error.strerror or str(error)
-        log.problems.append(Problem(ProblemKind.HEADER, f"cannot read {path}: {reason}"))
-        return log
-    try:
-        text = decode_log(data)
+        text = decode_log(read_bounded(path, MAX_BYTES, what="log"))
     except RefereeError as error:
         log = ParsedLog(str(path), unreadable=True)
         log.problems.append(error.to_problem())
@@ -92,7 +100,10 @@ def _read_position(log: ParsedLog, path: Path) -> None:
     """``[Position "start.pos"]``: the setup lines of a position file beside the log.
 
     A log is untrusted: the file must be named by a plain relative path inside the log's own
-    folder (no absolute path, no ``..``), and may hold only tags and setup lines.
+    folder (no absolute path, no ``..``), its real path (links followed) must lie in that
+    folder, it must be a regular file of at most ``MAX_BYTES``, and it may hold only tags and
+    setup lines.  A file that does not read as a position is refused without a word of its
+    text: a log may point at a file its reader would not show anyone.
     """
     name = log.tags["Position"]
     line = log.tag_lines.get("Position")
@@ -107,21 +118,32 @@ def _read_position(log: ParsedLog, path: Path) -> None:
     ):
         refuse(f"[Position] must name a file beside the log (like \"start.pos\"), not '{name}'")
         return
-    target = path.parent / relative
     try:
-        data = target.read_bytes()
+        target = contained_in(path.parent, name, what="position file")
+        data = read_bounded(target, MAX_BYTES, what="position file",
+                            shown=f"the position file {name}", follow=False)
         log.position_sha256 = hashlib.sha256(data).hexdigest()  # sealed in play by e-mail
         text = decode_log(data)
-    except OSError as error:
-        refuse(f"cannot read the position file {name}: {error.strerror or error}")
-        return
     except RefereeError as error:
-        refuse(f"the position file {name}: {error.message}")
+        refuse(error.message if error.message.startswith("cannot read")
+               else f"the position file {name}: {error.message}")
         return
     from referee.games import engine_for
 
-    engine = engine_for(log.game or "")
+    try:
+        engine = engine_for(log.game or "")
+    except RefereeError as error:
+        refuse(f"the position file {name} cannot be read: {error.message}")
+        return
     position = parse_log(text, name, engine=engine)
+    unread = [p for p in position.problems if p.kind in _NOT_A_POSITION]
+    if unread or position.unreadable:
+        first = unread[0] if unread else position.problems[0]
+        where = f"line {first.line}" if first.line is not None else "the file"
+        more = f", and {len(unread) - 1} more lines" if len(unread) > 1 else ""
+        refuse(f"the position file {name} is not a position: {where} cannot be read as tags "
+               f"and setup lines ({first.kind}){more}; its text is not shown")
+        return
     for problem in position.problems:
         log.problems.append(replace(
             problem, line=line, message=f"{name}:{problem.line}: {problem.message}",
@@ -151,11 +173,34 @@ def apply_position(log: ParsedLog, path: Path) -> None:
 
 def find_game(lines: list[str]) -> str | None:
     """The value of the ``[Game "..."]`` tag, which chooses the grammar for the rest."""
-    for line in lines:
+    found = _game_line(lines)
+    return found[1] if found is not None else None
+
+
+def _game_line(lines: list[str]) -> tuple[int, str] | None:
+    """The number of the line that is the ``[Game]`` tag, and the game it names."""
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE_CHARS:  # parse_log skips such a line, so must the finder
+            continue
         match = _GAME_TAG.match(line)
         if match:
-            return match.group(1)
+            return number, _unquote(f'"{match.group(1)}"')
     return None
+
+
+def _no_game(lines: list[str]) -> Problem:
+    """Why no line is the ``[Game]`` tag: none is there, or one almost is."""
+    example = '[Game "battle-card"]'
+    for number, line in enumerate(lines, 1):
+        if len(line) <= MAX_LINE_CHARS and _LOOSE_GAME_TAG.match(line):
+            return HeaderError(
+                f"this line is meant as the [Game] tag but is not one: write it as {example}, "
+                f"'Game' with a capital G, alone on its line (spaces or tabs before it only)"
+            ).to_problem(line=number, text=line)
+    return HeaderError(
+        f'the log has no [Game "..."] tag; start it with one, for example {example} '
+        f"('referee games' lists the games)"
+    ).to_problem(line=1)
 
 
 def parse_log(
@@ -175,22 +220,18 @@ def parse_log(
             ).to_problem()
         )
         return log
+    chosen: tuple[int, str] | None = None
     if engine is None:
-        game = find_game(lines)
-        if game is None:
+        chosen = _game_line(lines)
+        if chosen is None:
             log.unreadable = True
-            log.problems.append(
-                HeaderError(
-                    'the log has no [Game "..."] tag; start it with one, for example '
-                    '[Game "battle-card"] (\'referee games\' lists the games)'
-                ).to_problem(line=1)
-            )
+            log.problems.append(_no_game(lines))
             return log
+        number, game = chosen
         try:
             engine = engine_for(game)
         except RefereeError as error:
             log.unreadable = True
-            number = next(i for i, line in enumerate(lines, 1) if _GAME_TAG.match(line))
             problem = error.to_problem(line=number, text=lines[number - 1])
             log.problems.append(
                 Problem(ProblemKind.HEADER, problem.message, line=number, text=problem.text)
@@ -223,6 +264,13 @@ def parse_log(
             continue
         seen_action = True
         log.entries.append(entry)
+    if chosen is not None and log.tags.get("Game") != chosen[1]:
+        # The tag that chose the grammar did not make it into the tags (it came after a
+        # move, for one): the log cannot be read as that game.
+        log.unreadable = True
+        log.problems.append(HeaderError(
+            f"the [Game \"{chosen[1]}\"] tag must come first, before any move"
+        ).to_problem(line=chosen[0]))
     return log
 
 
@@ -305,7 +353,7 @@ def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) 
         key, *values = node.children
         assert isinstance(key, Token)
         return Expectation(
-            number, line, key=str(key), value=" ".join(str(v) for v in values),
+            number, line, key=str(key), value=" ".join(" ".join(map(str, values)).split()),
             column=key.column or 1,
         )
     if kind == "setup":

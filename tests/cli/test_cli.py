@@ -136,8 +136,8 @@ def test_new_refuses_unknown_games_and_both_seeds() -> None:
     assert code == 2
 
 
-def test_new_refuses_games_without_an_engine() -> None:
-    code, out = run("new", "arnhem44")
+def test_new_refuses_games_without_an_engine(engineless: str) -> None:
+    code, out = run("new", engineless)
     assert code == 2 and "not implemented yet" in out
 
 
@@ -205,7 +205,7 @@ BAD_INPUTS = {
     "binary": (b"\x00\x01\x02ELF", "binary file"),
     "latin-1": ('[Game "battle-card"]\nattack Grève\n'.encode("latin-1"), "not UTF-8"),
     "unknown game": (b'[Game "chess"]\n', "unknown game 'chess'"),
-    "game without engine": (b'[Game "arnhem44"]\n', "not implemented yet"),
+    "game without engine": (b'[Game "no-engine"]\n', "not implemented yet"),
     "unknown name": (b'[Game "battle-card"]\n[Seed "1"]\nattack Grav\n', "did you mean 'Grave'"),
     "huge face": (b'[Game "battle-card"]\nairdrop {d6: 1 2 ' + b"9" * 500 + b"}\n", "too large"),
     "long line": (b'[Game "battle-card"]\n' + b"pass " * 20_000 + b"\n", "characters"),
@@ -216,7 +216,8 @@ BAD_INPUTS = {
 
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUTS))
-def test_bad_input_gets_a_sentence_and_exit_2(tmp_path: Path, name: str) -> None:
+def test_bad_input_gets_a_sentence_and_exit_2(tmp_path: Path, name: str,
+                                              engineless: str) -> None:
     data, expected = BAD_INPUTS[name]
     code, out = run("replay", write(tmp_path, data))
     assert code == 2, out
@@ -285,6 +286,11 @@ def test_scenario_show_both_games() -> None:
     code, out = run("scenario", "show", "wwiic")
     assert code == 0 and "Spaces (" in out
     code, out = run("scenario", "show", "arnhem44")
+    assert code == 0 and "Sectors (" in out
+
+
+def test_scenario_show_of_a_game_without_data(engineless: str) -> None:
+    code, out = run("scenario", "show", engineless)
     assert code == 2 and "no scenario data" in out
 
 
