@@ -199,7 +199,8 @@ def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxEr
             column = len(text.rstrip()) + 1
             message = "the line ends too soon"
         elif token.type.endswith("EXPECT_VALUE"):  # the rest of a line, where it has no place
-            message = f"unexpected '{str(token).split()[0]}'"
+            words = str(token).split()  # empty for a run of spaces Python counts (U+3000)
+            message = f"unexpected '{words[0] if words else str(token).strip(' ')[:1]}'"
         else:
             message = f"unexpected '{token}'"
         names = error.accepts or error.expected or _namespaced(error)

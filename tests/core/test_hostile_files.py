@@ -204,3 +204,11 @@ def test_a_second_or_late_game_tag_is_a_sentence(tmp_path: Path, text: str,
     log.write_text(text, encoding="utf-8")
     code, _ = run(command, str(log))
     assert code == 2 if command == "replay" else code in (1, 2)  # status: 1 for any problem
+
+
+def test_an_ideographic_space_in_a_command_is_a_syntax_problem(tmp_path: Path) -> None:
+    # Found by the standing fuzz (seed 739): the rest-of-line token was only a U+3000 space.
+    log = tmp_path / "game.log"
+    log.write_text('[Game "wwiic"]\nallied: replace 44RT attack \u3000   # x\n', encoding="utf-8")
+    code, found = problems(log)
+    assert code == 2 and found[0]["kind"] == "syntax"
