@@ -57,7 +57,8 @@ def scenario_data(game: str) -> dict[str, Any]:
     """The JSON view of a game's bundled scenario (``referee scenario show``)."""
     entry = game_entry(game)
     if entry.id == "wwiic":
-        from referee.games.wwiic.scenario import load_scenario, scenario_json
+        from referee.games.wwiic.loader import load_scenario
+        from referee.games.wwiic.view import scenario_json
 
         return scenario_json(load_scenario())
     if entry.id == "battle-card":
@@ -82,7 +83,7 @@ def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str
             "-", f"{entry.title} has no map drawing; 'referee render LOG' draws a game's board"
         )
     from referee.games.wwiic.areamap import draw_board, view_of
-    from referee.games.wwiic.scenario import load_scenario
+    from referee.games.wwiic.loader import load_scenario
 
     if log is None:
         return draw_board(load_scenario())
