@@ -21,7 +21,7 @@ from referee.core.resources import bundled, logs_dir
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from build_parsers import grammars
 
-GAMES = {"battle_card.lark": "battle-card", "wwiic.lark": "wwiic"}
+GAMES = {"arnhem44.lark": "arnhem44", "battle_card.lark": "battle-card", "wwiic.lark": "wwiic"}
 
 
 def test_every_game_grammar_has_a_shipped_parser() -> None:
