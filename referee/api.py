@@ -8,21 +8,61 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from referee.core.dice import CURRENT_DICE_VERSION
-from referee.core.errors import HeaderError
-from referee.core.parsing import parse_log, read_log
+from referee.core.errors import HeaderError, RefereeError
+from referee.core.log import ParsedLog
+from referee.core.parsing import MAX_BYTES, decode_log, parse_log, read_log
 from referee.core.replay import Report, replay
 from referee.games import engine_for, game_entry
+
+STDIN = "-"
+"""The log name that means: read the log from standard input."""
+
+STDIN_SOURCE = "<stdin>"
 
 
 def replay_file(
     path: Path | str, *, seed: str | None = None, strict: bool = False, upto: int | None = None
 ) -> Report:
-    """Read, parse and replay a log file.  Every problem is inside the report."""
-    return replay(read_log(Path(path)), seed=seed, strict=strict, upto=upto)
+    """Read, parse and replay a log file (``-``: standard input).  Every problem is inside
+    the report."""
+    return replay(read_source(path), seed=seed, strict=strict, upto=upto)
+
+
+def read_source(path: Path | str) -> ParsedLog:
+    """Read and parse a log file, or standard input for ``-``."""
+    if str(path) == STDIN:
+        return read_stdin()
+    return read_log(Path(path))
+
+
+def stdin_text(stream: BinaryIO | None = None) -> str:
+    """The text of a log on standard input (read up to the size limit, and no further)."""
+    source = stream if stream is not None else sys.stdin.buffer
+    return decode_log(source.read(MAX_BYTES + 1))
+
+
+def read_stdin(stream: BinaryIO | None = None) -> ParsedLog:
+    """Read and parse a log from standard input.  It has no folder, so it may not name a
+    position file."""
+    try:
+        text = stdin_text(stream)
+    except RefereeError as error:
+        log = ParsedLog(STDIN_SOURCE, unreadable=True)
+        log.problems.append(error.to_problem())
+        return log
+    log = parse_log(text, STDIN_SOURCE)
+    if "Position" in log.tags and not log.unreadable:
+        log.unreadable = True
+        log.problems.append(HeaderError(
+            "a log read from standard input has no folder to find its [Position] file in; "
+            "give the log's path instead of '-'"
+        ).to_problem(line=log.tag_lines.get("Position"), text=""))
+    return log
 
 
 def replay_text(

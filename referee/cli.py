@@ -21,7 +21,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class LogPath(click.ParamType):  # type: ignore[type-arg]
-    """A log file, or ``bundled:GAME/NAME.log`` for one shipped with the referee."""
+    """A log file, ``bundled:GAME/NAME.log`` for one shipped with the referee, or ``-`` for
+    standard input (logs only)."""
 
     name = "log"
 
@@ -31,6 +32,8 @@ class LogPath(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
         if isinstance(value, Path):
             return value
+        if value == api.STDIN and self.folder == "logs":
+            return Path(api.STDIN)
         try:
             return resolve(str(value), self.folder)
         except ValueError as error:
@@ -78,12 +81,18 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="market-garden-referee", prog_name="referee")
-def main() -> None:
+@click.option("--color", type=click.Choice(output.COLOR_MODES), default="auto",
+              show_default=True, help="Colour the text: on a terminal unless NO_COLOR is "
+              "set (auto), always, or never.")
+def main(color: str) -> None:
     """Referee and game-log processor for Operation Market-Garden board wargames.
 
     Exit codes: 0 the log is legal, 1 it breaks the rules, 2 it (or the command line) cannot
-    be read.
+    be read.  Results go to standard output; a refusal (a log or a command line that cannot
+    be read, an illegal move that play did not write) goes to standard error.  A log named
+    '-' is read from standard input.
     """
+    output.set_color(color)
 
 
 @main.command()
@@ -122,6 +131,8 @@ def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: boo
     report = api.replay_file(log, seed=seed, strict=strict, upto=upto)
     if as_json:
         output.print_json(report.to_json())
+    elif report.unreadable and report.state is None:
+        output.print_report(output.make_console(stderr=True), report)  # a refusal
     else:
         output.print_report(output.make_console(), report, events=events)
     sys.exit(report.exit_code)
@@ -135,10 +146,13 @@ def check(logs: tuple[Path, ...], seed: str | None, strict: bool) -> None:
     """Check one or more logs quietly: problems only, and the exit code."""
     worst = 0
     console = output.make_console()
+    reports = []
     for path in logs:
         report = api.replay_file(path, seed=seed, strict=strict)
         output.print_problems(console, report)
+        reports.append((report.exit_code, len(report.problems)))
         worst = max(worst, report.exit_code)
+    console.print(output.check_summary(reports), markup=False)
     sys.exit(worst)
 
 
@@ -229,13 +243,26 @@ def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
 
 
 @main.command()
-def examples() -> None:
-    """The logs shipped with the referee; replay one with 'referee replay bundled:NAME'."""
-    from referee.core.resources import bundled
+@click.argument("name", required=False)
+def examples(name: str | None) -> None:
+    """The logs shipped with the referee; replay one with 'referee replay bundled:NAME'.
+
+    With NAME (battle-card/win.log, or bundled:battle-card/win.log), print that log's text.
+    """
+    from referee.core.resources import BUNDLED_PREFIX, bundled
 
     root = bundled("logs")
-    for path in sorted(root.rglob("*.log")):
-        click.echo(f"bundled:{path.relative_to(root).as_posix()}")
+    if name is None:
+        for path in sorted(root.rglob("*.log")):
+            click.echo(f"bundled:{path.relative_to(root).as_posix()}")
+        return
+    wanted = name.removeprefix(BUNDLED_PREFIX)
+    if not wanted.endswith(".log"):
+        wanted += ".log"
+    known = {path.relative_to(root).as_posix(): path for path in root.rglob("*.log")}
+    if wanted not in known:
+        _fail(f"there is no bundled log '{name}'; 'referee examples' lists them")
+    click.echo(known[wanted].read_text(encoding="utf-8"), nl=False)
 
 
 @main.group()
@@ -302,7 +329,7 @@ def map_command(game: str, out: Path, log: Path | None, upto: int | None) -> Non
 @main.command()
 @click.argument("game")
 @click.option("--games", "count", type=click.IntRange(min=1, max=10_000_000), default=1000,
-              show_default=True, help="How many games to play.")
+              show_default=True, metavar="COUNT", help="How many games to play.")
 @click.option("--policy", default="random", show_default=True,
               help="How the player chooses: random, or a policy of the game (greedy).")
 @click.option("--seed", default="selfplay", show_default=True, help="Game i uses seed SEED-i.")
@@ -392,6 +419,18 @@ _secret_option = click.option(
     help="A secret file ('referee new --commit' wrote it); give it once per secret.")
 
 
+def _table(log: Path, secret_files: tuple[Path, ...] = ()) -> Any:
+    """The log opened for play-by-email; ``-`` reads it from standard input."""
+    from referee.pbem.table import open_log, open_text
+
+    if str(log) != api.STDIN:
+        return open_log(log, secret_files)
+    from referee.pbem.keys import read_secret
+
+    secrets = [read_secret(p) for p in secret_files]
+    return open_text(api.stdin_text(), api.STDIN_SOURCE, secrets)
+
+
 def _refused(error: RefereeError) -> NoReturn:
     """A play-by-email error as a sentence, with its exit code (2 unless it says 1)."""
     _fail(error.message, int(getattr(error, "exit_code", 2)))
@@ -429,7 +468,7 @@ def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: b
     try:
         result = play_move(open_log(log, secret_files), move, dry_run=dry_run, path=log)
     except IllegalPlay as refusal:
-        output.print_refusal(out, refusal, str(log))
+        output.print_refusal(sys.stderr, refusal, str(log))  # a refusal: standard error
         sys.exit(1)
     except RefereeError as error:
         _refused(error)
@@ -458,10 +497,9 @@ def undo(log: Path, secret_files: tuple[Path, ...], dry_run: bool) -> None:
 def status(log: Path, as_json: bool) -> None:
     """Where LOG's game stands, as plain text for an e-mail: whose move, the choices."""
     from referee.pbem.status import status_of
-    from referee.pbem.table import open_log
 
     try:
-        state = status_of(open_log(log))
+        state = status_of(_table(log))
     except RefereeError as error:
         _refused(error)
     if as_json:
@@ -516,10 +554,9 @@ def render(log: Path, out: Path | None, upto: int | None) -> None:
     """Draw the board of LOG (after line --upto), the last action highlighted."""
     from referee.core.svg import write_picture
     from referee.pbem.board import board_svg
-    from referee.pbem.table import open_log
 
     try:
-        svg = board_svg(open_log(log), upto)
+        svg = board_svg(_table(log), upto)
         if out is None:
             click.echo(svg, nl=False)
             return
@@ -543,7 +580,8 @@ def verify(log: Path, secret_files: tuple[Path, ...], since: Path | None,
     from referee.pbem.verify import verify as verify_log
 
     try:
-        verdict = verify_log(log, secret_files, since)
+        table = _table(log, secret_files) if str(log) == api.STDIN else None
+        verdict = verify_log(log, secret_files, since, table=table)
     except RefereeError as error:
         _refused(error)
     if as_json:

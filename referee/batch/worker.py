@@ -47,6 +47,8 @@ class Target:
 
     path: str
     note: str | None = None
+    shown: str | None = None
+    """How the row names the log, when not by ``path`` (``bundled:GAME/NAME.log``)."""
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,7 @@ def replay_target(target: Target, base: Path | None = None, seed: str | None = N
         path = base / path
     try:
         report = replay(read_log(path), seed=seed)
-        return row_of(target.path, report, start)
+        return row_of(target.shown or target.path, report, start)
     except Exception as error:  # one log the referee fails on is one row
         message = f"the referee failed on this log ({type(error).__name__}: {error})"
         return LogResult(target.path, ERROR, 2, problems=1, by_kind={"internal": 1},

@@ -7,6 +7,7 @@ colour and so output never depends on what the terminal was when the module was 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
@@ -33,31 +34,90 @@ if TYPE_CHECKING:  # play-by-email results, printed below; imported only for the
 UNWRAPPED_WIDTH = 10_000
 """The width of a console that is not a terminal: wide enough that nothing wraps."""
 
+RULE_WIDTH = 72
+"""How wide a section rule is drawn when the output is not a terminal."""
+
+COLOR_MODES = ("auto", "always", "never")
+"""``--color``: ``auto`` colours a terminal unless NO_COLOR is set; ``always`` and ``never``
+decide regardless of the terminal and of NO_COLOR."""
+
+_color_mode = "auto"
+
+
+def set_color(mode: str) -> None:
+    """Choose colour for every console made afterwards (the global ``--color`` option)."""
+    global _color_mode
+    if mode not in COLOR_MODES:
+        raise ValueError(f"--color is one of {', '.join(COLOR_MODES)}, not {mode!r}")
+    _color_mode = mode
+
+
+def is_terminal(file: IO[str] | None = None, *, stderr: bool = False) -> bool:
+    """Is the output (``file``, else stdout or stderr) a terminal?"""
+    target = file if file is not None else (sys.stderr if stderr else sys.stdout)
+    isatty = getattr(target, "isatty", None)
+    try:
+        return bool(callable(isatty) and isatty())
+    except ValueError:  # a closed stream
+        return False
+
 
 def make_console(
     file: IO[str] | None = None, *, stderr: bool = False, width: int | None = None,
     color: bool | None = None,
 ) -> Console:
-    """A console for one command's output.  ``color=False`` gives plain text.
+    """A console for one command's output.  ``color=False`` gives plain text, ``True``
+    colour even into a pipe; ``None`` follows ``--color`` (by default: colour on a terminal,
+    unless the NO_COLOR environment variable is set, as https://no-color.org asks).
 
-    Text wraps only on a terminal: when the output is piped or redirected (and no width is
-    pinned) the console is as wide as the widest line, so paths and sentences stay whole.
+    Text wraps only on a terminal, at its width: when the output is piped or redirected (and
+    no width is pinned) the console is as wide as the widest line, so paths and sentences
+    stay whole.
     """
-    if width is None:
-        target = file if file is not None else (sys.stderr if stderr else sys.stdout)
-        isatty = getattr(target, "isatty", None)
-        if not (callable(isatty) and isatty()):
-            width = UNWRAPPED_WIDTH
+    if color is None:
+        color = {"always": True, "never": False}.get(_color_mode)
+    if width is None and not is_terminal(file, stderr=stderr):
+        width = UNWRAPPED_WIDTH
     return Console(
         file=file,
         stderr=stderr,
         width=width,
-        no_color=color is False,
-        color_system=None if color is False else "auto",
+        # None lets rich read NO_COLOR itself; True and False decide.
+        no_color=None if color is None else not color,
+        force_terminal=True if color else None,
+        color_system=None if color is False else ("standard" if color else "auto"),
         highlight=False,
         soft_wrap=False,
         emoji=False,
     )
+
+
+def section(console: Console, title: str) -> None:
+    """A rule with a title between sections: the terminal's width, or a fixed width when the
+    output is not a terminal (never ten thousand dashes into a file)."""
+    if console.width < UNWRAPPED_WIDTH:
+        console.rule(title)
+        return
+    head = f"── {title} "
+    console.print(Text(head + "─" * max(3, RULE_WIDTH - len(head)), style="rule.line"))
+
+
+_UNPRINTABLE = re.compile(
+    r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+"""Control characters (C0 but the tab, DEL, C1) and the line and bidirectional-override
+marks: a log holding them could move the cursor, recolour or reorder what a player reads."""
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``), so text
+    from a log can never act on the terminal (or spoof a status e-mail)."""
+    return _UNPRINTABLE.sub(_escaped, text)
 
 
 def problem_text(problem: Problem, source: str = "") -> Text:
@@ -69,16 +129,16 @@ def problem_text(problem: Problem, source: str = "") -> Text:
             where += f":{problem.column}"
     rule = f" [{problem.rule}]" if problem.rule else ""
     text = Text()
-    text.append(f"{where}: " if where else "", style="bold")
-    text.append(f"{problem.kind}{rule}", style="bold red")
-    text.append(f": {problem.message}")
+    text.append(f"{printable(where)}: " if where else "", style="bold")
+    text.append(f"{problem.kind}{printable(rule)}", style="bold red")
+    text.append(f": {printable(problem.message)}")
     if problem.text:
-        line = problem.text.expandtabs(1)
+        line = printable(problem.text.expandtabs(1))
         text.append(f"\n    {line}", style="dim")
         if problem.column is not None and problem.column <= len(line) + 1:
             text.append("\n    " + " " * (problem.column - 1) + "^", style="bold red")
     if problem.hint:
-        text.append(f"\n    {problem.hint}", style="cyan")
+        text.append(f"\n    {printable(problem.hint)}", style="cyan")
     return text
 
 
@@ -91,37 +151,38 @@ def print_events(console: Console, report: Report) -> None:
     current: int | None = -1
     for item in report.events:
         if item.line != current and item.line is not None:
-            console.print(Text(f"line {item.line}: {item.command}", style="bold"))
+            console.print(Text(printable(f"line {item.line}: {item.command}"), style="bold"))
         current = item.line
         prefix = "  (referee) " if item.auto else "  "
         dice = ""
         if item.event.rolls:
             dice = "  {" + " | ".join(str(r) for r in item.event.rolls) + "}"
-        console.print(Text(prefix + item.event.text + dice))
+        console.print(Text(printable(prefix + item.event.text + dice)))
 
 
 def print_report(console: Console, report: Report, *, events: bool = False) -> None:
     """The full text report of ``referee replay``."""
     title = report.tags.get("Game", "?")
-    header = Text(f"{report.source}", style="bold")
+    header = Text(printable(report.source), style="bold")
     for key in ("Game", "Scenario", "Seed", "Allied", "German"):
         if key in report.tags:
-            header.append(f"  {key}: {report.tags[key]}", style="")
+            header.append(f"  {key}: {printable(report.tags[key])}", style="")
     console.print(header)
     if events and report.events:
-        console.rule("Events")
+        section(console, "Events")
         print_events(console, report)
     if report.problems:
-        console.rule(f"Problems ({len(report.problems)})")
+        section(console, f"Problems ({len(report.problems)})")
         print_problems(console, report)
     if report.engine is not None and report.state is not None:
-        console.rule("State")
+        section(console, "State")
         console.print(Group(*report.engine.render(report.state)))
         pending = report.pending()
         if pending is not None:
-            console.print(Text(pending["text"], style="bold yellow"))
+            console.print(Text(printable(pending["text"]), style="bold yellow"))
             if pending["choices"]:
-                console.print(Text("  choices: " + "; ".join(pending["choices"][:20])))
+                shown = "; ".join(pending["choices"][:20])
+                console.print(Text(printable("  choices: " + shown)))
     verdict = "all legal" if report.ok else (
         "the log cannot be read" if report.unreadable else "the log breaks the rules"
     )
@@ -129,21 +190,32 @@ def print_report(console: Console, report: Report, *, events: bool = False) -> N
 
 
 def print_json(data: Any, file: IO[str] | None = None) -> None:
-    """JSON on stdout: indented, keys in their documented order, UTF-8 as is."""
+    """JSON on stdout: indented, keys in their documented order, UTF-8 as is (but control
+    characters, which JSON escapes only below U+0020, as ``\\u`` escapes too)."""
     out = file or sys.stdout
-    out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    out.write(json_text(data, indent=2) + "\n")
+
+
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(data: Any, indent: int | None = None) -> str:
+    """``data`` as JSON text, UTF-8 as is, every control character escaped."""
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def markup_free(text: str) -> str:
-    """Text safe to print through rich without being read as markup."""
-    return escape(text)
+    """Text safe to print through rich without being read as markup (or acting on the
+    terminal: control characters escaped)."""
+    return escape(printable(text))
 
 
 # -- play-by-email: plain text (it goes into e-mails), written to a text stream -----------
 
 def _lines(out: IO[str], *lines: str) -> None:
     for line in lines:
-        out.write(line + "\n")
+        out.write("\n".join(printable(part) for part in line.split("\n")) + "\n")
 
 
 def print_status(out: IO[str], status: Status) -> None:
@@ -238,6 +310,25 @@ def print_created(out: IO[str], created: Created, *, joined: bool = False) -> No
            f"the game is over)")
 
 
+def check_summary(results: Sequence[tuple[int, int]]) -> str:
+    """The last line of ``referee check``: ``3 logs: 2 legal, 1 with 4 problems``.  Each
+    result is a log's exit code and its number of problems."""
+    count = len(results)
+    legal = sum(1 for code, _ in results if code == 0)
+    broken = [n for code, n in results if code == 1]
+    unreadable = [n for code, n in results if code == 2]
+    parts = [f"{legal} legal"]
+    if broken:
+        parts.append(f"{len(broken)} with {_count(sum(broken), 'problem')}")
+    if unreadable:
+        parts.append(f"{len(unreadable)} unreadable ({_count(sum(unreadable), 'problem')})")
+    return f"{_count(count, 'log')}: {', '.join(parts)}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def print_games(console: Console, infos: Sequence[GameInfo]) -> None:
     table = Table(title="Games", title_justify="left")
     table.add_column("Game")
@@ -253,9 +344,9 @@ def print_moves(console: Console, pending: Mapping[str, Any] | None) -> None:
     if pending is None:
         console.print("the game is over: nobody moves")
         return
-    console.print(Text(pending["text"], style="bold"))
+    console.print(Text(printable(pending["text"]), style="bold"))
     for choice in pending["choices"]:
-        console.print(f"  {choice}", markup=False)
+        console.print(Text(printable(f"  {choice}")))
 
 
 def summary_json(game: str, policy: str, summary: Summary) -> dict[str, Any]:

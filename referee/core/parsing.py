@@ -67,20 +67,23 @@ def decode_log(data: bytes) -> str:
 
 def read_log(path: Path, engine: Engine[Any, Any] | None = None) -> ParsedLog:
     """Read and parse a log file.  Problems reading it come back inside the result."""
+    from referee.core.resources import shown  # a bundled log is named bundled:GAME/NAME
+
+    source = shown(path)
     try:
         data = path.read_bytes()
     except OSError as error:
-        log = ParsedLog(str(path), unreadable=True)
+        log = ParsedLog(source, unreadable=True)
         reason = error.strerror or str(error)
-        log.problems.append(Problem(ProblemKind.HEADER, f"cannot read {path}: {reason}"))
+        log.problems.append(Problem(ProblemKind.HEADER, f"cannot read {source}: {reason}"))
         return log
     try:
         text = decode_log(data)
     except RefereeError as error:
-        log = ParsedLog(str(path), unreadable=True)
+        log = ParsedLog(source, unreadable=True)
         log.problems.append(error.to_problem())
         return log
-    log = parse_log(text, str(path), engine=engine)
+    log = parse_log(text, source, engine=engine)
     if "Position" in log.tags and not log.unreadable:
         _read_position(log, path)
     return log

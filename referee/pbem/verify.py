@@ -83,9 +83,12 @@ class Verdict:
         }
 
 
-def verify(path: Path, secret_files: Sequence[Path] = (), since: Path | None = None) -> Verdict:
-    """Verify the log at ``path`` with the secret files given (and an older copy)."""
-    table = open_log(path, secret_files)
+def verify(path: Path, secret_files: Sequence[Path] = (), since: Path | None = None, *,
+           table: Table | None = None) -> Verdict:
+    """Verify the log at ``path`` with the secret files given (and an older copy); ``table``:
+    the log already opened (read from standard input)."""
+    if table is None:
+        table = open_log(path, secret_files)
     verdict = verify_table(table)
     if since is not None:
         older = parse_log(read_text(since), str(since), engine=table.engine)
