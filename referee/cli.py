@@ -146,10 +146,12 @@ def check(logs: tuple[Path, ...], seed: str | None, strict: bool) -> None:
     """Check one or more logs quietly: problems only, and the exit code."""
     worst = 0
     console = output.make_console()
+    errors = output.make_console(stderr=True)
     reports = []
     for path in logs:
         report = api.replay_file(path, seed=seed, strict=strict)
-        output.print_problems(console, report)
+        # A log that could not even be opened is a refusal (stderr); its problems are not.
+        output.print_problems(errors if report.state is None else console, report)
         reports.append((report.exit_code, len(report.problems)))
         worst = max(worst, report.exit_code)
     console.print(output.check_summary(reports), markup=False)

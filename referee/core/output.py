@@ -133,10 +133,13 @@ def problem_text(problem: Problem, source: str = "") -> Text:
     text.append(f"{problem.kind}{printable(rule)}", style="bold red")
     text.append(f": {printable(problem.message)}")
     if problem.text:
-        line = printable(problem.text.expandtabs(1))
+        raw = problem.text.expandtabs(1)
+        line = printable(raw)
         text.append(f"\n    {line}", style="dim")
-        if problem.column is not None and problem.column <= len(line) + 1:
-            text.append("\n    " + " " * (problem.column - 1) + "^", style="bold red")
+        if problem.column is not None and problem.column <= len(raw) + 1:
+            # Under the column's character, wherever the escapes before it moved it.
+            offset = len(printable(raw[: problem.column - 1]))
+            text.append("\n    " + " " * offset + "^", style="bold red")
     if problem.hint:
         text.append(f"\n    {printable(problem.hint)}", style="cyan")
     return text
