@@ -130,7 +130,8 @@ def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: boo
     """Replay LOG: check every line, roll or check the dice, print the resulting state."""
     report = api.replay_file(log, seed=seed, strict=strict, upto=upto)
     if as_json:
-        output.print_json(report.to_json())
+        output.print_json(output.report_json(
+            report, tags=dict(report.tags), events=[e.to_json() for e in report.events]))
     elif report.unreadable and report.state is None:
         output.print_report(output.make_console(stderr=True), report)  # a refusal
     else:
@@ -142,19 +143,26 @@ def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: boo
 @click.argument("logs", nargs=-1, required=True, type=LogPath())
 @_seed_option
 @click.option("--strict", is_flag=True, help="Stop each log at its first problem.")
-def check(logs: tuple[Path, ...], seed: str | None, strict: bool) -> None:
-    """Check one or more logs quietly: problems only, and the exit code."""
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON document per log, one per line (JSON Lines).")
+def check(logs: tuple[Path, ...], seed: str | None, strict: bool, as_json: bool) -> None:
+    """Check one or more logs quietly: problems only, a summary line, and the exit code."""
     worst = 0
     console = output.make_console()
     errors = output.make_console(stderr=True)
     reports = []
     for path in logs:
         report = api.replay_file(path, seed=seed, strict=strict)
+        if as_json:
+            sys.stdout.write(output.json_text(output.report_json(report)) + "\n")
+            worst = max(worst, report.exit_code)
+            continue
         # A log that could not even be opened is a refusal (stderr); its problems are not.
         output.print_problems(errors if report.state is None else console, report)
         reports.append((report.exit_code, len(report.problems)))
         worst = max(worst, report.exit_code)
-    console.print(output.check_summary(reports), markup=False)
+    if not as_json:
+        console.print(output.check_summary(reports), markup=False)
     sys.exit(worst)
 
 
@@ -170,24 +178,24 @@ def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
     report = api.replay_file(log, seed=seed, upto=upto)
     console = output.make_console()
     if report.unreadable or report.engine is None:
-        output.print_problems(output.make_console(stderr=True), report)
+        if as_json:
+            output.print_json(output.report_json(report, units=[]))
+        else:
+            output.print_problems(output.make_console(stderr=True), report)
         sys.exit(2)
     grouped = api.moves_by_unit(report)
+    if as_json:
+        # The envelope's exit code is the command's: the moves could be listed.
+        output.print_json(output.report_json(report, exit_code=0, units=grouped))
+        sys.exit(0)
     if grouped:
         # Activations grouped by unit: the pairs of units legal() also lists can run to
         # hundreds of thousands, and a player reads them unit by unit anyway.
         side = report.to_act() or ""
         decision = report.engine.decision(report.state)
-        if as_json:
-            output.print_json({"side": side, "decision": decision, "units": grouped})
-        else:
-            output.print_unit_moves(console, side, decision, grouped)
+        output.print_unit_moves(console, side, decision, grouped)
         sys.exit(0)
-    pending = report.pending()
-    if as_json:
-        output.print_json(pending)
-    else:
-        output.print_moves(console, pending)
+    output.print_moves(console, report.pending())
     sys.exit(0)
 
 
@@ -197,9 +205,14 @@ def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
 @click.option("--upto", type=click.IntRange(min=1), help="The position after this line.")
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
               help="Write it here (never over an existing file).")
-def position(log: Path, seed: str | None, upto: int | None, out: Path | None) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="The envelope with the position's text as 'position'.")
+def position(log: Path, seed: str | None, upto: int | None, out: Path | None,
+             as_json: bool) -> None:
     """The position at the end of LOG (or after line --upto) as a new log of setup lines."""
     report = api.replay_file(log, seed=seed, upto=upto)
+    if as_json:
+        _position_json(report)
     if report.unreadable:
         output.print_problems(output.make_console(stderr=True), report)
         sys.exit(2)
@@ -208,6 +221,21 @@ def position(log: Path, seed: str | None, upto: int | None, out: Path | None) ->
     except RefereeError as error:
         _fail(str(error), 1)
     _emit_new_file(text, out, "position")
+
+
+def _position_json(report: api.Report) -> NoReturn:
+    if report.unreadable:
+        output.print_json(output.report_json(report, position=None))
+        sys.exit(2)
+    try:
+        text = api.position_text(report)
+    except RefereeError as error:
+        problem = error.to_problem()
+        output.print_json(output.report_json(report, problems=[*report.problems, problem],
+                                             exit_code=1, position=None))
+        sys.exit(1)
+    output.print_json(output.report_json(report, position=text))
+    sys.exit(report.exit_code)
 
 
 @main.command()
@@ -299,7 +327,9 @@ def scenario_show(game: str, as_json: bool) -> None:
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
     if as_json:
-        output.print_json(data)
+        head = output.envelope(source=f"bundled:scenarios/{data['game']}", game=data["game"],
+                               problems=[], exit_code=0)
+        output.print_json({**head, **{k: v for k, v in data.items() if k not in head}})
     else:
         output.print_scenario(output.make_console(), data)
 
@@ -504,11 +534,16 @@ def status(log: Path, as_json: bool) -> None:
         state = status_of(_table(log))
     except RefereeError as error:
         _refused(error)
+    code = 1 if state.problems else 0
     if as_json:
-        output.print_json(state.to_json())
+        own = state.to_json()
+        assert state.report is not None  # status_of always keeps its replay
+        output.print_json(output.report_json(
+            state.report, problems=state.problems, exit_code=code,
+            **{k: v for k, v in own.items() if k not in output.ENVELOPE_KEYS}))
     else:
         output.print_status(sys.stdout, state)
-    sys.exit(1 if state.problems else 0)
+    sys.exit(code)
 
 
 @main.command()
@@ -587,7 +622,7 @@ def verify(log: Path, secret_files: tuple[Path, ...], since: Path | None,
     except RefereeError as error:
         _refused(error)
     if as_json:
-        output.print_json(verdict.to_json())
+        output.print_json(output.verdict_json(verdict))
     else:
         output.print_verdict(sys.stdout, verdict)
     sys.exit(verdict.exit_code)

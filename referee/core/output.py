@@ -494,3 +494,124 @@ def print_unit_moves(
         for key, label in kinds:
             if unit.get(key):
                 console.print(f"  {label}: {', '.join(unit[key])}", markup=False)
+
+
+# -- the JSON envelope every --json command shares (docs/schema/) --------------------------
+
+SCHEMA = "referee/1"
+"""The version of the JSON envelope; it changes only when a key changes meaning or goes."""
+
+_OUTCOME_WORDS = ("result", "winner", "reason", "over")
+
+
+def outcome_json(raw: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """An engine's outcome as the one outcome object: ``over``, ``result``, ``winner``,
+    ``reason`` and ``score`` (the game's numbers, one level deep: ``vp_total``)."""
+    if raw is None:
+        return None
+    score: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in _OUTCOME_WORDS:
+            continue
+        if isinstance(value, Mapping):
+            score.update({f"{key}_{inner}": item for inner, item in value.items()})
+        else:
+            score[key] = value
+    result = raw.get("result")
+    return {
+        "over": bool(raw.get("over", result is not None)),
+        "result": None if result is None else str(result),
+        "winner": None if raw.get("winner") is None else str(raw["winner"]),
+        "reason": None if raw.get("reason") is None else str(raw["reason"]),
+        "score": score,
+    }
+
+
+def outcome_words(outcome: Mapping[str, Any] | None) -> str:
+    """The outcome object in words: ``allied victory (the reason); vp total 12``."""
+    if outcome is None:
+        return "unknown: the log cannot be replayed"
+    text = outcome["result"] if outcome["result"] else "in progress"
+    if outcome["reason"]:
+        text += f" ({outcome['reason']})"
+    score = ", ".join(f"{key.replace('_', ' ')} {value}"
+                      for key, value in outcome["score"].items() if value is not None)
+    return f"{text}; {score}" if score else text
+
+
+def pending_json(report: Report) -> dict[str, Any] | None:
+    """The decision the log leaves open (``Report.pending``); when the game is over, an
+    empty one saying so (never a bare null); ``None`` only when there is no game state."""
+    pending = report.pending()
+    if pending is not None:
+        return {key: pending[key] for key in ("side", "decision", "text", "choices", "more")}
+    if report.engine is None or report.state is None:
+        return None
+    outcome = outcome_json(report.outcome()) or {}
+    reason = outcome.get("reason") or outcome.get("result") or "it has ended"
+    return {"side": None, "decision": "", "text": f"the game is over: {reason}",
+            "choices": [], "more": False}
+
+
+def envelope(
+    *, source: str, game: str | None, problems: Sequence[Mapping[str, Any]],
+    exit_code: int, state: Any = None, pending: Mapping[str, Any] | None = None,
+    outcome: Mapping[str, Any] | None = None, **own: Any,
+) -> dict[str, Any]:
+    """The envelope every ``--json`` document has, then the command's own keys."""
+    return {
+        "schema": SCHEMA,
+        "source": source,
+        "game": game,
+        "ok": not problems and exit_code == 0,
+        "exit_code": exit_code,
+        "problems": [problem_json(p) for p in problems],
+        "state": state,
+        "pending": pending,
+        "outcome": outcome,
+        **own,
+    }
+
+
+_PROBLEM_KEYS = ("line", "column", "kind", "rule", "message", "hint", "text")
+
+
+def problem_json(problem: Mapping[str, Any]) -> dict[str, Any]:
+    """A problem object with every key, in order (a missing one is null)."""
+    return {key: problem.get(key) for key in _PROBLEM_KEYS}
+
+
+def report_json(report: Report, problems: Sequence[Problem] | None = None,
+                exit_code: int | None = None, **own: Any) -> dict[str, Any]:
+    """The envelope of a replayed log (``problems``: instead of the report's own;
+    ``exit_code``: the command's, when it is not the report's)."""
+    listed = report.problems if problems is None else problems
+    if exit_code is None:
+        exit_code = Report(report.game, report.source, {}, list(listed)).exit_code
+    return envelope(
+        source=report.source, game=report.game,
+        problems=[p.to_json() for p in listed], exit_code=exit_code,
+        state=report.state_json(), pending=pending_json(report),
+        outcome=outcome_json(report.outcome()), **own,
+    )
+
+
+ENVELOPE_KEYS = frozenset(
+    ("schema", "source", "game", "ok", "exit_code", "problems", "state", "pending", "outcome")
+)
+
+
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    """``referee verify --json``: the envelope (its problems are the findings), then what
+    was proved and what was not."""
+    own = {k: v for k, v in verdict.to_json().items() if k not in ENVELOPE_KEYS}
+    findings = [finding.to_json() for finding in verdict.findings]
+    report = verdict.report
+    if report is None:
+        return envelope(source=verdict.source, game=verdict.game, problems=findings,
+                        exit_code=verdict.exit_code, **own)
+    return envelope(
+        source=verdict.source, game=verdict.game, problems=findings,
+        exit_code=verdict.exit_code, state=report.state_json(), pending=pending_json(report),
+        outcome=outcome_json(report.outcome()), **own,
+    )

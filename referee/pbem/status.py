@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core.errors import Problem
+from referee.core.replay import Report
 from referee.pbem.chain import code_of
 from referee.pbem.mode import DiceMode, commit_tag, who
 from referee.pbem.table import NextStep, Table
@@ -28,6 +29,8 @@ class Status:
     next: NextStep
     result: str
     problems: list[Problem] = field(default_factory=list)
+    report: Report | None = None
+    """The replay the status rests on (its state and pending decision)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,6 +81,7 @@ def status_of(table: Table) -> Status:
         next=replay.next,
         result=_result(report.outcome() or {}),
         problems=replay.problems,
+        report=report,
     )
 
 

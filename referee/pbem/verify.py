@@ -16,6 +16,7 @@ from typing import Any
 from referee.core.errors import UNREADABLE_KINDS, Problem
 from referee.core.log import ActionLine, ParsedLog
 from referee.core.parsing import parse_log
+from referee.core.replay import Report
 from referee.pbem.chain import broken_seals, seal_of, written_body
 from referee.pbem.mode import DiceMode, Mode, commit_tag, tag_lines, who
 from referee.pbem.table import NextStep, Replay, Table, open_log, read_text
@@ -54,6 +55,8 @@ class Verdict:
     unchecked: list[str] = field(default_factory=list)
     next: NextStep | None = None
     outcome: dict[str, Any] | None = None
+    report: Report | None = None
+    """The replay the verdict rests on (its state and pending decision)."""
 
     @property
     def exit_code(self) -> int:
@@ -124,6 +127,7 @@ def verify_table(table: Table) -> Verdict:
     verdict.findings += [Finding.of(p) for p in replay.problems]
     verdict.next = replay.next
     verdict.outcome = replay.report.outcome()
+    verdict.report = replay.report
     if not replay.problems:
         verdict.proved.append("every move is legal, and every recorded die is of the kind "
                               "and number the rules roll")

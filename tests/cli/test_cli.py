@@ -58,15 +58,16 @@ def test_replay_json_has_the_documented_keys() -> None:
     data = json.loads(out)
     assert code == 0
     assert list(data) == [
-        "game",
+        "schema",
         "source",
+        "game",
         "ok",
         "exit_code",
-        "tags",
         "problems",
         "state",
         "pending",
         "outcome",
+        "tags",
         "events",
     ]
     assert data["state"]["cities"]["Arnhem"]["control"] == "allied"
@@ -106,7 +107,7 @@ def test_moves_lists_the_legal_commands() -> None:
     assert code == 0
     assert "awaiting Allied" in out and "pass" in out
     code, out = run("moves", PENDING, "--json")
-    assert json.loads(out)["choices"][-1] == "pass"
+    assert json.loads(out)["pending"]["choices"][-1] == "pass"
 
 
 def test_moves_at_the_end_of_a_game() -> None:
@@ -330,7 +331,7 @@ def test_moves_groups_wwiic_activations_by_unit() -> None:
     opening = str(LOGS / "wwiic" / "opening.log")
     code, out = run("moves", opening, "--json")
     data = json.loads(out)
-    assert code == 0 and data["side"] == "allied"
+    assert code == 0 and data["pending"]["side"] == "allied"
     first = data["units"][0]
     assert {"unit", "from", "single", "two_space", "strategic"} <= set(first)
     code, out = run("moves", opening)
