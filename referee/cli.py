@@ -14,7 +14,7 @@ from referee import api
 from referee.core import output
 from referee.core.errors import RefereeError
 from referee.core.files import write_new_file
-from referee.core.resources import resolve
+from referee.core.resources import forget_shown, resolve
 from referee.core.scenario import ScenarioError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -93,6 +93,7 @@ def main(color: str) -> None:
     '-' is read from standard input.
     """
     output.set_color(color)
+    forget_shown()
 
 
 @main.command()

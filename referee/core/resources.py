@@ -56,6 +56,11 @@ _SHOWN: dict[str, str] = {}
 """The bundled paths ``resolve`` gave, each with the ``bundled:`` name the user wrote."""
 
 
+def forget_shown() -> None:
+    """Forget the bundled names given so far (each command line starts afresh)."""
+    _SHOWN.clear()
+
+
 def shown(path: Path | str) -> str:
     """A path as the user named it: ``bundled:battle-card/win.log`` for a log shipped with
     the referee (not where the installation keeps it), else the path itself."""
