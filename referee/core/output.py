@@ -233,12 +233,43 @@ def print_status(out: IO[str], status: Status) -> None:
         _lines(out, f"Turn:     {status.turn}")
     _lines(out, f"Next:     {step.sentence()}")
     if step.kind == "move" and step.choices:
-        _lines(out, "Choices:  " + step.choices[0], *("          " + c for c in step.choices[1:]))
+        shown = list(step.choices)
+        if len(shown) > STATUS_CHOICES:
+            shown = grouped_choices(step.choices)
+            shown.append(f"({len(step.choices)} choices in all; 'referee moves "
+                         f"{status.source}' lists every one)")
+        _lines(out, "Choices:  " + shown[0], *("          " + c for c in shown[1:]))
     _lines(out, f"Result:   {status.result}")
     if status.problems:
         _lines(out, f"Problems: {len(status.problems)} (referee verify shows them all)")
         for problem in status.problems:
             _lines(out, "  " + problem_text(problem, status.source).plain.replace("\n", "\n  "))
+
+
+STATUS_CHOICES = 15
+"""``status`` lists at most this many choices one by one; more are grouped."""
+
+_GROUP_WIDTH = 72
+
+
+def grouped_choices(choices: Sequence[str], groups: int = 25) -> list[str]:
+    """Choices grouped by their first two words (a command and its unit), one line each:
+    ``move-out K/1AB: Heide->Bennekom, Heide->Ede, ... (5)``; at most ``groups`` lines."""
+    by_head: dict[str, list[str]] = {}
+    for choice in choices:
+        words = choice.split(" ", 2)
+        head = " ".join(words[:2])
+        by_head.setdefault(head, []).append(words[2] if len(words) > 2 else "")
+    lines = []
+    for head, rests in list(by_head.items())[:groups]:
+        listed = ", ".join(r for r in rests if r)
+        if len(listed) > _GROUP_WIDTH:
+            listed = listed[:_GROUP_WIDTH].rsplit(", ", 1)[0] + ", ..."
+        count = f" ({len(rests)})" if len(rests) > 1 else ""
+        lines.append(f"{head}: {listed}{count}" if listed else head)
+    if len(by_head) > groups:
+        lines.append(f"... and {len(by_head) - groups} more groups")
+    return lines
 
 
 def print_play(out: IO[str], result: PlayResult, *, dry_run: bool = False) -> None:

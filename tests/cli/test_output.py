@@ -204,3 +204,26 @@ def test_results_on_stdout_refusals_on_stderr(tmp_path: Path) -> None:
 def test_simulate_help_names_the_count() -> None:
     _, out, _ = run("simulate", "--help")
     assert "--games COUNT" in out
+
+
+def test_status_groups_many_choices_to_fit_an_email() -> None:
+    log = str(LOGS / "wwiic" / "opening.log")
+    code, out, _ = run("status", log)
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) < 40 and max(len(line) for line in lines) < 120
+    assert f"choices in all; 'referee moves {log}' lists every one)" in out
+    assert "activate 505/82: Hengstal" in out
+    assert "scenario market-garden" in out and "{'" not in out
+
+
+def test_play_comments_every_command_of_a_line(tmp_path: Path) -> None:
+    log = tmp_path / "game.log"
+    assert run("new", "battle-card", "--seed", "5", "-o", str(log))[0] == 0
+    assert run("play", str(log), "attack Eindhoven; defend Grave; attack Arnhem")[0] == 0
+    last = log.read_text(encoding="utf-8").splitlines()[-1]
+    comment = last.split("#", 1)[1]
+    for part in ("attack at Eindhoven", "defend at Grave", "attack at Arnhem", "rolled"):
+        assert part in comment
+    assert comment.count(";") == 2  # one part per command
+    assert run("verify", str(log))[0] == 0
