@@ -158,6 +158,8 @@ def _committed(table: Table, replay: Replay, verdict: Verdict,
         verdict.proved.append(f"{who(party)}'s secret is the one committed in [{tag}] "
                               f"(line {mode.tag_lines.get(party)})")
     bad = {number for number, _, _ in broken}
+    with_dice = {line.number for line in table.log.actions
+                 if any(item.dice is not None for item in line.items)}
     plans = replay.plan.lines.values()
     for party in mode.parties:
         sealed = [p for p in plans if p.writer == party]
@@ -170,7 +172,8 @@ def _committed(table: Table, replay: Replay, verdict: Verdict,
                 f"dice of {_lines(len(rolled))} equal what {name}'s secret rolls"
             )
         elif party in mode.commitments:
-            waiting = sum(1 for p in plans if p.roller == party)
+            # Only the lines that record dice wait for the secret to check them.
+            waiting = sum(1 for p in plans if p.roller == party and p.number in with_dice)
             verdict.unchecked.append(
                 f"{name}'s seals ({_lines(len(sealed))}) and the dice rolled with {name}'s "
                 f"secret ({_lines(waiting)}): give {name}'s secret file"
