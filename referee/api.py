@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import sys
+from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -16,7 +17,7 @@ from referee.core.dice import CURRENT_DICE_VERSION
 from referee.core.errors import HeaderError, RefereeError
 from referee.core.log import ParsedLog
 from referee.core.parsing import MAX_BYTES, decode_log, parse_log, read_log
-from referee.core.replay import Report, replay
+from referee.core.replay import MAX_CHOICES, Report, replay
 from referee.games import engine_for, game_entry
 
 STDIN = "-"
@@ -73,11 +74,13 @@ def replay_text(
     return replay(parse_log(text, source), seed=seed, strict=strict, upto=upto)
 
 
-def legal_moves(report: Report) -> list[str]:
-    """The commands the side to act may give at the end of a replayed log."""
+def legal_moves(report: Report, limit: int | None = MAX_CHOICES) -> list[str]:
+    """The commands the side to act may give at the end of a replayed log: the first
+    ``limit`` of them (``None``: every one, which for two WWII Commander units in one space
+    can be hundreds of thousands).  ``report.pending()["more"]`` says whether there are more."""
     if report.engine is None or report.state is None:
         return []
-    return [str(c) for c in report.engine.legal(report.state)]
+    return [str(c) for c in islice(report.engine.legal(report.state), limit)]
 
 
 def moves_by_unit(report: Report) -> list[dict[str, Any]]:

@@ -4,20 +4,31 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from referee import api
-from referee.core import output
+from referee import __version__
 from referee.core.errors import RefereeError
-from referee.core.files import write_new_file
 from referee.core.resources import forget_shown, resolve
 from referee.core.scenario import ScenarioError
 
+if TYPE_CHECKING:
+    from referee import api
+    from referee.core import output
+else:  # imported on first use: --help and --version load no engine, check no rich
+    from referee.core.lazy import LazyModule
+
+    api = LazyModule("referee.api")
+    output = LazyModule("referee.core.output")
+
 F = TypeVar("F", bound=Callable[..., Any])
+
+STDIN = "-"
+"""A log named ``-`` is read from standard input (``referee.api.STDIN``)."""
+STDIN_SOURCE = "<stdin>"
 
 
 class LogPath(click.ParamType):  # type: ignore[type-arg]
@@ -32,8 +43,8 @@ class LogPath(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
         if isinstance(value, Path):
             return value
-        if value == api.STDIN and self.folder == "logs":
-            return Path(api.STDIN)
+        if value == STDIN and self.folder == "logs":
+            return Path(STDIN)
         try:
             return resolve(str(value), self.folder)
         except ValueError as error:
@@ -65,12 +76,30 @@ def _emit_new_file(text: str, out: Path | None, command: str) -> None:
         click.echo(text, nl=False)
         return
     try:
+        from referee.core.files import write_new_file  # tempfile: only when writing
+
         write_new_file(out, text)
     except FileExistsError:
         _fail(f"{out} exists already; 'referee {command}' never writes over a file")
     except OSError as error:
         _fail(f"cannot write {out}: {error.strerror}")
     click.echo(f"wrote {out}")
+
+
+_force_option = click.option("--force", is_flag=True,
+                             help="Write over an existing output file (never over the input).")
+
+
+def _refuse_output(out: Path, force: bool, inputs: list[Path | None], *,
+                   picture: bool = False) -> None:
+    """Stop with a sentence when ``out`` must not be written (see ``output_refusal``)."""
+    from referee.core.files import output_refusal
+    from referee.core.svg import PICTURE_SUFFIXES
+
+    refusal = output_refusal(out, force=force, inputs=inputs,
+                             suffixes=PICTURE_SUFFIXES if picture else (), what="picture")
+    if refusal is not None:
+        _fail(refusal)
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
@@ -80,8 +109,8 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="market-garden-referee", prog_name="referee")
-@click.option("--color", type=click.Choice(output.COLOR_MODES), default="auto",
+@click.version_option(version=__version__, prog_name="referee")
+@click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto",
               show_default=True, help="Colour the text: on a terminal unless NO_COLOR is "
               "set (auto), always, or never.")
 def main(color: str) -> None:
@@ -92,7 +121,8 @@ def main(color: str) -> None:
     be read, an illegal move that play did not write) goes to standard error.  A log named
     '-' is read from standard input.
     """
-    output.set_color(color)
+    if color != "auto" or "referee.core.output" in sys.modules:  # rich only when used
+        output.set_color(color)
     forget_shown()
 
 
@@ -149,8 +179,8 @@ def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: boo
 def check(logs: tuple[Path, ...], seed: str | None, strict: bool, as_json: bool) -> None:
     """Check one or more logs quietly: problems only, a summary line, and the exit code."""
     worst = 0
-    console = output.make_console()
-    errors = output.make_console(stderr=True)
+    console = None
+    errors = None
     reports = []
     for path in logs:
         report = api.replay_file(path, seed=seed, strict=strict)
@@ -158,13 +188,37 @@ def check(logs: tuple[Path, ...], seed: str | None, strict: bool, as_json: bool)
             sys.stdout.write(output.json_text(output.report_json(report)) + "\n")
             worst = max(worst, report.exit_code)
             continue
-        # A log that could not even be opened is a refusal (stderr); its problems are not.
-        output.print_problems(errors if report.state is None else console, report)
+        if report.problems:  # rich is loaded only when there is something to print
+            if report.state is None:  # a log that could not even be opened: a refusal
+                errors = errors or output.make_console(stderr=True)
+                output.print_problems(errors, report)
+            else:
+                console = console or output.make_console()
+                output.print_problems(console, report)
         reports.append((report.exit_code, len(report.problems)))
         worst = max(worst, report.exit_code)
     if not as_json:
-        console.print(output.check_summary(reports), markup=False)
+        click.echo(check_summary(reports))
     sys.exit(worst)
+
+
+def check_summary(results: Sequence[tuple[int, int]]) -> str:
+    """The last line of ``referee check``: ``3 logs: 2 legal, 1 with 4 problems``.  Each
+    result is a log's exit code and its number of problems."""
+    count = len(results)
+    legal = sum(1 for code, _ in results if code == 0)
+    broken = [n for code, n in results if code == 1]
+    unreadable = [n for code, n in results if code == 2]
+    parts = [f"{legal} legal"]
+    if broken:
+        parts.append(f"{len(broken)} with {_count(sum(broken), 'problem')}")
+    if unreadable:
+        parts.append(f"{len(unreadable)} unreadable ({_count(sum(unreadable), 'problem')})")
+    return f"{_count(count, 'log')}: {', '.join(parts)}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 @main.command()
@@ -252,18 +306,22 @@ def _position_json(report: api.Report) -> NoReturn:
               "secret (the others add theirs with 'referee join').")
 @click.option("--secret-out", type=click.Path(path_type=Path, dir_okay=False),
               help="With --commit: the secret's file (default: beside -o, LOG.secret).")
+@click.option("--position", type=click.Path(path_type=Path, dir_okay=False),
+              help="With --commit: start from this position file, beside -o LOG (its "
+              "SHA-256 is sealed in the header).")
 def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
-        out: Path | None, commit: bool, side: str | None, secret_out: Path | None) -> None:
+        out: Path | None, commit: bool, side: str | None, secret_out: Path | None,
+        position: Path | None = None) -> None:
     """The header of a new log of GAME."""
     if seed is not None and random_seed:
         raise click.UsageError("give --seed or --random-seed, not both")
     if commit:
         if seed is not None or random_seed:
             raise click.UsageError("a committed game keeps its seed secret: leave out --seed")
-        _new_committed(game, scenario, side, out, secret_out)
+        _new_committed(game, scenario, side, out, secret_out, position)
         return
-    if side is not None or secret_out is not None:
-        raise click.UsageError("--side and --secret-out go with --commit")
+    if side is not None or secret_out is not None or position is not None:
+        raise click.UsageError("--side, --secret-out and --position go with --commit")
     if random_seed:
         seed = api.new_seed()
     try:
@@ -344,14 +402,19 @@ def scenario_show(game: str, as_json: bool) -> None:
 @click.option(
     "--upto", type=click.IntRange(min=1), help="With --log: the position after this line."
 )
-def map_command(game: str, out: Path, log: Path | None, upto: int | None) -> None:
+@_force_option
+def map_command(game: str, out: Path, log: Path | None, upto: int | None,
+                force: bool = False) -> None:
     """Draw GAME's map as SVG (with --log, the position of a log on it)."""
     from referee.core.svg import write_picture
     from referee.scenarios import draw_map
 
+    _refuse_output(out, force, [log], picture=True)
     try:
         svg = draw_map(game, log, upto)
-        write_picture(out, svg)
+        write_picture(out, svg, replace=force)
+    except FileExistsError:
+        _fail(f"{out} exists already; give --force to write over it")
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
     except OSError as error:
@@ -369,9 +432,12 @@ def map_command(game: str, out: Path, log: Path | None, upto: int | None) -> Non
 @click.option("--save-logs", type=click.Path(path_type=Path, file_okay=False),
               help="Write every game's log into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
+@click.option("--check-every", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Check every invariant after every command in one game of N (1: all); "
+              "every game is checked at its end.")
 @_executor_options("games are played")
 def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | None,
-             as_json: bool, jobs: int | None, executor: str | None,
+             as_json: bool, check_every: int, jobs: int | None, executor: str | None,
              scheduler: str | None) -> None:
     """Play COUNT games of GAME by a policy; print the win rate and how games ended."""
     from referee.batch.executors import ExecutorUnavailable, choose_executor
@@ -381,7 +447,8 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
         kind, workers = choose_executor(executor, jobs, scheduler)
         summary = run_simulation(game, count, policy, seed, save_logs,
                                  progress=output.make_console(stderr=True),
-                                 executor=kind, jobs=workers, scheduler=scheduler)
+                                 executor=kind, jobs=workers, scheduler=scheduler,
+                                 check_every=check_every)
     except (RefereeError, ValueError, ExecutorUnavailable) as error:
         _fail(str(error))
     except OSError as error:
@@ -401,8 +468,10 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
               help="Write the rows to FILE.jsonl or FILE.csv (default: JSON Lines on stdout).")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first log that is not legal.")
 @_seed_option
+@_force_option
 def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
-          scheduler: str | None, out: Path | None, fail_fast: bool, seed: str | None) -> None:
+          scheduler: str | None, out: Path | None, fail_fast: bool, seed: str | None,
+          force: bool = False) -> None:
     """Replay many logs: files, folders (every *.log below them) or globs.
 
     One result row per log (JSON Lines on stdout, or --out FILE.jsonl / FILE.csv), then a
@@ -420,13 +489,14 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
         kind, workers = choose_executor(executor, jobs, scheduler)
         if out is not None:
             format_of(out)
+            _refuse_output(out, force, [Path(p) for p in paths])
     except ValueError as error:
         _fail(str(error))
     errors = output.make_console(stderr=True)
     start = time.perf_counter()
     try:
         with (
-            open_results(out) as sink,
+            open_results(out, replace=force) as sink,
             output.progress_bar(errors) as bar,
             open_runner(kind, workers, scheduler) as runner,
         ):
@@ -437,6 +507,8 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
             )
     except ExecutorUnavailable as error:
         _fail(str(error))
+    except FileExistsError:
+        _fail(f"{out} exists already; give --force to write over it")
     except OSError as error:
         _fail(f"cannot write {out or 'the results'}: {error.strerror or error}")
     seconds = time.perf_counter() - start
@@ -456,12 +528,12 @@ def _table(log: Path, secret_files: tuple[Path, ...] = ()) -> Any:
     """The log opened for play-by-email; ``-`` reads it from standard input."""
     from referee.pbem.table import open_log, open_text
 
-    if str(log) != api.STDIN:
+    if str(log) != STDIN:
         return open_log(log, secret_files)
     from referee.pbem.keys import read_secret
 
     secrets = [read_secret(p) for p in secret_files]
-    return open_text(api.stdin_text(), api.STDIN_SOURCE, secrets)
+    return open_text(api.stdin_text(), STDIN_SOURCE, secrets)
 
 
 def _refused(error: RefereeError) -> NoReturn:
@@ -470,11 +542,11 @@ def _refused(error: RefereeError) -> NoReturn:
 
 
 def _new_committed(game: str, scenario: str | None, side: str | None, out: Path | None,
-                   secret_out: Path | None) -> None:
+                   secret_out: Path | None, position: Path | None = None) -> None:
     from referee.pbem.header import create
 
     try:
-        created = create(game, scenario, side, out, secret_out)
+        created = create(game, scenario, side, out, secret_out, position)
     except ScenarioError as error:
         _fail(str(error))
     except RefereeError as error:
@@ -493,13 +565,11 @@ def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: b
     Without MOVE, roll what LOG waits for (with --secret).  An illegal move changes nothing
     (exit 1).  The file is replaced atomically: never half written.
     """
-    from referee.pbem.play import IllegalPlay
-    from referee.pbem.play import play as play_move
-    from referee.pbem.table import open_log
+    from referee.pbem.play import IllegalPlay, play_file
 
     out = sys.stdout
     try:
-        result = play_move(open_log(log, secret_files), move, dry_run=dry_run, path=log)
+        result = play_file(log, move, secret_files, dry_run=dry_run)
     except IllegalPlay as refusal:
         output.print_refusal(sys.stderr, refusal, str(log))  # a refusal: standard error
         sys.exit(1)
@@ -514,11 +584,10 @@ def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: b
 @click.option("--dry-run", is_flag=True, help="Show what would be removed; write nothing.")
 def undo(log: Path, secret_files: tuple[Path, ...], dry_run: bool) -> None:
     """Take back the last move of LOG, if it rolled no dice and revealed nothing."""
-    from referee.pbem.play import undo as undo_move
-    from referee.pbem.table import open_log
+    from referee.pbem.play import undo_file
 
     try:
-        result = undo_move(open_log(log, secret_files), path=log, dry_run=dry_run)
+        result = undo_file(log, secret_files, dry_run=dry_run)
     except RefereeError as error:
         _refused(error)
     output.print_undo(sys.stdout, result, dry_run=dry_run)
@@ -535,7 +604,7 @@ def status(log: Path, as_json: bool) -> None:
         state = status_of(_table(log))
     except RefereeError as error:
         _refused(error)
-    code = 1 if state.problems else 0
+    code = state.exit_code
     if as_json:
         own = state.to_json()
         assert state.report is not None  # status_of always keeps its replay
@@ -588,17 +657,22 @@ def view(log: Path, out: Path, seed: str | None, force: bool) -> None:
               help="The picture: FILE.svg, or FILE.png with the 'png' extra (default: SVG "
               "on standard output).")
 @click.option("--upto", type=click.IntRange(min=1), help="The board after this line.")
-def render(log: Path, out: Path | None, upto: int | None) -> None:
+@_force_option
+def render(log: Path, out: Path | None, upto: int | None, force: bool = False) -> None:
     """Draw the board of LOG (after line --upto), the last action highlighted."""
     from referee.core.svg import write_picture
     from referee.pbem.board import board_svg
 
+    if out is not None:
+        _refuse_output(out, force, [log], picture=True)
     try:
         svg = board_svg(_table(log), upto)
         if out is None:
             click.echo(svg, nl=False)
             return
-        write_picture(out, svg)
+        write_picture(out, svg, replace=force)
+    except FileExistsError:
+        _fail(f"{out} exists already; give --force to write over it")
     except RefereeError as error:
         _refused(error)
     except OSError as error:
@@ -618,7 +692,7 @@ def verify(log: Path, secret_files: tuple[Path, ...], since: Path | None,
     from referee.pbem.verify import verify as verify_log
 
     try:
-        table = _table(log, secret_files) if str(log) == api.STDIN else None
+        table = _table(log, secret_files) if str(log) == STDIN else None
         verdict = verify_log(log, secret_files, since, table=table)
     except RefereeError as error:
         _refused(error)

@@ -20,6 +20,10 @@ def check_file(path: Path) -> list[str]:
 
             load_scenario_file(path)
             return []
+        if game == "arnhem44" or (game is None and (path.parent / "sectors.toml").is_file()):
+            from referee.games.arnhem44.facts import check_scenario as check_arnhem44
+
+            return check_arnhem44(path.parent)
         if game is None and (path.parent / "spaces.toml").is_file():
             return check_path(path.parent)
         if game is None:
@@ -38,6 +42,10 @@ def check_path(path: Path) -> list[str]:
             from referee.games.wwiic.facts import check_scenario
 
             return check_scenario(path)
+        if (path / "sectors.toml").is_file():
+            from referee.games.arnhem44.facts import check_scenario as check_arnhem44
+
+            return check_arnhem44(path)
         files = sorted(path.glob("*.toml"))
         if not files:
             return [f"{path}: holds no scenario files (*.toml)"]
@@ -49,25 +57,33 @@ def scenario_data(game: str) -> dict[str, Any]:
     """The JSON view of a game's bundled scenario (``referee scenario show``)."""
     entry = game_entry(game)
     if entry.id == "wwiic":
-        from referee.games.wwiic.scenario import load_scenario, scenario_json
+        from referee.games.wwiic.loader import load_scenario
+        from referee.games.wwiic.view import scenario_json
 
         return scenario_json(load_scenario())
     if entry.id == "battle-card":
         from referee.games.battle_card.scenario import bundled_scenario
 
         return {"game": "battle-card", **bundled_scenario().model_dump()}
+    if entry.id == "arnhem44":
+        from referee.games.arnhem44.scenario import load_scenario as load_arnhem44
+        from referee.games.arnhem44.view import scenario_json as arnhem44_json
+
+        return arnhem44_json(load_arnhem44())
     raise NotImplementedRule("-", f"{entry.title} has no scenario data yet")
 
 
 def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str:
     """The SVG map of a game, with a log's units and control when one is given."""
     entry = game_entry(game)
+    if entry.id == "arnhem44":
+        return _draw_arnhem44(log, upto)
     if entry.id != "wwiic":
         raise NotImplementedRule(
             "-", f"{entry.title} has no map drawing; 'referee render LOG' draws a game's board"
         )
     from referee.games.wwiic.areamap import draw_board, view_of
-    from referee.games.wwiic.scenario import load_scenario
+    from referee.games.wwiic.loader import load_scenario
 
     if log is None:
         return draw_board(load_scenario())
@@ -78,3 +94,19 @@ def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str
     if report.game != "wwiic" or state is None:
         raise HeaderError(f"{log} is not a readable WWII Commander log")
     return draw_board(load_scenario(), view_of(state))
+
+
+def _draw_arnhem44(log: Path | None, upto: int | None) -> str:
+    from referee.games.arnhem44.mapsvg import draw_map as draw_arnhem44
+    from referee.games.arnhem44.scenario import load_scenario as load_arnhem44
+
+    figures = None
+    if log is not None:
+        from referee.api import replay_file
+
+        report = replay_file(log, upto=upto)
+        state = report.state_json()
+        if report.game != "arnhem44" or state is None:
+            raise HeaderError(f"{log} is not a readable Arnhem '44 log")
+        figures = {s["id"]: s["units"] for s in state.get("sectors", [])}
+    return draw_arnhem44(load_arnhem44(), figures)

@@ -20,3 +20,23 @@ def pinned_terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("TERM", "dumb")
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     yield
+
+
+ENGINELESS = "no-engine"
+"""The id of a game registered without an engine (``engineless`` fixture): every real game
+has one now, and the referee's sentence for a game without one must still be tested."""
+
+
+@pytest.fixture
+def engineless(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Register a game without an engine for one test; its id."""
+    from referee import games
+    from referee.core.names import NameIndex
+
+    entry = games.GameEntry(ENGINELESS, "A Game Without An Engine", "-", None)
+    monkeypatch.setitem(games.GAMES, ENGINELESS, entry)
+    index: NameIndex[str] = NameIndex("game")
+    for game_id in games.GAMES:
+        index.add(game_id, game_id)
+    monkeypatch.setattr(games, "_INDEX", index)
+    return ENGINELESS

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Protocol
 
 from referee.batch.worker import LogResult
+from referee.core.files import atomic_file
 
 FIELDS = tuple(LogResult("", "legal", 0).to_json())
 """The columns of a CSV results file, in order (the keys of a JSON Lines row)."""
@@ -85,24 +85,20 @@ def format_of(path: Path) -> str:
 
 
 @contextlib.contextmanager
-def open_results(path: Path | None) -> Iterator[Sink]:
-    """A sink for the rows: JSON Lines on standard output, or an atomically written file."""
+def open_results(path: Path | None, *, replace: bool = True) -> Iterator[Sink]:
+    """A sink for the rows: JSON Lines on standard output, or an atomically written file
+    (``replace=False``: never over an existing one, ``FileExistsError``)."""
     if path is None:
         yield JsonLinesSink(sys.stdout, flush=True)
         return
     fmt = format_of(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+    with atomic_file(path, replace=replace) as raw:
+        handle = io.TextIOWrapper(raw, encoding="utf-8", newline="", write_through=True)
+        try:
             yield CsvSink(handle) if fmt == "csv" else JsonLinesSink(handle)
             handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
-        raise
+        finally:
+            handle.detach()  # the atomic writer syncs and closes the file itself
 
 
 def read_results(path: Path) -> list[dict[str, Any]]:

@@ -113,6 +113,8 @@ class ParsedLog:
     entries: list[Entry] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     unreadable: bool = False
+    position_sha256: str | None = None
+    """The SHA-256 (hex) of the bytes of the ``[Position]`` file read with the log, if any."""
 
     @property
     def game(self) -> str | None:

@@ -194,18 +194,29 @@ def print_report(console: Console, report: Report, *, events: bool = False) -> N
 
 def print_json(data: Any, file: IO[str] | None = None) -> None:
     """JSON on stdout: indented, keys in their documented order, UTF-8 as is (but control
-    characters, which JSON escapes only below U+0020, as ``\\u`` escapes too)."""
+    characters, which JSON escapes only below U+0020, as ``\\u`` escapes too).  Written
+    piece by piece, so a report of 100,000 problems never exists as one string in memory."""
     out = file or sys.stdout
-    out.write(json_text(data, indent=2) + "\n")
+    pieces: list[str] = []
+    for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(data):
+        pieces.append(_JSON_UNSAFE.sub(_json_escape, piece))
+        if len(pieces) >= 4096:
+            out.write("".join(pieces))
+            pieces.clear()
+    pieces.append("\n")
+    out.write("".join(pieces))
 
 
 _JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def json_text(data: Any, indent: int | None = None) -> str:
     """``data`` as JSON text, UTF-8 as is, every control character escaped."""
-    text = json.dumps(data, indent=indent, ensure_ascii=False)
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _JSON_UNSAFE.sub(_json_escape, json.dumps(data, indent=indent, ensure_ascii=False))
 
 
 def markup_free(text: str) -> str:
@@ -234,10 +245,11 @@ def print_status(out: IO[str], status: Status) -> None:
     _lines(out, f"Next:     {step.sentence()}")
     if step.kind == "move" and step.choices:
         shown = list(step.choices)
-        if len(shown) > STATUS_CHOICES:
+        if len(shown) > STATUS_CHOICES or step.more:
             shown = grouped_choices(step.choices)
-            shown.append(f"({len(step.choices)} choices in all; 'referee moves "
-                         f"{status.source}' lists every one)")
+            count = f"more than {len(step.choices)}" if step.more else str(len(step.choices))
+            shown.append(f"({count} choices in all; 'referee moves {status.source}' lists "
+                         f"every one)")
         _lines(out, "Choices:  " + shown[0], *("          " + c for c in shown[1:]))
     _lines(out, f"Result:   {status.result}")
     if status.problems:
@@ -342,25 +354,6 @@ def print_created(out: IO[str], created: Created, *, joined: bool = False) -> No
                f"(commitment of {created.party})")
     _lines(out, f"secret of {created.party}: {created.secret_path} (keep it to yourself until "
            f"the game is over)")
-
-
-def check_summary(results: Sequence[tuple[int, int]]) -> str:
-    """The last line of ``referee check``: ``3 logs: 2 legal, 1 with 4 problems``.  Each
-    result is a log's exit code and its number of problems."""
-    count = len(results)
-    legal = sum(1 for code, _ in results if code == 0)
-    broken = [n for code, n in results if code == 1]
-    unreadable = [n for code, n in results if code == 2]
-    parts = [f"{legal} legal"]
-    if broken:
-        parts.append(f"{len(broken)} with {_count(sum(broken), 'problem')}")
-    if unreadable:
-        parts.append(f"{len(unreadable)} unreadable ({_count(sum(unreadable), 'problem')})")
-    return f"{_count(count, 'log')}: {', '.join(parts)}"
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def print_games(console: Console, infos: Sequence[GameInfo]) -> None:
@@ -495,6 +488,19 @@ def print_scenario(console: Console, data: Mapping[str, Any]) -> None:
             )
         console.print(spaces)
         console.print(f"{len(data['borders'])} borders, {len(data['boxes'])} off-map boxes")
+    if "sectors" in data:
+        sectors = Table(title=f"Sectors ({len(data['sectors'])})", title_justify="left")
+        for column in ("Sector", "Type", "Numbers", "Flags"):
+            sectors.add_column(column)
+        for s in data["sectors"]:
+            flags = [f for f, on in (("above the Rhine", s["above_rhine"]),
+                                     ("German flag", s["flag"]),
+                                     (f"start {s['start']}", s["start"])) if on]
+            sectors.add_row(s["name"], s["type"], " ".join(map(str, s["numbers"])),
+                            ", ".join(flags))
+        console.print(sectors)
+        console.print(f"{len(data['borders'])} borders, {len(data['bridges'])} bridges, "
+                      f"{len(data['ferries'])} ferries, {len(data['drop_zones'])} drop zones")
     if "cities" in data:
         cities = Table(title="Cities", title_justify="left")
         for column in ("City", "German", "Control"):

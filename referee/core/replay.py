@@ -237,6 +237,8 @@ class Replayer:
         self._played = False
         self._last_setup: SetupLine | None = None
         self._next_action: ActionLine | None = None
+        self._json: dict[str, Any] | None = None
+        """The state's JSON, kept between assertions while the state does not change."""
         self.report = Report(
             log.game, log.source, dict(log.tags), list(log.problems), engine=engine
         )
@@ -269,10 +271,11 @@ class Replayer:
             limit = first - 1 if limit is None else min(limit, first - 1)
         try:
             entries = self.log.entries
+            upcoming = _next_actions(entries, limit)
             for index, entry in enumerate(entries):
                 if limit is not None and entry.number > limit:
                     break
-                self._next_action = _next_action(entries, index + 1, limit)
+                self._next_action = upcoming[index]
                 self._entry(entry)
             self._close_setup()
             if limit == self.upto or not report.problems:
@@ -312,14 +315,17 @@ class Replayer:
             self._played = True
             self._action(entry)
         elif isinstance(entry, TurnAssertion | Expectation):
-            # An assertion sees the state just before the next action line: the steps the
-            # referee applies by itself happen first unless that line writes them.
+            # An assertion sees the state after the lines above it and every single-answer
+            # decision the referee then applies by itself, whether or not the next line writes
+            # that answer; a roll no player chooses, only if the log leaves it to the seed (a
+            # written roll is a line of its own).  docs/log-format.md, "Assertions".
             upcoming = self._next_action
             self._advance(upcoming, upcoming.items[0] if upcoming and upcoming.items else None)
+            view = self._settled()
             if isinstance(entry, TurnAssertion):
-                self._turn(entry)
+                self._turn(entry, view)
             else:
-                self._expect(entry)
+                self._expect(entry, view)
 
     # -- setup lines: a starting position other than the opening -------------------------
 
@@ -332,6 +338,7 @@ class Replayer:
             ))
             return
         state = self.report.state
+        self._json = None
         for item in line.items:
             try:
                 self.engine.place(state, item.statement)
@@ -369,6 +376,7 @@ class Replayer:
                 self._apply(line, item)
         except RefereeError as error:
             self.report.state = saved
+            self._json = None
             self.position = saved_position
             del self.report.events[saved_events:]
             problem = error.to_problem(line=line.number, text=line.text)
@@ -388,6 +396,11 @@ class Replayer:
                 column=item.column,
             )
         if getattr(command, "chance", False):
+            out_of_turn = getattr(self.engine, "out_of_turn", None)
+            skipped = out_of_turn(state, command) if out_of_turn is not None else None
+            if skipped is not None:
+                skipped.column = skipped.column or item.column
+                raise skipped
             if actor != REFEREE:
                 raise WrongSide(
                     f"'{command}' is a roll the referee makes at its step of the turn; "
@@ -433,6 +446,7 @@ class Replayer:
             recorded_chits=record.chits if record is not None and record.chits else None,
             purpose=f"'{command}'",
         )
+        self._json = None
         events = self.engine.apply(self.report.state, command, tray)
         self.dice.rolled(line, tray.rolls)
         drawn = tray.position - at.start
@@ -468,7 +482,7 @@ class Replayer:
         for index, event in enumerate(events):
             # Unless the engine placed them, the dice go with the command's first event.
             if index == 0 and attach:
-                event = Event(event.kind, event.text, event.data, tuple(tray.rolls))
+                event = event.with_rolls(tuple(tray.rolls))
             self.report.events.append(LineEvent(number, str(command), event, auto))
 
     def _advance(
@@ -492,21 +506,71 @@ class Replayer:
                 if not chance or self.dice is None or not self.dice.auto_chance:
                     return  # a tabletop log must write the roll with its dice
             elif next_command is not None and line is not None and (
-                (line.side is not None and normalise(line.side) == normalise(actor))
+                (line.side is not None and normalise(line.side) == normalise(actor)
+                 and type(next_command) is type(forced))
                 or (line.side is None and str(next_command) == str(forced))
             ):
-                # The side to act answers in this very line (a line that names the side, or
-                # one that writes the only answer); a line for anything else comes after it.
+                # The side to act answers in this very line (a line that names the side and
+                # writes that kind of command, or one that writes the only answer); a line for
+                # anything else, that side's next decision included, comes after it.
                 return
             self._apply(None, None, forced, auto=True)
         raise AssertionError("the engine keeps forcing commands without end")
 
     # -- assertions ------------------------------------------------------------------------
 
-    def _turn(self, entry: TurnAssertion) -> None:
-        state = self.engine.to_json(self.report.state)
-        actual = state.get("turn")
-        half = state.get("half")
+    def _settled(self) -> Any:
+        """The state an assertion sees: a copy with the referee's own steps still to come
+        applied, as if the next line did not write them; a roll stays unrolled when the next
+        line records it or there is no seed.  The replay itself is not changed."""
+        engine = self.engine
+        upcoming = self._next_action
+        written_roll = upcoming is not None and any(
+            getattr(item.command, "chance", False) for item in upcoming.items
+        )
+        view = self.report.state
+        position = self.position
+        for _ in range(10_000):
+            forced = engine.forced(view) if engine.to_act(view) is not None else None
+            if forced is None:
+                break
+            chance = getattr(forced, "chance", False)
+            if chance and (written_roll or self.dice is None or not self.dice.auto_chance):
+                break
+            at = self.dice.dice_for(None, position, 0) if chance and self.dice else None
+            tray = DiceTray(at.stream if at else None, position, purpose=f"'{forced}'")
+            trial = engine.copy(view)
+            try:
+                engine.apply(trial, forced, tray)
+            except RefereeError:
+                break
+            position = tray.position
+            view = trial
+        return view
+
+    def _value(self, key: str, view: Any) -> tuple[bool, Any]:
+        """One top-level value of the state's JSON (or ``outcome``), matched regardless of
+        case.  An engine with ``json_parts`` computes only the value named; otherwise the
+        whole state JSON is made once and kept until the state changes, so a run of
+        assertions costs one lookup each."""
+        wanted = normalise(key)
+        state = view
+        if wanted == "outcome":
+            return True, self.engine.outcome(state)
+        parts = getattr(self.engine, "json_parts", None)
+        if parts is not None:
+            for name, get in parts(state).items():
+                if normalise(name) == wanted:
+                    return True, get()
+        if state is not self.report.state:  # the settled view: a copy, not cached
+            return _lookup(self.engine.to_json(state), [key])
+        if self._json is None:
+            self._json = self.engine.to_json(state)
+        return _lookup(self._json, [key])
+
+    def _turn(self, entry: TurnAssertion, view: Any) -> None:
+        actual = self._value("turn", view)[1]
+        half = self._value("half", view)[1]
         wrong_half = entry.half is not None and (
             half is None or normalise(str(half)) != normalise(entry.half)
         )
@@ -518,10 +582,11 @@ class Replayer:
                 line=entry.number, column=entry.column, text=entry.text,
             ))
 
-    def _expect(self, entry: Expectation) -> None:
-        state = self.engine.to_json(self.report.state)
-        root = {**state, "outcome": self.engine.outcome(self.report.state)}
-        found, value = _lookup(root, entry.key.split("."))
+    def _expect(self, entry: Expectation, view: Any) -> None:
+        head, *rest = entry.key.split(".")
+        found, value = self._value(head, view)
+        if found:
+            found, value = _lookup(value, rest)
         if not found:
             self._problem(Problem(
                 ProblemKind.ASSERTION, f"the state has no value '{entry.key}'",
@@ -565,14 +630,19 @@ def _lookup(data: Any, keys: list[str]) -> tuple[bool, Any]:
     return True, data
 
 
-def _next_action(entries: list[Entry], start: int, limit: int | None) -> ActionLine | None:
-    """The first action line from ``start`` on (within ``limit``), if any."""
-    for entry in entries[start:]:
+def _next_actions(entries: list[Entry], limit: int | None) -> list[ActionLine | None]:
+    """For each entry, the first action line after it (within ``limit``), if any: one pass
+    from the end, so a replay stays linear in the number of entries."""
+    found: list[ActionLine | None] = [None] * len(entries)
+    upcoming: ActionLine | None = None
+    for index in range(len(entries) - 1, -1, -1):
+        found[index] = upcoming
+        entry = entries[index]
         if limit is not None and entry.number > limit:
-            return None
-        if isinstance(entry, ActionLine):
-            return entry
-    return None
+            upcoming = None
+        elif isinstance(entry, ActionLine):
+            upcoming = entry
+    return found
 
 
 def replay(
@@ -587,7 +657,12 @@ def replay(
     if engine is None and not log.unreadable:
         from referee.games import engine_for
 
-        engine = engine_for(log.game or "")
+        try:
+            engine = engine_for(log.game or "")
+        except RefereeError as error:  # a log parsed by hand with another engine's grammar
+            problem = Problem(ProblemKind.HEADER, error.message, line=log.tag_lines.get("Game"))
+            problems = [*log.problems, problem]
+            return Report(log.game, log.source, dict(log.tags), problems)
     if engine is None:
         return Report(log.game, log.source, dict(log.tags), list(log.problems))
     return Replayer(log, engine, seed=seed, strict=strict, upto=upto).run()

@@ -27,6 +27,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 DRAWERS: dict[str, str] = {
     "battle-card": "referee.games.battle_card.board_svg:draw_board",
     "wwiic": "referee.pbem.maps:draw_wwiic",  # the engine's own map drawer, adapted
+    "arnhem44": "referee.games.arnhem44.mapsvg:draw_position",
 }
 """Game id -> ``module:function`` of its board drawer."""
 
@@ -139,6 +140,11 @@ def svg_to_png(svg: str) -> bytes:
     return data
 
 
-def write_picture(path: Path, svg: str) -> None:
-    """Write ``svg`` to ``path`` atomically: as PNG when the name ends in .png, else as SVG."""
-    write_atomic(path, svg_to_png(svg) if path.suffix.lower() == ".png" else svg)
+PICTURE_SUFFIXES = (".svg", ".png")
+
+
+def write_picture(path: Path, svg: str, *, replace: bool = True) -> None:
+    """Write ``svg`` to ``path`` atomically: as PNG when the name ends in .png, else as SVG
+    (``replace=False``: never over an existing file, ``FileExistsError``)."""
+    write_atomic(path, svg_to_png(svg) if path.suffix.lower() == ".png" else svg,
+                 replace=replace)

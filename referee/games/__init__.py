@@ -43,7 +43,9 @@ GAMES: dict[str, GameEntry] = {
         "koenig-eindhoven-bridge.txt",
         None,
     ),
-    "arnhem44": GameEntry("arnhem44", "Arnhem '44", "arnhem-44.txt", None),
+    "arnhem44": GameEntry(
+        "arnhem44", "Arnhem '44", "arnhem-44.txt", "referee.games.arnhem44"
+    ),
 }
 
 _INDEX: NameIndex[str] = NameIndex("game")

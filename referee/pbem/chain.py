@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from referee.core.log import ActionLine, Expectation, ParsedLog, TurnAssertion
 from referee.core.names import normalise
 from referee.pbem.keys import frame, mac, same
-from referee.pbem.mode import MODERATOR, DiceMode, Mode, who
+from referee.pbem.mode import MODERATOR, DiceMode, Mode, commit_tag, who
 
 SEAL_HEX = 16
 _SEAL = re.compile(r"\[seal ([0-9a-f]{16})\]")
@@ -42,30 +42,124 @@ _COLON = re.compile(r"^([^:;{]*?)\s*:\s*")
 DESCRIPTIVE_TAGS = frozenset({"Event", "Site", "Date", "Round", "Player", "Annotator",
                               "Note", "Source", "Moderator"})
 """Tags that only describe a game (and the tags naming a party's player, ``[Allied "Alice"]``):
-they may be filled in after the game began; every other tag is bound by the genesis."""
+they are free, may be filled in after the game began, and no die depends on them; every other
+tag (an unknown one too) decides the game and is bound by the genesis and the start seals."""
+POSITION_DIGEST_TAG = "PositionSha256"
+"""A committed game that starts from a ``[Position]`` file carries the SHA-256 of the file's
+bytes in this tag (``referee new --commit --position FILE`` writes it)."""
+START_SEAL_HEX = 16
 
 
-def genesis(log: ParsedLog, mode: Mode) -> bytes:
-    """The digest of what fixes the game before its first move: every tag but the
-    descriptive ones (sorted by name), the options, the commitments in header order, and the
-    lines before the first action (a starting position, ``setup: ...``)."""
+def free_tags(mode: Mode) -> frozenset[str]:
+    """The tags that do not decide the game (see ``DESCRIPTIVE_TAGS``)."""
     names = {p.capitalize() for p in mode.parties}
+    return DESCRIPTIVE_TAGS | names
+
+
+def start_seal_tag(party: str) -> str:
+    """The header tag of a party's seal over the start: ``AlliedSeal``, ``SeedSeal``."""
+    return commit_tag(party).removesuffix("Commit") + "Seal"
+
+
+def fixture(log: ParsedLog, mode: Mode, upto: str | None = None) -> list[str]:
+    """What fixes the game before its first move, as fields: every tag that decides it (sorted
+    by name), the options, the commitments in header order (up to ``upto``'s, with it), and
+    the lines before the first action (a position file's lines named by their place in it)."""
+    skip = free_tags(mode) | {start_seal_tag(p) for p in mode.parties}
     tags = sorted((k, v) for k, v in log.tags.items()
-                  if k not in DESCRIPTIVE_TAGS and k not in names and not k.endswith("Commit"))
+                  if k not in skip and not k.endswith("Commit"))
     fields: list[str] = [str(len(tags))]
     for name, value in tags:
         fields += [name, value]
     fields += [str(len(log.options)), *log.options]
     committed = [p for p in mode.parties if p in mode.commitments]
+    if upto is not None:
+        committed = committed[: committed.index(upto) + 1]
     fields.append(str(len(committed)))
     for party in committed:
         fields += [party, mode.commitments[party]]
-    first = min((e.number for e in log.actions), default=None)
-    opening = [written_body(e.text) for e in log.entries
-               if (first is None or e.number < first)
-               and not isinstance(e, ActionLine | TurnAssertion | Expectation)]
+    opening = opening_lines(log)
     fields += [str(len(opening)), *opening]
-    return hashlib.sha256(frame("genesis", *fields)).digest()
+    return fields
+
+
+def opening_lines(log: ParsedLog) -> list[str]:
+    """The bodies of the lines before the first action (setup lines, a position file's
+    lines as ``start.pos:3: setup: ...``); turn and expect lines only check, and are left
+    out."""
+    first = min((e.number for e in log.actions), default=None)
+    out = []
+    for entry in log.entries:
+        if first is not None and entry.number >= first:
+            continue
+        if isinstance(entry, ActionLine | TurnAssertion | Expectation):
+            continue
+        origin = getattr(entry, "origin", None)
+        body = written_body(entry.text)
+        out.append(f"{origin}: {body}" if origin else body)
+    return out
+
+
+def genesis(log: ParsedLog, mode: Mode) -> bytes:
+    """The digest of what fixes the game before its first move (``fixture``, with every
+    commitment)."""
+    return hashlib.sha256(frame("genesis", *fixture(log, mode))).digest()
+
+
+def start_digest(log: ParsedLog, mode: Mode, party: str) -> bytes:
+    """The digest of the start as ``party`` seals it when committing: the fixture with the
+    commitments up to ``party``'s."""
+    return hashlib.sha256(frame("fixture", *fixture(log, mode, party))).digest()
+
+
+def start_seal(secret: str, log: ParsedLog, mode: Mode, party: str) -> str:
+    """``party``'s seal over the start (``[AlliedSeal "..."]``)."""
+    return mac(secret, "start", start_digest(log, mode, party))[: START_SEAL_HEX // 2].hex()
+
+
+_START_SEAL = re.compile(r"[0-9a-f]{16}")
+
+
+def start_checks(log: ParsedLog, mode: Mode) -> tuple[list[StartCheck],
+                                                      list[tuple[int, str, str]]]:
+    """The start seals of a committed log, and what is wrong with its start for anyone to
+    see: a seal tag missing or malformed, a position file whose bytes are not the sealed
+    ones."""
+    checks: list[StartCheck] = []
+    problems: list[tuple[int, str, str]] = []
+    for party in (p for p in mode.parties if p in mode.commitments):
+        tag = start_seal_tag(party)
+        written = log.tags.get(tag)
+        line = log.tag_lines.get(tag) or mode.tag_lines.get(party) or 1
+        if written is None:
+            problems.append((line, "unsealed", (
+                f"{who(party)}'s commitment has no [{tag}] beside it: nothing shows the start "
+                f"of the game (its tags, setup lines, position file) is the one "
+                f"{who(party)} committed to; 'referee new --commit' and 'referee join' "
+                f"write it"
+            )))
+            continue
+        if not _START_SEAL.fullmatch(written):
+            problems.append((line, "protocol", f"[{tag}] must hold 16 lowercase hex digits"))
+            continue
+        checks.append(StartCheck(party, tag, line, written, start_digest(log, mode, party)))
+    if "Position" in log.tags:
+        line = log.tag_lines.get("Position") or 1
+        sealed = log.tags.get(POSITION_DIGEST_TAG)
+        name = log.tags["Position"]
+        if sealed is None:
+            problems.append((line, "unsealed", (
+                f"a committed game seals its position file: the header needs "
+                f"[{POSITION_DIGEST_TAG}] with the SHA-256 of {name} ('referee new --commit "
+                f"--position {name}' writes it)"
+            )))
+        elif log.position_sha256 is not None and not same(sealed, log.position_sha256):
+            problems.append((line, "start-changed", (
+                f"the starting position was changed after it was sealed: the position file "
+                f"{name} is not the one whose SHA-256 [{POSITION_DIGEST_TAG}] holds (line "
+                f"{log.tag_lines.get(POSITION_DIGEST_TAG)})"
+            )))
+    return checks, problems
 
 
 def code_of(text: str) -> str:
@@ -131,12 +225,32 @@ class LinePlan:
     """Why the line cannot be in this chain (no side named, a move mixed with a roll...)."""
 
 
+@dataclass(frozen=True)
+class StartCheck:
+    """One party's seal over the start (``[AlliedSeal "..."]``), to check with its secret."""
+
+    party: str
+    tag: str
+    line: int | None
+    """The line of the seal tag (of the commitment tag when the seal is missing)."""
+    written: str | None
+    digest: bytes
+    """The digest of the start as it stands now, with the commitments up to the party's."""
+
+    def expected(self, secret: str) -> str:
+        return mac(secret, "start", self.digest)[: START_SEAL_HEX // 2].hex()
+
+
 @dataclass
 class Plan:
     """The chain over a whole log, and what comes next."""
 
     mode: Mode
     genesis: bytes
+    starts: list[StartCheck] = field(default_factory=list)
+    start_problems: list[tuple[int, str, str]] = field(default_factory=list)
+    """``(line, kind, reason)`` found in the start without any secret (a position file that
+    is not the sealed one, a seal tag missing)."""
     lines: dict[int, LinePlan] = field(default_factory=dict)
     link: bytes = b""
     """The link a new line would follow."""
@@ -204,6 +318,7 @@ def plan_of(log: ParsedLog, mode: Mode) -> Plan:
     start = genesis(log, mode)
     plan = Plan(mode, start, link=start)
     if mode.committed:
+        plan.starts, plan.start_problems = start_checks(log, mode)
         for line in log.actions:
             plan.add(plan.plan_line(line))
     return plan
@@ -214,7 +329,15 @@ def broken_seals(plan: Plan, secrets: dict[str, str]) -> list[tuple[int, str, st
     (no side named, a move mixed with a roll), ``unsealed``, or ``seal-mismatch`` (its
     writer's secret, given by party in ``secrets``, does not make its seal: the line was
     changed, moved, copied or inserted after it was written)."""
-    broken: list[tuple[int, str, str]] = []
+    broken = list(plan.start_problems)
+    for check in plan.starts:
+        if check.party in secrets and not same(check.expected(secrets[check.party]),
+                                               check.written or ""):
+            broken.append((check.line or 1, "start-changed", (
+                f"the starting position was changed after it was sealed: the game's tags, "
+                f"options, setup lines or position file are not what {who(check.party)} "
+                f"sealed in [{check.tag}] on committing"
+            )))
     for number, line in plan.lines.items():
         if line.problem is not None:
             broken.append((number, "protocol", line.problem))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +12,7 @@ from referee.core.dice import CURRENT_DICE_VERSION
 from referee.core.files import write_atomic, write_new_file
 from referee.core.names import normalise
 from referee.core.parsing import find_game
+from referee.pbem.chain import POSITION_DIGEST_TAG, start_checks, start_seal, start_seal_tag
 from referee.pbem.errors import CommitmentError, NotAllowed, PbemError
 from referee.pbem.keys import PROTOCOL, Secret, new_secret, secret_file_text
 from referee.pbem.mode import (
@@ -21,7 +24,7 @@ from referee.pbem.mode import (
     tag_lines,
     who,
 )
-from referee.pbem.table import open_text, read_text
+from referee.pbem.table import hold, open_text, read_text
 
 
 def _party(side: str, parties: tuple[str, ...], game: str) -> str:
@@ -34,11 +37,15 @@ def _party(side: str, parties: tuple[str, ...], game: str) -> str:
     )
 
 
-def committed_header(game: str, scenario: str | None, side: str | None) -> tuple[str, Secret]:
-    """The header of a new committed game and the secret behind its commitment.
+def committed_header(game: str, scenario: str | None, side: str | None,
+                     position: Path | None = None, out: Path | None = None,
+                     ) -> tuple[str, Secret]:
+    """The header of a new committed game and the secret behind its commitment, with the
+    committer's seal over the start (``[AlliedSeal]``).
 
     Without ``side``: a moderated game (``[SeedCommit]``).  With it: a two-secret game that
-    ``side`` opens; the other parties add theirs with ``join``.
+    ``side`` opens; the other parties add theirs with ``join``.  ``position``: the game starts
+    from this position file, which lies beside the log ``out``; its SHA-256 goes in the header.
     """
     from referee.games import engine_for, game_entry
 
@@ -50,17 +57,59 @@ def committed_header(game: str, scenario: str | None, side: str | None) -> tuple
     lines = [f'[Game "{entry.id}"]']
     if scenario:
         lines.append(f'[Scenario "{scenario}"]')
+    if position is not None:
+        lines += _position_tags(position, out)
     lines += [
         f'[Dice "{CURRENT_DICE_VERSION}"]',
         f'[{PROTOCOL_TAG} "{PROTOCOL}"]',
         f'[{commit_tag(party)} "{secret.commitment}"]',
     ]
-    return "\n".join(lines) + "\n", secret
+    text = "\n".join(lines) + "\n"
+    return _sealed(text, str(out or "the new log"), out, secret, len(lines)), secret
 
 
-def joined_header(text: str, source: str, side: str | None) -> tuple[str, Secret]:
-    """``text`` with one more party's commitment, and that party's secret."""
-    table = open_text(text, source)
+def _position_tags(position: Path, out: Path | None) -> list[str]:
+    """``[Position]`` and ``[PositionSha256]`` for a position file beside the log ``out``."""
+    if out is None:
+        raise PbemError("a game from a position file is written to a file: give -o LOG")
+    beside = os.path.realpath(out.parent if str(out.parent) else ".")
+    if os.path.realpath(position.parent if str(position.parent) else ".") != beside:
+        raise PbemError(f"the position file {position} must lie in the log's folder {beside}")
+    try:
+        data = position.read_bytes()
+    except OSError as error:
+        raise PbemError(f"cannot read {position}: {error.strerror or error}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    return [f'[Position "{position.name}"]', f'[{POSITION_DIGEST_TAG} "{digest}"]']
+
+
+def _sealed(text: str, source: str, path: Path | None, secret: Secret, after: int) -> str:
+    """``text`` with ``secret``'s party's seal over the start inserted after line ``after``
+    (the party's commitment), once the start is known to be sound."""
+    lines = text.splitlines()
+    lines.insert(after, f'[{start_seal_tag(secret.party)} "{"0" * 16}"]')
+    table = open_text("\n".join(lines) + "\n", source, path=path)
+    first = table.log.actions[0].number if table.log.actions else None
+    problems = list(table.log.problems) + [
+        p for p in table.replay().report.problems
+        if p.line is not None and (first is None or p.line < first)
+    ]
+    if problems:
+        raise NotAllowed(f"{source}: the start of the game is not sound: {problems[0].message}")
+    _, visible = start_checks(table.log, table.mode)
+    if visible:
+        line, _, reason = visible[0]
+        raise NotAllowed(f"{source}, line {line}: {reason}")
+    seal = start_seal(secret.value, table.log, table.mode, secret.party)
+    lines[after] = f'[{start_seal_tag(secret.party)} "{seal}"]'
+    return "\n".join(lines) + "\n"
+
+
+def joined_header(text: str, source: str, side: str | None,
+                  path: Path | None = None) -> tuple[str, Secret]:
+    """``text`` with one more party's commitment and seal over the start, and that party's
+    secret."""
+    table = open_text(text, source, path=path)
     mode = table.mode
     if mode.kind is not DiceMode.TWO_SECRET:
         raise NotAllowed(f"{source} is not a two-secret game ({mode.describe()}); only a "
@@ -82,7 +131,7 @@ def joined_header(text: str, source: str, side: str | None) -> tuple[str, Secret
     lines = text.splitlines()
     last_tag = max(tag_lines(text).values())
     lines.insert(last_tag, f'[{commit_tag(party)} "{secret.commitment}"]')
-    return "\n".join(lines) + "\n", secret
+    return _sealed("\n".join(lines) + "\n", source, path, secret, last_tag + 1), secret
 
 
 def default_secret_path(log: Path, party: str) -> Path:
@@ -101,9 +150,9 @@ class Created:
 
 
 def create(game: str, scenario: str | None, side: str | None, out: Path | None,
-           secret_out: Path | None) -> Created:
+           secret_out: Path | None, position: Path | None = None) -> Created:
     """Make a committed game: the secret file first, then the log (neither over a file)."""
-    header, secret = committed_header(game, scenario, side)
+    header, secret = committed_header(game, scenario, side, position, out)
     if secret_out is None:
         if out is None:
             raise PbemError("the secret must go to a file: give --secret-out FILE (or -o LOG)")
@@ -124,9 +173,15 @@ def create(game: str, scenario: str | None, side: str | None, out: Path | None,
 
 
 def join(log: Path, side: str | None, secret_out: Path | None) -> Created:
-    """Add a party's commitment to ``log`` and write that party's secret file."""
+    """Add a party's commitment to ``log`` and write that party's secret file (holding the
+    log's lock)."""
+    with hold(log, "join"):
+        return _join(log, side, secret_out)
+
+
+def _join(log: Path, side: str | None, secret_out: Path | None) -> Created:
     text = read_text(log)
-    joined, secret = joined_header(text, str(log), side)
+    joined, secret = joined_header(text, str(log), side, log)
     secret_out = secret_out or default_secret_path(log, secret.party)
     if secret_out.exists():
         raise PbemError(f"{secret_out} exists already; a secret file is never written over")
@@ -146,7 +201,7 @@ def join(log: Path, side: str | None, secret_out: Path | None) -> Created:
 
 def _write_secret(path: Path, secret: Secret, game: str, log: str) -> None:
     try:
-        write_new_file(path, secret_file_text(secret, game, log))
+        write_new_file(path, secret_file_text(secret, game, log), secret=True)
     except FileExistsError:
         raise PbemError(f"{path} exists already; a secret file is never written over") from None
     except OSError as error:

@@ -89,7 +89,7 @@ def secret_file_text(secret: Secret, game: str, log: str) -> str:
 
 def write_secret(path: Path, secret: Secret, game: str, log: str) -> None:
     """Write a secret file (readable by its owner only); never over an existing file."""
-    write_new_file(path, secret_file_text(secret, game, log))
+    write_new_file(path, secret_file_text(secret, game, log), secret=True)
 
 
 def read_secret(path: Path) -> Secret:

@@ -7,6 +7,7 @@ either the whole new text replaces the old or nothing changes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +26,15 @@ from referee.pbem.chain import (
 )
 from referee.pbem.errors import MissingSecret, MoveTextError, NotAllowed, PbemError
 from referee.pbem.mode import DiceMode, who
-from referee.pbem.table import NextStep, Replay, Table, read_text, require_secrets
+from referee.pbem.table import (
+    NextStep,
+    Replay,
+    Table,
+    hold,
+    open_log,
+    read_text,
+    require_secrets,
+)
 
 RESULT_CHARS = 120
 PLACEHOLDER_SEAL = "0" * 16
@@ -95,6 +104,25 @@ def play(table: Table, move: str | None, *, dry_run: bool = False,
         save(path, table.text, writer.table.text)
         result.saved = True
     return result
+
+
+def play_file(path: Path, move: str | None, secret_files: Sequence[Path] = (), *,
+              dry_run: bool = False) -> PlayResult:
+    """``referee play``: open the log at ``path`` and play ``move``, holding the log's lock
+    from the moment it is read until the new text has replaced it (a dry run reads only)."""
+    if dry_run:
+        return play(open_log(path, secret_files), move, dry_run=True, path=path)
+    with hold(path, "play"):
+        return play(open_log(path, secret_files), move, path=path)
+
+
+def undo_file(path: Path, secret_files: Sequence[Path] = (), *,
+              dry_run: bool = False) -> UndoResult:
+    """``referee undo``, holding the log's lock as ``play_file`` does."""
+    if dry_run:
+        return undo(open_log(path, secret_files), path=path, dry_run=True)
+    with hold(path, "undo"):
+        return undo(open_log(path, secret_files), path=path)
 
 
 def save(path: Path, old: str, new: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.errors import Problem
+from referee.core.errors import UNREADABLE_KINDS, Problem
 from referee.core.replay import Report
 from referee.pbem.chain import code_of
 from referee.pbem.mode import DiceMode, commit_tag, who
@@ -30,6 +30,14 @@ class Status:
     report: Report | None = None
     """The replay the status rests on (its state and pending decision)."""
 
+    @property
+    def exit_code(self) -> int:
+        """As every command: 2 when a line cannot be read (syntax, header, a missing
+        position file...), 1 when the log breaks the rules, else 0."""
+        if any(p.kind in UNREADABLE_KINDS for p in self.problems):
+            return 2
+        return 1 if self.problems else 0
+
     def to_json(self) -> dict[str, Any]:
         return {
             "source": self.source, "game": self.game, "title": self.title,
@@ -37,9 +45,11 @@ class Status:
             "turn": self.turn, "last": self.last,
             "next": {"kind": self.next.kind, "party": self.next.party,
                      "decision": self.next.decision, "choices": list(self.next.choices),
+                     "more": self.next.more,
                      "line": self.next.line, "text": self.next.sentence()},
             "result": self.result,
             "problems": [p.to_json() for p in self.problems],
+            "exit_code": self.exit_code,
         }
 
 

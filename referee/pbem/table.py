@@ -3,18 +3,21 @@ a replay that says whose step comes next."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from referee.core.engine import REFEREE, Engine
 from referee.core.errors import Problem, ProblemKind, RefereeError
+from referee.core.files import LockHeld, locked
 from referee.core.log import ParsedLog
-from referee.core.parsing import MAX_BYTES, decode_log, parse_log
-from referee.core.replay import Replayer, Report
+from referee.core.parsing import MAX_BYTES, apply_position, decode_log, parse_log
+from referee.core.replay import MAX_CHOICES, Replayer, Report
 from referee.pbem.chain import Plan, code_of, plan_of
-from referee.pbem.errors import PbemError, SecretFileError, SecretMismatch
+from referee.pbem.errors import LogBusy, PbemError, SecretFileError, SecretMismatch
 from referee.pbem.keys import Secret, read_secret, same
 from referee.pbem.mode import DiceMode, Mode, commit_tag, mode_of, who
 from referee.pbem.rolls import PbemDice
@@ -42,6 +45,20 @@ def read_text(path: Path) -> str:
         raise LogUnreadable(f"{path}: {error.message}") from None
 
 
+@contextlib.contextmanager
+def hold(path: Path, command: str) -> Iterator[None]:
+    """The log's lock (``.NAME.lock`` beside it), or ``LogBusy`` saying who holds it."""
+    try:
+        with locked(path, command=f"referee {command}"):
+            yield
+    except LockHeld as error:
+        raise LogBusy(error.message) from None
+    except OSError as error:
+        if isinstance(error, FileNotFoundError) and not path.exists():
+            raise LogUnreadable(f"there is no log {path}") from None
+        raise PbemError(f"cannot lock {path}: {error.strerror or error}") from None
+
+
 @dataclass(frozen=True)
 class NextStep:
     """Whose step comes next, and what it is.
@@ -56,6 +73,8 @@ class NextStep:
     decision: str
     choices: tuple[str, ...] = ()
     line: int | None = None
+    more: bool = False
+    """More choices than the ``MAX_CHOICES`` listed."""
 
     def sentence(self) -> str:
         if self.kind == "over":
@@ -107,11 +126,13 @@ class Table:
     secrets: dict[str, Secret] = field(default_factory=dict)
     rejected: list[tuple[Secret, str]] = field(default_factory=list)
     """Secrets that match no commitment of the log, each with the reason."""
+    path: Path | None = None
+    """The log's file (a ``[Position]`` file is read beside it)."""
 
     def with_text(self, text: str) -> Table:
         """The same table with a new text (the header unchanged)."""
-        log = parse_log(text, self.source, engine=self.engine)
-        return replace(self, text=text, log=log)
+        return replace(self, text=text, log=parse_text(text, self.source, self.engine,
+                                                       self.path))
 
     def plan(self) -> Plan:
         """The chain of seals over the log's action lines."""
@@ -153,11 +174,24 @@ class Table:
             forced = engine.forced(state)
             rolls = (str(forced),) if forced is not None else ()
             return NextStep("chance", plan.chance_roller, engine.decision(state), rolls)
-        moves = tuple(str(c) for c in engine.legal(state))
-        return NextStep("move", actor, engine.decision(state), moves)
+        # A page of the answers: two WWII Commander units in one space can have hundreds of
+        # thousands of joint moves, which the engine yields lazily.
+        listed = tuple(str(c) for c in islice(engine.legal(state), MAX_CHOICES + 1))
+        return NextStep("move", actor, engine.decision(state), listed[:MAX_CHOICES],
+                        more=len(listed) > MAX_CHOICES)
 
 
-def open_text(text: str, source: str, secrets: Sequence[Secret] = ()) -> Table:
+def parse_text(text: str, source: str, engine: Engine[Any, Any] | None = None,
+               path: Path | None = None) -> ParsedLog:
+    """Parse a log's text, with the ``[Position]`` file it names read beside ``path``."""
+    log = parse_log(text, source, engine=engine)
+    if path is not None:
+        apply_position(log, path)
+    return log
+
+
+def open_text(text: str, source: str, secrets: Sequence[Secret] = (),
+              path: Path | None = None) -> Table:
     """Open the text of a log; ``LogUnreadable``/``CommitmentError`` when it cannot be."""
     from referee.games import engine_for
 
@@ -169,7 +203,9 @@ def open_text(text: str, source: str, secrets: Sequence[Secret] = ()) -> Table:
         engine = engine_for(log.game or "")
     except RefereeError as error:
         raise LogUnreadable(f"{source}: {error.message}") from None
-    table = Table(source, text, log, engine, mode_of(log, engine, text))
+    if path is not None:
+        apply_position(log, path)
+    table = Table(source, text, log, engine, mode_of(log, engine, text), path=path)
     table.secrets, table.rejected = _match(table.mode, secrets)
     return table
 
@@ -179,7 +215,7 @@ def open_log(path: Path, secret_files: Iterable[Path] = ()) -> Table:
     secrets = [read_secret(p) for p in secret_files]
     from referee.core.resources import shown  # a bundled log is named bundled:GAME/NAME
 
-    return open_text(read_text(path), shown(path), secrets)
+    return open_text(read_text(path), shown(path), secrets, path)
 
 
 def require_secrets(table: Table) -> None:

@@ -15,11 +15,17 @@ from typing import Any
 
 from referee.core.errors import UNREADABLE_KINDS, Problem
 from referee.core.log import ActionLine, ParsedLog
-from referee.core.parsing import parse_log
 from referee.core.replay import Report
-from referee.pbem.chain import broken_seals, seal_of, written_body
+from referee.pbem.chain import (
+    broken_seals,
+    free_tags,
+    opening_lines,
+    seal_of,
+    start_seal_tag,
+    written_body,
+)
 from referee.pbem.mode import DiceMode, Mode, commit_tag, tag_lines, who
-from referee.pbem.table import NextStep, Replay, Table, open_log, read_text
+from referee.pbem.table import NextStep, Replay, Table, open_log, parse_text, read_text
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,7 @@ def verify(path: Path, secret_files: Sequence[Path] = (), since: Path | None = N
         table = open_log(path, secret_files)
     verdict = verify_table(table)
     if since is not None:
-        older = parse_log(read_text(since), str(since), engine=table.engine)
+        older = parse_text(read_text(since), str(since), table.engine, since)
         verdict.findings += extends(older, table)
         if not any(f.kind == "rewritten" for f in verdict.findings):
             verdict.proved.append(f"the log only adds to {since}: nothing in it was changed")
@@ -102,8 +108,8 @@ def verify(path: Path, secret_files: Sequence[Path] = (), since: Path | None = N
     return verdict
 
 
-_FIRST = {"secret-mismatch": 0, "rewritten": 1, "protocol": 2, "unsealed": 2,
-          "seal-mismatch": 2}
+_FIRST = {"secret-mismatch": 0, "rewritten": 1, "start-changed": 1, "protocol": 2,
+          "unsealed": 2, "seal-mismatch": 2}
 
 
 def _order(finding: Finding) -> tuple[int, int]:
@@ -187,11 +193,26 @@ def extends(older: ParsedLog, table: Table) -> list[Finding]:
     findings: list[Finding] = []
     log = table.log
     numbers = tag_lines(table.text)
+    free = free_tags(table.mode)
+    joined = {tag for party in table.mode.parties
+              for tag in (commit_tag(party), start_seal_tag(party))}
     for name in sorted(set(older.tags) | set(log.tags)):
-        if older.tags.get(name) != log.tags.get(name):
+        if name in joined and name not in older.tags:
+            continue  # a party joined since: its commitment and seal are new, and may be
+        if name not in free and older.tags.get(name) != log.tags.get(name):
             findings.append(Finding(
                 "rewritten", f"the header's [{name}] differs from {older.source}'s",
                 numbers.get(name)))
+    if older.options != log.options:
+        findings.append(Finding("rewritten", f"the header's [Option]s differ from "
+                                f"{older.source}'s", numbers.get("Option")))
+    if None not in (older.position_sha256, log.position_sha256) and (
+            older.position_sha256 != log.position_sha256):
+        findings.append(Finding(
+            "rewritten", f"the starting position was changed after the log was mailed: the "
+            f"position file's content differs from {older.source}'s",
+            log.tag_lines.get("Position")))
+    findings += _opening_changed(older, table)
     old, new = older.actions, log.actions
     for index, was in enumerate(old):
         if index >= len(new):
@@ -214,6 +235,26 @@ def extends(older: ParsedLog, table: Table) -> list[Finding]:
             ))
             break
     return findings
+
+
+def _opening_changed(older: ParsedLog, table: Table) -> list[Finding]:
+    """A finding when the lines before the first action (setup lines, a position file's lines)
+    differ from the older copy's."""
+    was, now = opening_lines(older), opening_lines(table.log)
+    if was == now:
+        return []
+    first = table.log.actions[0].number if table.log.actions else None
+    entries = [e for e in table.log.entries if first is None or e.number < first]
+    index = next((i for i, (a, b) in enumerate(zip(was, now, strict=False)) if a != b),
+                 min(len(was), len(now)))
+    if index < len(now):
+        body = now[index]
+        line = next((e.number for e in entries if written_body(e.text) in body), None)
+        what = f"'{body}' is not in {older.source}"
+    else:
+        line, what = None, f"'{was[index]}' of {older.source} is gone"
+    return [Finding("rewritten", f"the starting position was changed after the log was "
+                    f"mailed: {what}", line, table.text.splitlines()[line - 1] if line else "")]
 
 
 def _lines(count: int) -> str:

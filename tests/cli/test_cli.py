@@ -137,8 +137,8 @@ def test_new_refuses_unknown_games_and_both_seeds() -> None:
     assert code == 2
 
 
-def test_new_refuses_games_without_an_engine() -> None:
-    code, out = run("new", "arnhem44")
+def test_new_refuses_games_without_an_engine(engineless: str) -> None:
+    code, out = run("new", engineless)
     assert code == 2 and "not implemented yet" in out
 
 
@@ -206,7 +206,7 @@ BAD_INPUTS = {
     "binary": (b"\x00\x01\x02ELF", "binary file"),
     "latin-1": ('[Game "battle-card"]\nattack Grève\n'.encode("latin-1"), "not UTF-8"),
     "unknown game": (b'[Game "chess"]\n', "unknown game 'chess'"),
-    "game without engine": (b'[Game "arnhem44"]\n', "not implemented yet"),
+    "game without engine": (b'[Game "no-engine"]\n', "not implemented yet"),
     "unknown name": (b'[Game "battle-card"]\n[Seed "1"]\nattack Grav\n', "did you mean 'Grave'"),
     "huge face": (b'[Game "battle-card"]\nairdrop {d6: 1 2 ' + b"9" * 500 + b"}\n", "too large"),
     "long line": (b'[Game "battle-card"]\n' + b"pass " * 20_000 + b"\n", "characters"),
@@ -217,7 +217,8 @@ BAD_INPUTS = {
 
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUTS))
-def test_bad_input_gets_a_sentence_and_exit_2(tmp_path: Path, name: str) -> None:
+def test_bad_input_gets_a_sentence_and_exit_2(tmp_path: Path, name: str,
+                                              engineless: str) -> None:
     data, expected = BAD_INPUTS[name]
     code, out = run("replay", write(tmp_path, data))
     assert code == 2, out
@@ -286,6 +287,11 @@ def test_scenario_show_both_games() -> None:
     code, out = run("scenario", "show", "wwiic")
     assert code == 0 and "Spaces (" in out
     code, out = run("scenario", "show", "arnhem44")
+    assert code == 0 and "Sectors (" in out
+
+
+def test_scenario_show_of_a_game_without_data(engineless: str) -> None:
+    code, out = run("scenario", "show", engineless)
     assert code == 2 and "no scenario data" in out
 
 
@@ -348,3 +354,37 @@ def test_simulate_wwiic_plays_complete_games_whose_logs_replay(tmp_path: Path) -
     saved = sorted((tmp_path / "games").glob("*.log"))
     code, out = run("check", *map(str, saved))
     assert code == 0, out
+
+
+def test_version_and_help_load_no_engine_and_check_loads_no_rich() -> None:
+    """Start-up (bench/check_startup.py): ``--version`` and ``--help`` import no engine, no
+    parser and no rich; ``check`` of a legal log prints nothing and imports no rich."""
+    import ast
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from referee.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "loaded = [m for m in sys.modules if m.startswith(('rich', 'lark', 'pydantic',"
+        " 'referee.games', 'referee.core.replay'))]\n"
+        "print(sorted({m.split('.')[0] if not m.startswith('referee') else m"
+        " for m in loaded}))\n"
+    )
+    for args, allowed in (
+        (["--version"], set()),
+        (["--help"], set()),
+        (["check", "bundled:battle-card/win.log"], None),
+    ):
+        ran = subprocess.run(
+            [sys.executable, "-c", f"import sys; sys.argv = ['referee', *{args!r}]\n" + probe],
+            capture_output=True, text=True, check=True,
+        )
+        loaded = set(ast.literal_eval(ran.stdout.strip().splitlines()[-1]))
+        assert "rich" not in loaded and "pydantic" not in loaded, (args, loaded)
+        if allowed is not None:
+            assert loaded == allowed, (args, loaded)

@@ -158,8 +158,10 @@ def test_check_ends_with_a_summary() -> None:
 
 
 def test_check_summary_counts_problems() -> None:
-    assert output.check_summary([(0, 0), (1, 3), (1, 1)]) == "3 logs: 1 legal, 2 with 4 problems"
-    assert output.check_summary([(1, 1)]) == "1 log: 0 legal, 1 with 1 problem"
+    from referee.cli import check_summary  # plain words: check loads no rich for legal logs
+
+    assert check_summary([(0, 0), (1, 3), (1, 1)]) == "3 logs: 1 legal, 2 with 4 problems"
+    assert check_summary([(1, 1)]) == "1 log: 0 legal, 1 with 1 problem"
 
 
 def test_a_log_from_standard_input() -> None:

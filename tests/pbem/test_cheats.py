@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from referee.pbem.chain import start_seal
 from referee.pbem.keys import new_secret, write_secret
+from referee.pbem.table import open_text
 
 from .helpers import action_lines, attack_then_pass, drive, run
 
@@ -147,7 +149,7 @@ def test_a_swapped_secret_cannot_roll(tmp_path: Path) -> None:
     write_secret(other, new_secret("keeper"), "battle-card", "g.log")
     before = log.read_text()
     ran = run("play", log, "--secret", other)
-    assert ran.code == 2 and "not the one Keeper committed to" in ran.err
+    assert ran.code == 1 and "not the one Keeper committed to" in ran.err
     assert log.read_text() == before
 
 
@@ -159,6 +161,9 @@ def test_a_swapped_commitment(two_secret: Game, tmp_path: Path) -> None:
     secret = new_secret("keeper")
     write_secret(other, secret, "battle-card", "g.log")
     text = re.sub(r'\[KeeperCommit "[0-9a-f]+"\]', f'[KeeperCommit "{secret.commitment}"]', text)
+    table = open_text(text, "cheat.log")  # the keeper reseals the start with its new secret
+    seal = start_seal(secret.value, table.log, table.mode, "keeper")
+    text = re.sub(r'\[KeeperSeal "[0-9a-f]+"\]', f'[KeeperSeal "{seal}"]', text)
     log = two_secret.copy(tmp_path, text)
     ran = run("verify", log, "--secret", two_secret.secrets["allied"], "--secret", other,
               "--json")

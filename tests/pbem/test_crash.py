@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from referee.core.files import TEMP_MARK
 from referee.pbem.errors import PbemError
 from referee.pbem.play import play, undo
 from referee.pbem.table import open_log
@@ -66,7 +67,8 @@ def _game(tmp_path: Path) -> Path:
 
 
 def _leftovers(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+    return sorted(p.name for p in folder.iterdir()
+                  if TEMP_MARK in p.name or p.name.endswith((".tmp", ".lock")))
 
 
 @pytest.mark.parametrize("step", list(STEPS))

@@ -12,8 +12,9 @@ from .helpers import action_lines, run, status
 
 
 def play_opening(log: Path, secret_of: Callable[[str], Path], plays: int) -> list[str]:
-    """Play ``plays`` steps: each side's last listed answer (often a pass, which keeps the
-    game moving through its turns), the dice rolled by whoever the log waits for."""
+    """Play ``plays`` steps: each side's pass when it may (which keeps the game moving
+    through its turns), else its last listed answer; the dice rolled by whoever the log
+    waits for."""
     kinds = []
     for _ in range(plays):
         step = status(log)["next"]
@@ -21,7 +22,11 @@ def play_opening(log: Path, secret_of: Callable[[str], Path], plays: int) -> lis
         if step["kind"] == "over":
             break
         kinds.append(str(step["kind"]))
-        move = [] if step["kind"] in ("roll", "chance") else [step["choices"][-1]]
+        choices = step["choices"]
+        assert isinstance(choices, list)
+        move = [] if step["kind"] in ("roll", "chance") else [
+            "pass" if "pass" in choices else choices[-1]
+        ]
         ran = run("play", log, *move, "--secret", secret_of(str(step["party"])))
         assert ran.code == 0, ran.out + ran.err
     return kinds

@@ -101,7 +101,7 @@ def test_a_game_without_a_board_drawing(monkeypatch: pytest.MonkeyPatch) -> None
 def test_unknown_drawer_module_is_no_drawer(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(svg.DRAWERS, "battle-card", "referee.games.no_such_module:draw")
     assert svg.drawer_for("battle-card") is None
-    assert svg.drawer_for("arnhem44") is None
+    assert svg.drawer_for("no-such-game") is None
 
 
 def test_svg_writer_escapes_and_orders() -> None:

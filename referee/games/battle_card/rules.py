@@ -6,7 +6,7 @@ the card's own headings; readings of unclear text are in docs/battle-card-interp
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lark import Tree
@@ -16,7 +16,7 @@ from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.scenario import ScenarioError
 from referee.games.battle_card import position
-from referee.games.battle_card.card import Card, bundled_card
+from referee.games.battle_card.card import Card, bundled_card, bundled_names
 from referee.games.battle_card.commands import (
     AIRDROP,
     LANDING,
@@ -24,6 +24,7 @@ from referee.games.battle_card.commands import (
     Airdrop,
     Command,
     Fight,
+    Landing,
     Move,
     Pass,
     build,
@@ -56,6 +57,14 @@ OPTIONS = {
     "landing-all-units": (
         "Turn 4: the landing strengthens every Allied unit (the whole First Allied Airborne "
         "Army; default: the British 1st Airborne)"
+    ),
+    "no-control-when-destroyed": (
+        "Turn 1: a result 'Allies -1 and set Allied control' that removes the Allied unit sets "
+        "no control (default: the control die is set to 6 all the same)"
+    ),
+    "check-grown-cities-only": (
+        "Turn 2: only a city whose German unit grew is checked for German control (default: "
+        "every city with a German unit, Nijmegen too when it does not grow)"
     ),
     "landing-turns-completed": (
         "Turn 4: the landing succeeds on a roll at most the number of turns completed "
@@ -91,6 +100,16 @@ def _is_over(state: BattleCardState) -> bool:
     return state.step is _OVER
 
 
+def _german_control(state: BattleCardState, city: str, german: int) -> str:
+    """Turn 2: "If the value of the German unit exceeds that of the Allied unit, set the
+    control die to 1" (a city with no Allied unit counts it as 0)."""
+    unit = state.unit_in(city)
+    if german > (unit.strength if unit else 0) and state.control[city] != GERMAN_CONTROL:
+        state.control[city] = GERMAN_CONTROL
+        return ", German control"
+    return ""
+
+
 class BattleCardEngine:
     """The Engine of Battle Card: Market Garden (solitaire: the player is the Allied side)."""
 
@@ -113,7 +132,8 @@ class BattleCardEngine:
         try:
             return bundled_card(scenario or "standard")
         except ScenarioError as error:
-            raise HeaderError(f"{error}; Battle Card has: standard") from None
+            known = ", ".join(bundled_names())
+            raise HeaderError(f"{error}; Battle Card has: {known}") from None
 
     def setup(self, scenario: str | None, options: Mapping[str, str]) -> BattleCardState:
         """Game Setup: the starting dice; the airborne landing roll comes first."""
@@ -236,9 +256,33 @@ class BattleCardEngine:
         self._expect(state, _LANDING, command)
         return self._landing(state, dice)
 
+    def out_of_turn(self, state: BattleCardState, command: Command) -> IllegalMove | None:
+        """Why a command whose step the game has passed over is refused, when the card says
+        the step is skipped (the replay driver asks before calling it the wrong side)."""
+        if not isinstance(command, Landing) or state.step is _LANDING or state.step is _OVER:
+            return None
+        if state.box == "clear":
+            return IllegalMove(
+                "Turn 4",
+                "no landing roll: the first airborne army has been increased already, so step 4 "
+                "is skipped in the remaining turns (the turn die is in the Clear box)",
+            )
+        first = state.card.first_airborne
+        if "landing-all-units" not in state.options and first not in state.units:
+            return IllegalMove(
+                "Turn 4",
+                f"no landing roll: step 4 is skipped because the first airborne army "
+                f"({first}, the British 1st Airborne) has left the game; there is no unit for "
+                f"the landing to increase",
+            )
+        return None
+
     def _expect(self, state: BattleCardState, step: Step, command: Command) -> None:
         if state.step is step:
             return
+        skipped = self.out_of_turn(state, command)
+        if skipped is not None:
+            raise skipped
         # The rule broken is the order of the card's steps: cite the step the game is at.
         rule = {
             _AIRDROP: "Airborne Landing",
@@ -322,17 +366,20 @@ class BattleCardEngine:
             parts.append(f"Allies {allied_change}")
         if german_change:
             parts.append(f"Germany {german_change}")
-        if control:
+        if control and unit.strength < 1 and "no-control-when-destroyed" in state.options:
+            parts.append("no Allied control: the Allied unit is removed (option)")
+        elif control:
             parts.append("Allied control")
             state.control[command.city] = ALLIED_CONTROL
         result = "; ".join(parts) or "no effect"
+        city = command.city
         events = [
-            Event(
+            Event(  # the words and data are made only if someone reads them
                 "combat",
-                f"{mode} at {command.city}: {unit.id} {before[0]} against German {before[1]} "
+                lambda: f"{mode} at {city}: {unit.id} {before[0]} against German {before[1]} "
                 f"({ROW_WORDS[row]}), rolled {face}: {result}",
-                {
-                    "city": command.city,
+                lambda: {
+                    "city": city,
                     "mode": mode,
                     "row": row,
                     "roll": face,
@@ -372,23 +419,20 @@ class BattleCardEngine:
                     else GERMAN_CONTROL
                 )
                 if state.control[arnhem] != wanted:
+                    text = (
+                        f"no reinforcement for {city}: Arnhem is "
+                        f"{'Allied' if state.control[arnhem] == ALLIED_CONTROL else 'German'}"
+                        "-controlled"
+                    )
+                    if "check-grown-cities-only" not in state.options:
+                        text += _german_control(state, city, german)
                     events.append(
-                        Event(
-                            "reinforcement",
-                            f"no reinforcement for {city}: Arnhem is "
-                            f"{'Allied' if state.control[arnhem] == ALLIED_CONTROL else 'German'}"
-                            f"-controlled",
-                            {"city": city, "german": german},
-                        )
+                        Event("reinforcement", text, {"city": city, "german": german})
                     )
                     continue
-            state.german[city] = min(state.card.max_strength, german + 1)
-            text = f"German reinforcement at {city}: {german} -> {state.german[city]}"
-            unit = state.unit_in(city)
-            allied = unit.strength if unit else 0
-            if state.german[city] > allied and state.control[city] != GERMAN_CONTROL:  # type: ignore[operator]
-                state.control[city] = GERMAN_CONTROL
-                text += ", German control"
+            state.german[city] = grown = min(state.card.max_strength, german + 1)
+            text = f"German reinforcement at {city}: {german} -> {grown}"
+            text += _german_control(state, city, grown)
             events.append(
                 Event("reinforcement", text, {"city": city, "german": state.german[city]})
             )
@@ -525,28 +569,38 @@ class BattleCardEngine:
         }
 
     def to_json(self, state: BattleCardState) -> dict[str, Any]:
+        return {key: get() for key, get in self.json_parts(state).items()}
+
+    def json_parts(self, state: BattleCardState) -> dict[str, Callable[[], Any]]:
+        """Each top-level value of ``to_json``, computed only when asked for (``expect``)."""
         card = state.card
-        cities: dict[str, Any] = {}
-        for city in card.cities:
-            unit = state.unit_in(city)
-            cities[city] = {
-                "allied": unit.strength if unit else None,
-                "allied_unit": unit.id if unit else None,
-                "german": state.german[city],
-                "control": "allied" if state.allied_controls(city) else "german",
-            }
+
+        def cities() -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for city in card.cities:
+                unit = state.unit_in(city)
+                out[city] = {
+                    "allied": unit.strength if unit else None,
+                    "allied_unit": unit.id if unit else None,
+                    "german": state.german[city],
+                    "control": "allied" if state.allied_controls(city) else "german",
+                }
+            return out
+
         return {
-            "turn": state.turn,
-            "turns": card.turns,
-            "step": str(state.step),
-            "to_act": self.to_act(state),
+            "turn": lambda: state.turn,
+            "turns": lambda: card.turns,
+            "step": lambda: str(state.step),
+            "to_act": lambda: self.to_act(state),
             "cities": cities,
-            "corps": state.corps,
-            "box": state.box,
-            "units": {u.id: {"city": u.city, "strength": u.strength} for u in state.units.values()},
-            "removed": list(state.removed),
-            "combats_left": list(state.combats_left),
-            "options": sorted(state.options),
+            "corps": lambda: state.corps,
+            "box": lambda: state.box,
+            "units": lambda: {
+                u.id: {"city": u.city, "strength": u.strength} for u in state.units.values()
+            },
+            "removed": lambda: list(state.removed),
+            "combats_left": lambda: list(state.combats_left),
+            "options": lambda: sorted(state.options),
         }
 
     def render(self, state: BattleCardState) -> Sequence[RenderableType]:

@@ -107,6 +107,17 @@ def _settle_control(board: Board, state: WState, space: str, events: list[Event]
                                                                    "control": side}))
 
 
+def _defender_done(board: Board, state: WState, events: list[Event]) -> None:
+    """7.3: the defender has applied all its hits (and retreated, if it chose to); before the
+    attacker applies its own, the rules check what they check "the moment" it happens:
+    control of the space (5), the Objective VPs marker (11.1) and the +7/-7 boxes (11.3)."""
+    battle = state.battle
+    assert battle is not None
+    _settle_control(board, state, battle.space, events)
+    advance_objective(board, state, events)
+    check_eliminated_track(board, state, events)
+
+
 def _after_hits(board: Board, state: WState, events: list[Event]) -> None:
     battle = state.battle
     assert battle is not None
@@ -213,9 +224,14 @@ def decision(board: Board, state: WState) -> str:
     where = board.name(battle.space)
     side = to_act(state).capitalize()
     if battle.step == "defender":
-        return (f"{side} defender at {where}: apply {battle.defender_hits} "
-                f"hit{'s' if battle.defender_hits != 1 else ''} (hits UNIT ...), or one hit "
-                "fewer and retreat (hits ...; retreat UNIT->SPACE, ...) (7.5, 7.6)")
+        text = (f"{side} defender at {where}: apply {battle.defender_hits} "
+                f"hit{'s' if battle.defender_hits != 1 else ''} (hits UNIT ...)")
+        if not _may_retreat(board, state):
+            return text + " (7.5; no retreat: no eligible space, 7.6)"
+        if battle.defender_hits == 1:
+            return text + ", or retreat instead (retreat UNIT->SPACE, ...) (7.5, 7.6)"
+        return text + (", or one hit fewer and retreat (hits ...; retreat UNIT->SPACE, ...) "
+                       "(7.5, 7.6)")
     if battle.step == "retreat":
         return (f"{side} defender at {where}: retreat every unit (retreat UNIT->SPACE, ...) or "
                 "apply the last hit (hits UNIT) (7.6)")
@@ -235,8 +251,13 @@ def apply(board: Board, state: WState, command: Command, events: list[Event]) ->
     if isinstance(command, Hits):
         if step == "breakthrough":
             raise IllegalMove("7.7", f"the hits are applied; now: {decision(board, state)}")
+        _check_hit_units(board, state, command.units)
         if step in ("defender", "retreat"):
             _defender_hits(board, state, command.units, events)
+            if battle.step == "attacker":
+                _defender_done(board, state, events)
+                if state.phase is Phase.OVER:
+                    return
         else:
             attackers = _alive(state, battle.attackers, space)
             why = even(board, state, attackers, command.units, battle.attacker_hits)
@@ -266,6 +287,9 @@ def apply(board: Board, state: WState, command: Command, events: list[Event]) ->
             raise IllegalMove("7.6", why, _few(legal(board, state)))
         _retreat(board, state, command.moves, events)
         battle.step = "attacker"
+        _defender_done(board, state, events)
+        if state.phase is Phase.OVER:
+            return
     elif isinstance(command, Breakthrough):
         if step != "breakthrough":
             raise IllegalMove("7.7", "a breakthrough comes after both sides have applied their "
@@ -287,6 +311,44 @@ def apply(board: Board, state: WState, command: Command, events: list[Event]) ->
     else:
         raise IllegalMove("7", f"'{command}' must wait: {decision(board, state)}")
     settle(board, state, events)
+
+
+def _check_hit_units(board: Board, state: WState, units: tuple[str, ...]) -> None:
+    """7.3: each side applies the hits against its own side; name the unit that is not."""
+    battle = state.battle
+    assert battle is not None
+    taking = "defender" if battle.step in ("defender", "retreat") else "attacker"
+    side = to_act(state)
+    own = _alive(state, battle.defenders if taking == "defender" else battle.attackers,
+                 battle.space)
+    for unit in dict.fromkeys(units):
+        if unit in own:
+            continue
+        where = board.name(battle.space)
+        if board.side_of[unit] != side:
+            why = (f"{unit} is a {board.side_of[unit].capitalize()} unit, not on the side taking "
+                   f"these hits: the {side.capitalize()} {taking} at {where} applies them to its "
+                   f"own units ({', '.join(own)})")
+        else:
+            why = (f"{unit} is not one of the {taking}'s units in the combat at {where} "
+                   f"({', '.join(own)})")
+        raise IllegalMove("7.3", why, _few(legal(board, state)))
+
+
+def _may_retreat(board: Board, state: WState) -> bool:
+    """Whether the defender may still take one hit fewer and retreat (7.6)."""
+    battle = state.battle
+    assert battle is not None
+    defenders = _alive(state, battle.defenders, battle.space)
+    total = battle.defender_hits
+    if total < 1:
+        return False
+    for alloc in allocations(state, defenders, total - 1):
+        count = Counter(alloc)
+        survivors = tuple(u for u in defenders if count[u] < state.strength[u])
+        if survivors and retreat_options(board, state, survivors, battle.space):
+            return True
+    return False
 
 
 def _defender_hits(board: Board, state: WState, units: tuple[str, ...],

@@ -340,7 +340,7 @@ class Board:
         """The validated pydantic scenario (loaded on first use: drawing the map needs it,
         the rules do not)."""
         if self._scenario is None:
-            from referee.games.wwiic.scenario import load_scenario
+            from referee.games.wwiic.loader import load_scenario
 
             self._scenario = load_scenario(self._folder)
         return self._scenario
@@ -372,7 +372,7 @@ class Board:
             }
             return cls(merged, folder)
         except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, IndexError):
-            from referee.games.wwiic.scenario import load_scenario
+            from referee.games.wwiic.loader import load_scenario
 
             board = cls.from_scenario(load_scenario(folder))
             board._folder = folder

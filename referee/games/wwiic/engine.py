@@ -6,7 +6,8 @@ and replacements (9, 10, ``arrivals``) and victory (11, ``victory``).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from lark import Tree
@@ -141,7 +142,8 @@ class WWIICEngine:
             return battle.to_act(state)
         return state.side
 
-    def legal(self, state: WState) -> list[Command]:
+    def legal(self, state: WState) -> Iterable[Command]:
+        """Every legal command: a list, except in an impulse, where it is a generator."""
         board = self.board
         phase = state.phase
         if phase is Phase.WEATHER:
@@ -161,12 +163,10 @@ class WWIICEngine:
         if phase is Phase.REPLACE:
             return [Replace(u) for u in replacement_options(board, state)]
         if phase is Phase.IMPULSE:
-            out: list[Command] = []
-            _, acts = activations(board, MapView(board, state), state.side)
-            out.extend(acts)
-            if may_pass(board, state):
-                out.append(Pass())
-            return out
+            # Lazily: each unit alone, the pass, then the pairs (hundreds of thousands of
+            # joint moves where two units share a space); callers take a page of them.
+            between: list[Command] = [Pass()] if may_pass(board, state) else []
+            return activations(board, MapView(board, state), state.side, between)
         return []
 
     def _move_outs(self, state: WState) -> list[MoveOut]:
@@ -182,11 +182,31 @@ class WWIICEngine:
                 if board.kind[nxt] != SPACE or mapview.units_in(nxt):
                     continue
                 mark = mapview.mark()
-                refusal, _ = run_move(mapview, unit, (nxt,), False, None)
+                refusal, _ = self._move_out_run(mapview, unit, (nxt,))
                 mapview.undo(mark)
                 if refusal is None:
                     found.append(MoveOut(UnitMove(unit, (nxt,), start=here)))
         return found
+
+    @staticmethod
+    def _move_out_run(mapview: MapView, unit: str, path: tuple[str, ...]) -> tuple[
+            Refusal | None, Walk]:
+        """3.H's move: section 6 for the map's boundaries (no unbridged river; the foot
+        crossing), but not 6.1's limits on leaving a contested space: 3.H itself says where
+        the unit goes ("an adjacent empty space, placing an Allied control marker there"),
+        so a unit in contested Wolfheze may move out (reading R1)."""
+        here = mapview.loc[unit]
+        assert here is not None
+        enemies = mapview.n_german.get(here, 0)
+        mapview.n_german[here] = 0
+        try:
+            refusal, walk = run_move(mapview, unit, path, False, None)
+        finally:
+            mapview.n_german[here] = enemies
+        if (refusal is None and enemies and mapview.controller(here) == ALLIED
+                and not mapview.has(here, ALLIED)):
+            mapview.set_control(here, GERMAN)  # 5: the last Allied unit left the space
+        return refusal, walk
 
     def _red_devil(self, state: WState, unit: str) -> bool:
         info = self.board.units[unit]
@@ -202,7 +222,7 @@ class WWIICEngine:
         if state.phase is Phase.IMPULSE and not unspent(self.board, state, state.side):
             return Pass()
         if state.phase in (Phase.BATTLE, Phase.REINFORCE, Phase.REPLACE):
-            options = self.legal(state)
+            options = list(self.legal(state))
             if len(options) == 1:
                 return options[0]
         return None
@@ -331,8 +351,9 @@ class WWIICEngine:
         settle_start(board, work, events)
         return events
 
-    def _few(self, commands: Sequence[Command]) -> list[str]:
-        return [str(c) for c in commands] if len(commands) <= MAX_ALTERNATIVES else []
+    def _few(self, commands: Iterable[Command]) -> list[str]:
+        listed = list(islice(commands, MAX_ALTERNATIVES + 1))
+        return [str(c) for c in listed] if len(listed) <= MAX_ALTERNATIVES else []
 
     def _pass(self, work: WState) -> list[Event]:
         board = self.board
@@ -390,7 +411,7 @@ class WWIICEngine:
                 "3.H", f"{board.name(there)} is not empty: the Red Devils move out into an "
                 "adjacent empty space", self._few(self.legal(work)),
             )
-        refusal, _ = run_move(mapview, unit, move.path, False, None)
+        refusal, _ = self._move_out_run(mapview, unit, move.path)
         if refusal is not None:
             raise IllegalMove(refusal.rule, refusal.message, self._few(self.legal(work)))
         events = self._commit(work, mapview, [(unit, here, move.path)])
@@ -593,6 +614,24 @@ class WWIICEngine:
 
     def to_json(self, state: WState) -> dict[str, Any]:
         return state_json(self.board, state, self.to_act(state))
+
+    def json_parts(self, state: WState) -> dict[str, Callable[[], Any]]:
+        """The small top-level values of ``to_json``, each computed only when an ``expect``
+        or ``turn`` line asks for it (the replay makes the whole JSON for the others)."""
+        board = self.board
+        return {
+            "game": lambda: "wwiic",
+            "scenario": lambda: state.scenario,
+            "turn": lambda: state.turn,
+            "half": lambda: board.half(state.turn),
+            "date": lambda: board.date(state.turn),
+            "phase": lambda: str(state.phase),
+            "weather": lambda: state.weather,
+            "initiative": lambda: state.initiative,
+            "impulse": lambda: state.time,
+            "to_act": lambda: self.to_act(state),
+            "last_pass": lambda: state.last_pass,
+        }
 
     def render(self, state: WState) -> Sequence[RenderableType]:
         from referee.games.wwiic.render import render  # rich tables: only when shown

@@ -15,7 +15,8 @@ from itertools import pairwise
 from pathlib import Path
 
 from referee.core.names import normalise
-from referee.games.wwiic.scenario import Scenario, ScenarioError, Unit, load_scenario
+from referee.games.wwiic.loader import load_scenario
+from referee.games.wwiic.scenario import Scenario, ScenarioError, Unit
 
 Fact = Callable[[Scenario], list[str]]
 

@@ -16,10 +16,11 @@ So the list is exact: what ``apply`` accepts is listed, and what is listed is ac
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from referee.games.wwiic.board import BOX, FERRY, SPACE, Board
-from referee.games.wwiic.commands import Activate, UnitMove
+from referee.games.wwiic.commands import Activate, Command, UnitMove
 from referee.games.wwiic.mapview import MapView
 from referee.games.wwiic.movement import Walk, run_move
 
@@ -148,27 +149,33 @@ def _search(
 
 
 def activations(
-    board: Board, view: MapView, side: str
-) -> tuple[dict[str, list[Option]], list[Activate]]:
-    """Each activatable unit's options, and every legal activation (singles, then pairs)."""
+    board: Board, view: MapView, side: str, between: Sequence[Command] = ()
+) -> Iterator[Command]:
+    """Every legal activation, lazily: each unit alone first (in the order of battle), then
+    ``between`` (the pass, when allowed), then the pairs, pair by pair.  The pairs of two
+    units in one space can run to hundreds of thousands of joint moves, so a caller that
+    shows a page of answers (``pending``, ``moves``, the play-by-e-mail table) takes only
+    the first ones, and the joint moves of a pair are found only when reached.
+
+    ``view`` belongs to the generator until it is exhausted or dropped."""
     units = activatable(board, view, side)
     moves: dict[str, UnitMoves] = {}
     for unit in units:
         view.active = frozenset((unit,))
         moves[unit] = search(view, unit)
     view.active = frozenset()
-    # Grouped by unit (in the order of battle): its moves alone, then with each later unit.
-    out: list[Activate] = []
+    for unit in units:
+        for option in moves[unit].options:
+            for move in option.forms():
+                yield Activate((move,))
+    yield from between
     reaches: dict[str, Reach] = {}
     for index, unit in enumerate(units):
-        for option in moves[unit].options:
-            out.extend(Activate((move,)) for move in option.forms())
         for other in units[index + 1 :]:
             same = view.loc[unit] == view.loc[other]
             if same or board.units[unit].formation == board.units[other].formation:
                 a, b = sorted((unit, other))
-                out.extend(_pair(view, a, b, moves, same, reaches))
-    return {u: m.options for u, m in moves.items()}, out
+                yield from _pair(view, a, b, moves, same, reaches)
 
 
 def _independent(one: Option, two: Option) -> bool:
@@ -208,28 +215,55 @@ def _pair(
     moves: dict[str, UnitMoves],
     same: bool,
     reaches: dict[str, Reach],
-) -> list[Activate]:
-    """Every legal activation of units ``a`` and ``b`` together."""
-    found: dict[Activate, None] = {}
+) -> Iterator[Activate]:
+    """Every legal activation of units ``a`` and ``b`` together, each once, as found."""
+    found: set[Activate] = set()
     both = frozenset((a, b))
+
+    def new(activation: Activate) -> bool:
+        if activation in found:
+            return False
+        found.add(activation)
+        return True
+
     for first, second in ((a, b), (b, a)):
         later = moves[second]
+        # Units from two spaces, when the first unit's space limited the second's moves:
+        # the second unit's moves once the first has left its space (lifted off the board).
+        # A first move along a path changes the board only there and in the spaces it
+        # enters, so only those can give the second unit a move it does not have there.
+        lifted = None
+        if not same and view.loc[first] in later.blockers:
+            lifted = _lifted_search(view, first, second, both)
+        # The second unit's moves depend on the board as the first unit's move left it, not
+        # on the path it took there: moves that leave the same board share one search, and
+        # one verdict for each of the second unit's candidate moves.
+        searched: dict[tuple[object, ...], list[Option]] = {}
+        verdicts: dict[tuple[object, ...], bool] = {}
         if not same and second not in reaches:
             reaches[second] = reach(view, second)
         for option in moves[first].options:
             if not same and not reaches[second].could_end(view.board, option.end):
                 continue  # 4: the second unit could never end where the first does
-            affected = option.entered if same else option.entered | {option.start}
-            fresh = not affected.isdisjoint(later.blockers)
+            source = later
+            if same:
+                affected = option.entered
+            elif option.path and lifted is not None:
+                source, affected = lifted, option.entered
+            else:
+                affected = option.entered | {option.start}
+            fresh = not affected.isdisjoint(source.blockers)
             for move in option.forms(partner=second):
                 replies: list[UnitMove] = []
                 if not fresh:
-                    for other in later.options:
+                    for other in source.options:
                         if not same and other.end != option.end:
                             continue  # 4: units from two spaces end together in one space
                         if same and _independent(option, other):
                             if first == a:  # the same pair the other way round: found already
-                                found.setdefault(Activate.of(move, other.forms()[0]), None)
+                                activation = Activate.of(move, other.forms()[0])
+                                if new(activation):
+                                    yield activation
                             continue
                         for reply in other.forms(partner=first):
                             if Activate.of(move, reply) not in found:
@@ -241,20 +275,59 @@ def _pair(
                 mark = view.mark()
                 refusal, _ = run_move(view, first, move.path, move.strategic, move.enabler)
                 if refusal is None:
+                    board_after = _board_after(view, first, mark)
                     if fresh:
                         target = None if same else option.end
-                        for other in search(view, second, target).options:
+                        if board_after not in searched:
+                            searched[board_after] = search(view, second, target).options
+                        for other in searched[board_after]:
                             for reply in other.forms(partner=first):
-                                found.setdefault(Activate.of(move, reply), None)
+                                activation = Activate.of(move, reply)
+                                if new(activation):
+                                    yield activation
                     after = view.mark()
                     for reply in replies:
-                        refusal, _ = run_move(
-                            view, second, reply.path, reply.strategic, reply.enabler
-                        )
-                        view.undo(after)
-                        if refusal is None:
-                            found.setdefault(Activate.of(move, reply), None)
+                        verdict = (board_after, reply)
+                        if verdict not in verdicts:
+                            refusal, _ = run_move(
+                                view, second, reply.path, reply.strategic, reply.enabler
+                            )
+                            view.undo(after)
+                            verdicts[verdict] = refusal is None
+                        if verdicts[verdict]:
+                            activation = Activate.of(move, reply)
+                            if new(activation):
+                                yield activation
                 view.undo(mark)
     view.active = frozenset()
     view.crossed = set()
-    return list(found)
+
+
+_LIFTED = "(lifted off the board)"
+"""Where ``_lifted_search`` puts a unit while it looks at the board without it."""
+
+
+def _lifted_search(view: MapView, first: str, second: str, both: frozenset[str]) -> UnitMoves:
+    """Every move of ``second`` (activated with ``first``) on the board without ``first``."""
+    start = view.loc[first]
+    assert start is not None
+    view.active = both
+    view.crossed = set()
+    mark = view.mark()
+    view.move(first, start, _LIFTED)
+    found = search(view, second)
+    view.undo(mark)
+    view.active = frozenset()
+    return found
+
+
+def _board_after(view: MapView, unit: str, mark: int) -> tuple[object, ...]:
+    """What a move of ``unit`` since ``mark`` changed on ``view``: where the unit is, the
+    control of the spaces it flipped, the crossings and enablers used.  Two moves with the
+    same result leave the same board for the other unit of the pair, whatever their paths."""
+    flipped = frozenset(
+        (entry[1], entry[1] in view.allied) for entry in view.journal[mark:]
+        if entry[0] == "control"
+    )
+    return (view.loc[unit], flipped, frozenset(view.crossed), view.foot_used,
+            view.special_used, tuple(view.spend))

@@ -68,7 +68,7 @@ def random_command(engine: Any, state: WState, rng: random.Random) -> Command:
         options = unit_options(MapView(board, state), unit)
         forms = [m for o in options for m in o.forms()]
         return Activate((forms[rng.randrange(len(forms))],))
-    legal: list[Command] = engine.legal(state)
+    legal: list[Command] = list(engine.legal(state))
     if state.phase is Phase.COMBAT:
         attacks = [c for c in legal if isinstance(c, Attack)]
         if len(attacks) < len(legal) and rng.random() > ATTACK_CHANCE:

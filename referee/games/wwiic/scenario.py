@@ -2,24 +2,21 @@
 
 The data lives in TOML files under ``scenarios/wwiic/market-garden/`` and is a documented
 reconstruction (the rulebook prints the rules, not the map, counters or charts; see NOTES.md
-there).  This module holds the pydantic models, the loader, the cross-reference checks and the
-JSON view.  The rulebook facts the data must satisfy are checked in ``facts.py``.
+there).  This module holds the pydantic models; ``loader.py`` reads the files and runs the
+cross-reference checks of ``crossref.py``; ``view.py`` is the JSON view.  The rulebook facts
+the data must satisfy are checked in ``facts.py``.  Imports point one way:
+loader -> crossref -> scenario, view -> scenario.
 """
 
 from __future__ import annotations
 
 import datetime
-import tomllib
-from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from referee.core.names import NameIndex
-from referee.core.resources import scenario_dir
 from referee.core.scenario import ScenarioError
-from referee.games.wwiic.crossref import FILES, cross_check, sentences
-from referee.games.wwiic.view import scenario_json
 
 __all__ = [
     "Border",
@@ -34,8 +31,6 @@ __all__ = [
     "Turn",
     "Unit",
     "UnitStep",
-    "load_scenario",
-    "scenario_json",
 ]
 
 Terrain = Literal["clear", "mixed", "woods", "city", "polder"]
@@ -419,13 +414,6 @@ class Scenario(_Model):
 
     _index: dict[str, Any] | None = PrivateAttr(default=None)
 
-    @model_validator(mode="after")
-    def _cross_check(self) -> Scenario:
-        problems = cross_check(self)
-        if problems:
-            raise ValueError("\n".join(problems))
-        return self
-
     def __eq__(self, other: object) -> bool:
         # Equal data is an equal scenario, whether or not its lookup index has been built.
         if not isinstance(other, Scenario):
@@ -524,53 +512,3 @@ class Scenario(_Model):
 
     def formations(self, side: Side) -> list[str]:
         return list(dict.fromkeys(unit.formation for unit in self.units if unit.side == side))
-
-
-def bundled_path() -> Path:
-    """The directory of the bundled Market-Garden scenario."""
-    return scenario_dir("wwiic") / "market-garden"
-
-
-def _read_toml(path: Path, problems: list[str]) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        problems.append(f"{path.name}: the file is missing from {path.parent}")
-    except tomllib.TOMLDecodeError as error:
-        problems.append(f"{path.name}: not valid TOML: {error}")
-    except OSError as error:
-        problems.append(f"{path.name}: cannot be read: {error.strerror}")
-    return {}
-
-
-def load_scenario(path: Path | None = None) -> Scenario:
-    """Read and check the scenario in directory ``path`` (None: the bundled one).
-
-    Raises ``ScenarioError`` listing every problem found, never a bare traceback.
-    """
-    folder = bundled_path() if path is None else path
-    problems: list[str] = []
-    if not folder.is_dir():
-        raise ScenarioError([f"{folder}: no such scenario directory"])
-    meta = _read_toml(folder / FILES["scenario"], problems)
-    spaces = _read_toml(folder / FILES["spaces"], problems)
-    borders = _read_toml(folder / FILES["borders"], problems)
-    boxes = _read_toml(folder / FILES["boxes"], problems)
-    units = _read_toml(folder / FILES["units"], problems)
-    tracks = _read_toml(folder / FILES["tracks"], problems)
-    if problems:
-        raise ScenarioError(problems)
-    data: dict[str, Any] = {
-        **meta,
-        "spaces": spaces.get("spaces", []),
-        "borders": borders.get("borders", []),
-        "boxes": boxes.get("boxes", []),
-        "ferry": boxes.get("ferry"),
-        "units": units.get("units", []),
-        "tracks": tracks,
-    }
-    try:
-        return Scenario.model_validate(data)
-    except ValidationError as error:
-        raise ScenarioError(sentences(error, data)) from None

@@ -43,6 +43,7 @@ EXPECTED = {
     "loss-time": (0, "loss", "6 turns are complete"),
     "loss-elimination": (0, "loss", "all Allied forces have left the game"),
     "tabletop": (0, "loss", "6 turns are complete"),
+    "moves-back": (0, "loss", "6 turns are complete"),
     "pending": (0, None, None),
     "illegal": (2, None, None),
 }
@@ -95,3 +96,16 @@ def test_seeded_log_replays_identically_with_or_without_its_dice() -> None:
     with_dice, without = replay_file(path), replay_text(stripped)
     assert with_dice.ok and without.ok
     assert with_dice.state_json() == without.state_json()
+
+
+def test_turn_3_moves_back_toward_belgium_are_legal() -> None:
+    """Turn 3 "move either the 30th Corps or any Allied unit to an adjacent location" names no
+    direction (reading 13): in moves-back.log 30th Corps goes Grave->Eindhoven and the 82nd,
+    with it in Grave, goes back to Eindhoven and joins the 101st, and every line is legal."""
+    report = replay_file(LOGS / "battle-card" / "moves-back.log")
+    assert report.problems == [] and report.exit_code == 0
+    moves = [e.event.text for e in report.events if e.event.kind == "move"]
+    assert "30th Corps moves Grave->Eindhoven" in moves
+    assert "82nd moves Grave->Eindhoven" in moves
+    assert any(e.event.kind == "merge" and "82nd joins 101st" in e.event.text
+               for e in report.events)

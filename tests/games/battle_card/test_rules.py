@@ -220,6 +220,49 @@ def test_turn_2_a_die_shows_at_most_6() -> None:
     assert state.german["Eindhoven"] == 6
 
 
+@pytest.mark.parametrize(("allied", "german", "face"), [(1, 3, 5), (1, 1, 6)])
+@pytest.mark.parametrize("option", [False, True])
+def test_turn_1_control_result_when_the_allied_unit_is_removed(
+    allied: int, german: int, face: int, option: bool
+) -> None:
+    """Ger 5-6 "Allies -1 and set Allied control" and No 5-6 "Allies -1 and set Allied
+    control; Germany -1" with an Allied 1: the unit is removed; by default the control die is
+    set to 6 all the same (reading 12), with ``no-control-when-destroyed`` it is not."""
+    state = at_combat("Eindhoven", allied, german)
+    if option:
+        state.options = frozenset({"no-control-when-destroyed"})
+    events = ENGINE.apply(state, Fight("Eindhoven", True), dice(face))
+    assert "101st" not in state.units
+    assert state.control["Eindhoven"] == (GERMAN_CONTROL if option else ALLIED_CONTROL)
+    assert ("no Allied control" in events[0].text) is option
+
+
+@pytest.mark.parametrize("option", [False, True])
+def test_turn_2_every_city_is_checked_for_german_control_nijmegen_too(option: bool) -> None:
+    """Turn 2 "If the value of the German unit exceeds that of the Allied unit, set the control
+    die to 1": checked in every city (reading 8), Nijmegen too when it does not grow because
+    Arnhem is Allied-controlled; ``check-grown-cities-only`` checks only the cities that grew."""
+    state = at_combat("Arnhem", 6, 2, control="allied")
+    state.combats_left = ["Arnhem"]
+    state.units["82nd"].city = "Nijmegen"
+    state.units["82nd"].strength = 2
+    state.german["Nijmegen"] = 4
+    state.control["Nijmegen"] = ALLIED_CONTROL
+    if option:
+        state.options = frozenset({"check-grown-cities-only"})
+    events = ENGINE.apply(state, Fight("Arnhem", False), dice(6))  # no effect at Arnhem
+    assert state.control["Arnhem"] == ALLIED_CONTROL and state.german["Nijmegen"] == 4
+    assert state.control["Nijmegen"] == (ALLIED_CONTROL if option else GERMAN_CONTROL)
+    nijmegen = next(e.text for e in events if "Nijmegen" in e.text)
+    assert nijmegen.startswith("no reinforcement for Nijmegen")
+    assert ("German control" in nijmegen) is not option
+    state.step = Step.MOVEMENT
+    state.corps = "Grave"
+    state.control["Grave"] = ALLIED_CONTROL
+    moves = {str(c) for c in ENGINE.legal(state)}
+    assert ("move 30-corps Grave->Nijmegen" in moves) is option
+
+
 # -- Turn 3: Allied Movement --------------------------------------------------------------
 
 
@@ -310,6 +353,35 @@ def test_turn_4_landing_is_skipped_once_it_succeeded() -> None:
     assert state.step is Step.COMBAT and state.turn == 2
 
 
+def test_turn_4_landing_after_the_1st_airborne_left_says_the_step_is_skipped() -> None:
+    """Turn 4: with the first airborne army gone there is nothing to increase; the step is
+    skipped (reading 5), and a landing roll written anyway is refused with that reason."""
+    state = at_movement(after_airdrop())
+    del state.units["1st"]
+    ENGINE.apply(state, Pass(), dice())
+    assert state.step is Step.COMBAT and state.turn == 2
+    with pytest.raises(IllegalMove, match="skipped because the first airborne army") as caught:
+        ENGINE.apply(state, Landing(), dice(2))
+    assert caught.value.rule == "Turn 4"
+
+
+def test_turn_4_landing_roll_in_a_tabletop_log_after_the_1st_left() -> None:
+    from referee.core.parsing import parse_log
+    from referee.core.replay import replay
+
+    text = (
+        '[Game "battle-card"]\n'
+        "setup: step movement; remove 1st\n"
+        "pass\n"
+        "landing {d6: 2}\n"
+    )
+    report = replay(parse_log(text, engine=ENGINE), ENGINE)
+    (problem,) = report.problems
+    assert problem.kind.value == "illegal-move" and problem.line == 4
+    assert "step 4 is skipped because the first airborne army (1st" in problem.message
+    assert "Turn 4" in str(problem.to_json())
+
+
 def test_turn_4_turns_completed_option() -> None:
     state = at_movement(after_airdrop(options=("landing-turns-completed",)))
     ENGINE.apply(state, Pass(), dice())
@@ -351,6 +423,24 @@ def test_end_loss_when_all_allied_forces_leave_the_game() -> None:
         "reason": "all Allied forces have left the game",
         "turn": 1,
     }
+
+
+def test_end_loss_by_elimination_ends_the_game_at_once() -> None:
+    """End of the Game "You lose if all Allied forces leave the game": the moment the last
+    airborne unit is removed in combat the game is over (reading 16, as 17 for the win): no
+    German reinforcement, no movement, no landing, no next turn."""
+    state = after_airdrop()
+    for unit in ("82nd", "1st"):
+        del state.units[unit]
+    state.combats_left = ["Eindhoven"]
+    state.units["101st"].strength = 1
+    before = dict(state.german)
+    events = ENGINE.apply(state, Fight("Eindhoven", True), dice(1))
+    assert state.step is Step.OVER and ENGINE.to_act(state) is None
+    assert state.german == before and state.turn == 1
+    assert [e.kind for e in events] == ["combat", "eliminated", "end"]
+    with pytest.raises(GameOver):
+        ENGINE.apply(state, Pass(), dice())
 
 
 def test_end_loss_when_six_turns_are_complete() -> None:

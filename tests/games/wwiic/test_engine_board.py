@@ -6,7 +6,7 @@ from typing import Any
 
 from referee.core.resources import scenario_dir
 from referee.games.wwiic.board import Board, bundled_board
-from referee.games.wwiic.scenario import load_scenario
+from referee.games.wwiic.loader import load_scenario
 
 
 def facts(board: Board) -> dict[str, Any]:

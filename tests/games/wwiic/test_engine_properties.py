@@ -99,7 +99,7 @@ def candidates(rng: random.Random, state: WState, count: int) -> list[Command]:
 def check_exact(state: WState, rng: random.Random, sample: int = 25, tries: int = 60) -> None:
     """legal() lists what apply() accepts, no more and no less; refusals change nothing."""
     assert ENGINE.invariants(state) == []
-    legal = ENGINE.legal(state)
+    legal = list(ENGINE.legal(state))
     listed = set(legal)
     assert len(listed) == len(legal), "legal() lists a command twice"
     for cmd in rng.sample(legal, min(sample, len(legal))):
@@ -142,8 +142,9 @@ def random_position(rng: random.Random) -> WState:
                 or BOARD.box_closed(place, turn)
             ):
                 continue
-            if kind == FERRY and (
-                info.side != GERMAN or any(p == place for p in state.location.values())
+            if kind == FERRY and (  # 6.3: German leg or motorized infantry, one at a time
+                info.side != GERMAN or info.type not in BOARD.ferry_types
+                or any(p == place for p in state.location.values())
             ):
                 continue
             if kind == SPACE and counts.get((place, info.side), 0) >= 2:
@@ -168,8 +169,12 @@ def random_position(rng: random.Random) -> WState:
             continue
         if rng.random() < 0.2:
             state.spent.add(unit)
-        state.supply[unit] = rng.choice(("in", "in", "in", "low", "out"))
-        state.strength[unit] = rng.randint(1, BOARD.units[unit].max_strength)
+        low = "low" if BOARD.units[unit].airborne else "out"  # 8.1: Low Supply is airborne's
+        state.supply[unit] = rng.choice(("in", "in", "in", low, "out"))
+        top = BOARD.units[unit].max_strength
+        if BOARD.kind[state.location[unit]] == FERRY:
+            top = min(top, BOARD.ferry_max_strength)  # 6.3: strength 2 or less
+        state.strength[unit] = rng.randint(1, top)
     state.spent -= {u for u in state.spent if state.location[u] is None}
     state.turn = turn
     state.weather = rng.choice(("clear", "overcast"))
@@ -200,7 +205,7 @@ def test_properties_random_legal_play(seed: int) -> None:
         if ENGINE.to_act(state) is None:
             break
         check_exact(state, rng, sample=8, tries=25)
-        legal = ENGINE.legal(state)
+        legal = list(ENGINE.legal(state))
         if not legal:
             break  # a mandatory attack: combat is section 7's
         rng.shuffle(legal)

@@ -168,7 +168,7 @@ def replayed(name: str, upto: int | None = None) -> Report:
 @cache
 def moves_after(name: str, upto: int) -> tuple[str, ...]:
     """The legal commands once the log is replayed through line ``upto``."""
-    return tuple(legal_moves(replayed(name, upto)))
+    return tuple(legal_moves(replayed(name, upto), limit=None))
 
 
 def moves_before(name: str, text: str) -> tuple[str, ...]:

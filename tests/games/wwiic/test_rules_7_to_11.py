@@ -86,6 +86,67 @@ def test_7_5_elimination_scores_vp_both_ways() -> None:
     assert "Geldorp" in state.allied_control
 
 
+SIX_GERMAN_VPS = ["9SS", "9SS-Recon", "10SS", "KG-Spindler", "KG-Brinkmann", "KG-Knaust"]
+
+
+def test_7_3_defender_hits_reach_plus_7_before_the_attacker_applies_its_own() -> None:
+    """7.3 "the defending player, then the attacking player, applies all hits"; 11.3 the
+    Eliminated Units marker entering +7 wins at once: KG-Walther's elimination ends the game
+    before 2HC's own elimination could take the marker back to +6."""
+    state = position({"2HC": "Geldorp", "KG-Walther": "Geldorp"},
+                     strength={"2HC": 1, "KG-Walther": 1}, german=["Geldorp"])
+    state.eliminated_vp = 6
+    state.eliminated.extend(SIX_GERMAN_VPS)
+    play(state, "allied: activate 2HC")
+    play(state, "allied: attack Geldorp", dice(1, 1))
+    events = [e.text for e in play(state, "german: hits KG-Walther")]  # type: ignore[attr-defined]
+    outcome = ENGINE.outcome(state)
+    assert outcome["winner"] == ALLIED and "+7" in outcome["reason"]
+    assert state.eliminated_vp == 7 and outcome["vp"]["eliminated"] == 7
+    assert state.location["2HC"] == "Geldorp" and "2HC" not in state.eliminated
+    assert state.phase is Phase.OVER and state.battle is None
+    assert not any("2HC" in text and "Eliminated" in text for text in events)
+
+
+def test_7_3_defender_hits_reach_minus_7_before_the_attacker_applies_its_own() -> None:
+    """The mirror case: the Allied defender's elimination takes the marker to -7 (11.3) and
+    the German attacker's hit is never applied."""
+    state = position({"2HC": "Geldorp", "KG-Walther": "Geldorp"},
+                     strength={"2HC": 1, "KG-Walther": 1}, side=GERMAN)
+    state.eliminated_vp = -6
+    state.eliminated.extend(["501/101", "502/101", "506/101"])
+    play(state, "german: activate KG-Walther")
+    play(state, "german: attack Geldorp", dice(1, 1))
+    if state.phase is Phase.BATTLE:  # 2HC may retreat instead, when a space is open
+        play(state, "allied: hits 2HC")
+    outcome = ENGINE.outcome(state)
+    assert outcome["winner"] == GERMAN and "-7" in outcome["reason"]
+    assert state.location["KG-Walther"] == "Geldorp" and state.eliminated_vp == -7
+
+
+@pytest.mark.parametrize("answer", ["german: hits 59", "german: retreat 59->Ewijk"])
+def test_7_3_11_1_marker_advances_before_the_30_corps_attacker_is_eliminated(answer: str) -> None:
+    """11.1 "the moment that higher-value space is occupied by an Allied 30 Corps unit and is
+    uncontested": the defender's hits (or retreat) leave 2HC alone in Neerbosch, which is
+    Allied-controlled at once (5); the marker advances to Neerbosch (14 VPs) before 2HC takes
+    its own hit and is eliminated, and "can't be moved back"."""
+    route = ["De Groote", "Borkel", "Valkenswaard", "Waalre", "Eindhoven", "Zon",
+             "St. Oedenrode", "Doerhoek", "Veghel", "Uden", "Zeeland", "Grave", "Wijchen"]
+    state = position({"2HC": "Wijchen", "59": "Neerbosch"}, strength={"2HC": 1, "59": 1},
+                     allied=route)
+    state.objective_marker = "Wijchen"
+    play(state, "allied: activate 2HC Wijchen->Neerbosch")
+    play(state, "allied: attack Neerbosch", dice(1, 1))
+    events = [e.text for e in play(state, answer)]  # type: ignore[attr-defined]
+    assert state.objective_marker == "Neerbosch"
+    assert "2HC" in state.eliminated and state.location["2HC"] is None
+    assert "Neerbosch" in state.allied_control  # empty, last held by the Allies (5)
+    assert ENGINE.outcome(state)["vp"]["objective"] == 14
+    marker = next(i for i, t in enumerate(events) if "advances to Neerbosch" in t)
+    gone = next(i for i, t in enumerate(events) if t.startswith("2HC goes to the Eliminated"))
+    assert marker < gone
+
+
 def test_7_6_retreat_never_into_an_off_map_box_or_across_an_unbridged_river() -> None:
     from referee.games.wwiic.combat import retreat_spaces
 
@@ -124,6 +185,37 @@ def test_7_pending_decision_is_named_and_other_commands_refused() -> None:
     assert "Allied defender at Mook" in ENGINE.decision(state)
     refused(state, "allied: activate 505/82", "7")
     refused(state, "allied: breakthrough 505/82->Groesbeek", "7.7")
+
+
+def test_7_3_hits_naming_a_unit_of_the_other_side_say_whose_hits_they_are() -> None:
+    """7.3: each player applies the hits "against their side"; naming the attacker (9SS) in
+    the Allied defender's hits says that 9SS is not on the side taking them."""
+    state = position({"1P/1AB": "Arnhem", "9SS": "Schaarsbergen"}, side=GERMAN,
+                     allied=["Oosterbeek", "Elden"])
+    play(state, "german: activate 9SS Schaarsbergen->Arnhem")
+    play(state, "german: attack Arnhem", dice(1, 1, 1, 1, 1, 10, 10, 10, 10, 10, 10))
+    assert state.phase is Phase.BATTLE and ENGINE.to_act(state) == ALLIED
+    error = refused(state, "allied: hits 9SS", "7.3")
+    assert "9SS is a German unit, not on the side taking these hits" in str(error)
+    assert "1P/1AB" in str(error)
+    error = refused(state, "allied: hits 1P/1AB 9SS", "7.3")
+    assert "9SS is a German unit" in str(error)
+
+
+def test_7_6_waiting_defender_is_offered_a_retreat_only_where_one_exists() -> None:
+    """7.6 "If there is no eligible retreat space, retreat is not allowed": the decision (and
+    the "must wait" refusal that quotes it) names only the answers that are legal."""
+    closed = ["Eindhoven", "Heeze", "Mierlo", "Nuenen", "Waalre"]
+    for allied, retreat in ((closed, False), ((), True)):
+        state = position({"2HC": "Geldorp", "KG-Walther": "Geldorp"},
+                         strength={"KG-Walther": 2}, german=["Geldorp"], allied=allied)
+        play(state, "allied: activate 2HC")
+        play_one(state, "allied: attack Geldorp", dice(1, 1, 10, 10))
+        assert state.phase is Phase.BATTLE and ENGINE.to_act(state) == GERMAN
+        text = ENGINE.decision(state)
+        assert ("retreat" in text.replace("no retreat", "")) is retreat, text
+        error = refused(state, "german: activate 59", "7")
+        assert ("retreat" in str(error).replace("no retreat", "")) is retreat, error
 
 
 # -- 8 Supply ----------------------------------------------------------------------------
@@ -236,6 +328,22 @@ def test_11_1_marker_waits_for_a_30_corps_unit_and_an_uncontested_route() -> Non
                      allied=["De Groote", "Borkel", "Valkenswaard", "Waalre"])
     play(state, "allied: activate 506/101 Waalre->Eindhoven")
     assert state.objective_marker == "De Groote"  # airborne, and Borkel is contested
+
+
+def test_11_1_moving_through_an_objective_does_not_occupy_it() -> None:
+    """11.1 "occupied by an Allied 30 Corps unit": a unit moving through Neerbosch (14) to
+    St. Anna does not occupy it (6.2 tells moving through from occupying); the marker stays."""
+    route = ["De Groote", "Borkel", "Valkenswaard", "Waalre", "Eindhoven", "Zon",
+             "St. Oedenrode", "Doerhoek", "Veghel", "Uden", "Zeeland", "Grave", "Wijchen"]
+    state = position({"21G/5G": "Wijchen"}, allied=route)
+    state.objective_marker = "Wijchen"
+    play(state, "allied: activate 21G/5G Wijchen->Neerbosch->St. Anna")
+    assert state.location["21G/5G"] == "St. Anna" and "Neerbosch" in state.allied_control
+    assert state.objective_marker == "Wijchen"
+    state = position({"21G/5G": "St. Anna"}, allied=[*route, "Neerbosch"])
+    state.objective_marker = "Wijchen"
+    play(state, "allied: activate 21G/5G St. Anna->Neerbosch")  # stopping there occupies it
+    assert state.objective_marker == "Neerbosch"
 
 
 def test_11_3_german_threshold_at_the_end_of_turn_8() -> None:

@@ -11,7 +11,8 @@ import pytest
 from referee.games.wwiic.areageometry import compute
 from referee.games.wwiic.areamap import BoardView, Counter, draw_board, view_of
 from referee.games.wwiic.commands import Activate, Attack, UnitMove
-from referee.games.wwiic.scenario import Scenario, load_scenario
+from referee.games.wwiic.loader import load_scenario
+from referee.games.wwiic.scenario import Scenario
 
 SVG = "{http://www.w3.org/2000/svg}"
 

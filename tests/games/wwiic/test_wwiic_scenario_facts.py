@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from referee.games.wwiic.facts import FACTS, check_facts, check_scenario
-from referee.games.wwiic.scenario import Scenario, bundled_path, load_scenario
+from referee.games.wwiic.loader import bundled_path, load_scenario
+from referee.games.wwiic.scenario import Scenario
 
 
 @pytest.fixture(scope="module")

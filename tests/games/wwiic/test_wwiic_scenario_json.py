@@ -6,7 +6,8 @@ import json
 
 from syrupy.assertion import SnapshotAssertion
 
-from referee.games.wwiic.scenario import load_scenario, scenario_json
+from referee.games.wwiic.loader import load_scenario
+from referee.games.wwiic.view import scenario_json
 
 
 def test_scenario_json_keys() -> None:

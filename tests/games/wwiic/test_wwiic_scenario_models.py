@@ -9,14 +9,8 @@ import pytest
 
 from referee.core.errors import UnknownName
 from referee.games.wwiic.facts import check_scenario
-from referee.games.wwiic.scenario import (
-    Scenario,
-    ScenarioError,
-    Space,
-    bundled_path,
-    load_scenario,
-    terrain_hit_reduction,
-)
+from referee.games.wwiic.loader import bundled_path, load_scenario
+from referee.games.wwiic.scenario import Scenario, ScenarioError, Space, terrain_hit_reduction
 
 MOOK = 'id = "Mook"\nname = "Mook"\nterrain = "woods"\n'
 

@@ -1,0 +1,184 @@
+"""Set Up: the German player goes first (the set-up table, "+ 1 zone", "+ 2 zones", "above the
+Scheldt-Maas canal"), then the Allied player (4 artillery + 5 others per start sector, US only
+in the centre sector, the rest on R1-R15 in the order he chooses).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+from referee.core.engine import Event
+from referee.core.errors import IllegalMove
+from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, KINDS, Board, Key, key_text
+from referee.games.arnhem44.commands import Deploy, ReserveOrder
+from referee.games.arnhem44.fire import counts_text
+from referee.games.arnhem44.movement import friends
+from referee.games.arnhem44.state import AState
+
+ALLIED_ART_PER_START = 4
+ALLIED_OTHERS_PER_START = 5
+
+
+@cache
+def table(board: Board) -> tuple[tuple[frozenset[str], dict[str, int], str], ...]:
+    """The set-up table: (sectors allowed, units, words) per entry."""
+    out = []
+    for entry in board.scenario.forces.german_setup:
+        if entry.above_canal or entry.sector is None:
+            allowed = frozenset(board.above_canal)
+            words = "above the Scheldt-Maas canal"
+        else:
+            allowed = frozenset(board.within(entry.sector, entry.zones))
+            words = entry.sector + (f" + {entry.zones} zone{'s' if entry.zones > 1 else ''}"
+                                    if entry.zones else "")
+        out.append((allowed, {str(k): n for k, n in entry.units.items()}, words))
+    return tuple(out)
+
+
+def table_total(board: Board) -> Counter[str]:
+    total: Counter[str] = Counter()
+    for _, units, _ in table(board):
+        total.update(units)
+    return total
+
+
+def placed(state: AState, kind: str) -> dict[str, int]:
+    return {s: c[(GERMAN_GROUP, kind)] for s, c in state.units.items()
+            if c[(GERMAN_GROUP, kind)]}
+
+
+def feasible(board: Board, kind: str, where: dict[str, int]) -> bool:
+    """Can the German figures of ``kind`` placed ``where`` be matched to set-up table entries
+    (each entry supplying at most its count, only to the sectors it allows)?  A max-flow."""
+    entries = [(allowed, units.get(kind, 0)) for allowed, units, _ in table(board)]
+    load = [0] * len(entries)
+    owner: dict[tuple[str, int], int] = {}  # (sector, copy) -> entry
+    slots = [(s, i) for s, n in sorted(where.items()) for i in range(n)]
+
+    def augment(slot: tuple[str, int], seen: set[int]) -> bool:
+        for e, (allowed, cap) in enumerate(entries):
+            if slot[0] not in allowed or e in seen or cap == 0:
+                continue
+            seen.add(e)
+            if load[e] < cap:
+                load[e] += 1
+                owner[slot] = e
+                return True
+            for other_slot, holder in list(owner.items()):
+                if holder == e and augment(other_slot, seen):
+                    owner[slot] = e
+                    return True
+        return False
+
+    return all(augment(slot, set()) for slot in slots)
+
+
+def deploy_german(board: Board, state: AState, command: Deploy) -> list[Event]:
+    sector = command.sector
+    added: Counter[Key] = Counter()
+    for (group, kind), n in command.groups:
+        if group not in ("", GERMAN_GROUP):
+            raise IllegalMove("SetUp/German", f"German figures have no group: write '{n} {kind}'")
+        added[(GERMAN_GROUP, kind)] += n
+    total = sum(added.values())
+    if friends(state, sector, GERMAN) + total > board.max_per_side:
+        raise IllegalMove("SetUp/German", f"{sector} would hold more than {board.max_per_side} "
+                          "German units: every sector holds 9 units of one side at most")
+    for (_, kind), n in added.items():
+        where = placed(state, kind)
+        where[sector] = where.get(sector, 0) + n
+        if sum(where.values()) > table_total(board)[kind]:
+            raise IllegalMove("SetUp/German", f"the set-up table has {table_total(board)[kind]} "
+                              f"{kind} in all")
+        if not feasible(board, kind, where):
+            fits = [w for allowed, units, w in table(board) if sector in allowed and
+                    units.get(kind)]
+            raise IllegalMove(
+                "SetUp/German", f"no entry of the set-up table left for {n} {kind} in {sector}"
+                + (f" (entries that allow it: {'; '.join(fits)} - already filled)" if fits
+                   else " (no entry places that kind there, within its zones)"))
+    for key, n in added.items():
+        state.add(sector, key, n)
+        state.waiting[key] -= n
+    return [Event("deploy", f"German deploys {counts_text(dict(added))} in {sector}",
+                  {"side": GERMAN, "sector": sector})]
+
+
+def german_missing(board: Board, state: AState) -> Counter[str]:
+    have = Counter({k: sum(placed(state, k).values()) for k in KINDS})
+    return table_total(board) - have
+
+
+def deploy_allied(board: Board, state: AState, command: Deploy) -> list[Event]:
+    sector = command.sector
+    if sector not in board.start_sectors:
+        raise IllegalMove("SetUp/Allied", f"the Allied player sets up in the start sectors "
+                          f"south of the Scheldt-Maas canal ({', '.join(board.start_sectors)}), "
+                          f"not {sector}")
+    added: Counter[Key] = Counter()
+    for (group, kind), n in command.groups:
+        if group == "":
+            options = sorted({g for g, k in state.pool if k == kind and state.pool[(g, kind)]})
+            if len(options) != 1:
+                raise IllegalMove("SetUp/Allied", f"name the group of the {kind} figures: "
+                                  + ", ".join(f"{kind}/{g}" for g in options))
+            group = options[0]
+        added[(group, kind)] += n
+    for key, n in added.items():
+        if state.pool[key] < n:
+            raise IllegalMove("SetUp/Allied", f"the Allied set-up has {state.pool[key]} "
+                              f"{key_text(key)} left to place, not {n}")
+        if key[0] == "US" and sector != board.starts.get("centre"):
+            raise IllegalMove("SetUp/Allied", "US troops can only enter the game by means of "
+                              f"the centre sector beneath the Scheldt-Maas canal "
+                              f"({board.starts.get('centre')})")
+    here = state.units.get(sector, Counter())
+    art = here[("UK", "art")] + here[("US", "art")] + sum(n for k, n in added.items()
+                                                           if k[1] == "art")
+    others = sum(n for k, n in here.items() if k[1] != "art") + sum(
+        n for k, n in added.items() if k[1] != "art")
+    if art > ALLIED_ART_PER_START or others > ALLIED_OTHERS_PER_START:
+        raise IllegalMove("SetUp/Allied", f"each start sector takes {ALLIED_ART_PER_START} "
+                          f"artillery and {ALLIED_OTHERS_PER_START} other units; {sector} would "
+                          f"hold {art} artillery and {others} others")
+    for key, n in added.items():
+        state.pool[key] -= n
+        if not state.pool[key]:
+            del state.pool[key]
+        state.add(sector, key, n)
+    return [Event("deploy", f"Allied deploys {counts_text(dict(added))} in {sector}",
+                  {"side": ALLIED, "sector": sector})]
+
+
+def allied_on_map_done(board: Board, state: AState) -> bool:
+    for sector in board.start_sectors:
+        here = state.units.get(sector, Counter())
+        art = sum(n for k, n in here.items() if k[1] == "art")
+        if art != ALLIED_ART_PER_START or sum(here.values()) - art != ALLIED_OTHERS_PER_START:
+            return False
+    return True
+
+
+def reserve_order(board: Board, state: AState, command: ReserveOrder) -> list[Event]:
+    if not allied_on_map_done(board, state):
+        raise IllegalMove("SetUp/Allied", "first place 4 artillery and 5 other units in each "
+                          "start sector; the remaining units then go on R1-R15")
+    if state.track:
+        raise IllegalMove("SetUp/Allied", "the reserve order is set once: the arrangement of "
+                          "these units cannot be changed after set up")
+    order: list[Key] = []
+    for (group, kind), n in command.groups:
+        if group == "":
+            options = sorted({g for g, k in state.pool if k == kind})
+            if len(options) != 1:
+                raise IllegalMove("SetUp/Allied", f"name the group of the {kind} figures")
+            group = options[0]
+        order += [(group, kind)] * n
+    if Counter(order) != state.pool:
+        raise IllegalMove("SetUp/Allied", "R1-R15 hold exactly the units not placed: "
+                          + counts_text(dict(state.pool)))
+    state.track = order
+    state.pool = Counter()
+    return [Event("reserve-order", f"Allied reserves R1-R{len(order)}: "
+                  + ", ".join(key_text(k) for k in order), {"track": [key_text(k) for k in order]})]

@@ -1,0 +1,327 @@
+"""The Arnhem '44 engine: set-up, the round (six blocks; those of the next issue named and
+skipped), movement phases 4.1/5.1 (moving, intrusions, fall back), combat 4.2/5.2 and
+withdrawal, the first round's airborne bonus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from lark import Tree
+
+from referee.core.dice import Dice
+from referee.core.engine import REFEREE, Event, GameInfo, Side
+from referee.core.errors import GameOver, HeaderError, IllegalMove
+from referee.core.names import normalise
+from referee.games.arnhem44 import combat as fight
+from referee.games.arnhem44 import movement
+from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, other
+from referee.games.arnhem44.commands import (
+    CombatRoll,
+    Command,
+    Deploy,
+    EndMovement,
+    EndSetup,
+    FallBack,
+    First,
+    Invade,
+    Move,
+    ReserveOrder,
+    Resign,
+    Support,
+    Unimplemented,
+    Withdraw,
+    WithdrawOrder,
+    build,
+    not_implemented,
+)
+from referee.games.arnhem44.deployment import (
+    deploy_allied,
+    deploy_german,
+    german_missing,
+)
+from referee.games.arnhem44.legal import legal
+from referee.games.arnhem44.position import (
+    Statement,
+    build_setup,
+    check_position,
+    opening,
+    place,
+    position_lines,
+)
+from referee.games.arnhem44.report import invariants, state_json, update_control
+from referee.games.arnhem44.sequence import after_combat, begin_round, start_combat
+from referee.games.arnhem44.state import (
+    COMBAT,
+    MOVEMENT,
+    OVER,
+    SETUP_ALLIED,
+    SETUP_GERMAN,
+    AState,
+)
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+SCENARIOS = ("standard",)
+MAX_ALTERNATIVES = 8
+
+
+class Arnhem44Engine:
+    """The Engine of Arnhem '44 (two players: Allied and German)."""
+
+    grammar = "arnhem44.lark"
+    info = GameInfo(
+        id="arnhem44",
+        title="Arnhem '44",
+        rulebook="arnhem-44.txt",
+        sides=(ALLIED, GERMAN),
+        scenarios=SCENARIOS,
+        coverage=(
+            "set-up, the round (phases 1-3 and 6 named and skipped), movement phases 4.1/5.1 "
+            "(moving, intrusions, waterway crossings, fall back), combat 4.2/5.2 and withdrawal, "
+            "the first round's airborne bonus; not yet: barrage, airborne landings, supply, "
+            "explosives, Bailey bridges, weather, reserves, jokers, veteran options, victory"
+        ),
+    )
+
+    def __init__(self) -> None:
+        self._board: Board | None = None
+
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            self._board = bundled_board()
+        return self._board
+
+    def setup(self, scenario: str | None, options: Mapping[str, str]) -> AState:
+        if scenario is not None and normalise(scenario) not in {normalise(s) for s in SCENARIOS}:
+            raise HeaderError(f"Arnhem '44 has no scenario '{scenario}'; it knows "
+                              + ", ".join(SCENARIOS))
+        for option in options:
+            raise HeaderError(f"the option '{option}' is not refereed yet (Veterans Only: the "
+                              "next Arnhem '44 issue); Arnhem '44 has no options yet")
+        return opening(self.board)
+
+    def copy(self, state: AState) -> AState:
+        return state.copy()
+
+    # -- who acts -----------------------------------------------------------------------------
+
+    def to_act(self, state: AState) -> Side | None:
+        phase = state.phase
+        if phase == OVER:
+            return None
+        if phase == SETUP_GERMAN:
+            return GERMAN
+        if phase == SETUP_ALLIED:
+            return ALLIED
+        if phase in MOVEMENT:
+            return state.mover
+        if state.combats:
+            return REFEREE
+        need = fight.waiting(self.board, state)
+        if need == "roll":
+            return REFEREE
+        return fight.strongest(self.board, state)
+
+    def legal(self, state: AState) -> list[Command]:
+        return legal(self.board, state)
+
+    def forced(self, state: AState) -> Command | None:
+        phase = state.phase
+        if phase in COMBAT:
+            options = self.legal(state)
+            return options[0] if len(options) == 1 else None
+        if phase == SETUP_ALLIED:
+            options = self.legal(state)
+            return options[0] if len(options) == 1 and not isinstance(options[0], Deploy) \
+                else None
+        if phase == SETUP_GERMAN and not sum(german_missing(self.board, state).values()):
+            return EndSetup()
+        return None
+
+    def decision(self, state: AState) -> str:
+        phase = state.phase
+        board = self.board
+        if phase == SETUP_GERMAN:
+            missing = german_missing(board, state)
+            if not sum(missing.values()):
+                return "German set-up complete (end setup)"
+            left = ", ".join(f"{n} {k}" for k, n in missing.items() if n)
+            return (f"German set-up (The German Player Goes First): deploy {left} by the set-up "
+                    "table (deploy GROUPS SECTOR)")
+        if phase == SETUP_ALLIED:
+            if state.track:
+                return "Allied set-up complete (end setup)"
+            if state.pool and sum(state.pool.values()) <= 15 and not any(
+                    self.legal(state)[0:1] and isinstance(c, Deploy) for c in self.legal(state)):
+                return "Allied reserves R1-R15, left to right (reserve-order GROUPS)"
+            return ("Allied set-up (The Allied Player's Turn to Set Up): 4 artillery and 5 "
+                    "other units in each start sector (deploy GROUPS SECTOR)")
+        if phase in MOVEMENT:
+            if state.fallback is not None:
+                return (f"fall back from {state.fallback.start}: support the spotted units with "
+                        "unseen infantry (support GROUPS) or not (no support)")
+            return (f"Phase {phase}, round {state.round} ({'night' if state.night else 'day'}): "
+                    "move, invade, fall back, or end movement")
+        if phase in COMBAT:
+            if state.combats:
+                return f"the combat roll in {state.combats[0]} (combat {state.combats[0]})"
+            need = fight.waiting(board, state)
+            sector = state.withdrawals[0].sector if state.withdrawals else ""
+            if need == "roll":
+                return f"the tie roll for the strongest side in {sector} (withdraw-order)"
+            if need == "first":
+                return f"which side withdraws first from {sector} (first allied|german)"
+            if need == "where":
+                options = [str(c) for c in self.legal(state)]
+                return "a withdrawal destination: " + " or ".join(options)
+        return "nothing: the game is over"
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def apply(self, state: AState, command: Command, dice: Dice) -> list[Event]:
+        if state.phase == OVER:
+            reason = (state.result or {}).get("reason", "the game has ended")
+            raise GameOver(f"the game is over: {reason}")
+        work = state.copy()
+        events = self._dispatch(work, command, dice)
+        for bridge, side in update_control(self.board, work):
+            events.append(Event("control", f"{side.capitalize()} controls {bridge}",
+                                {"bridge": bridge, "control": side}))
+        state.take(work)
+        return events
+
+    def _dispatch(self, work: AState, command: Command, dice: Dice) -> list[Event]:
+        board = self.board
+        phase = work.phase
+        if isinstance(command, Unimplemented):
+            raise not_implemented(command)
+        if isinstance(command, Resign):
+            side = self.to_act(work) or ALLIED
+            if side == REFEREE:
+                raise IllegalMove("Winning", "a player resigns at one of his own decisions")
+            work.phase = OVER
+            work.result = {"result": "win", "winner": other(side),
+                           "reason": f"{side.capitalize()} forfeits the game"}
+            return [Event("resign", f"{side.capitalize()} resigns; "
+                          f"{other(side).capitalize()} wins")]
+        events: list[Event] = []
+        if phase in (SETUP_GERMAN, SETUP_ALLIED):
+            if isinstance(command, Deploy):
+                if phase == SETUP_GERMAN:
+                    return deploy_german(board, work, command)
+                return deploy_allied(board, work, command)
+            if isinstance(command, ReserveOrder):
+                if phase == SETUP_GERMAN:
+                    raise IllegalMove("SetUp/Allied", "the Allied player sets up after the "
+                                      "German player")
+                from referee.games.arnhem44.deployment import reserve_order
+
+                return reserve_order(board, work, command)
+            if isinstance(command, EndSetup):
+                return self._end_setup(work)
+            raise IllegalMove("Set Up", f"'{command}' must wait: {self.decision(work)}")
+        if phase in MOVEMENT:
+            if work.fallback is not None:
+                if not isinstance(command, Support):
+                    raise IllegalMove("Move/FallBack", f"'{command}' must wait: "
+                                      f"{self.decision(work)}")
+                return movement.support(board, work, dice, command)
+            if isinstance(command, Move):
+                return movement.move(board, work, command)
+            if isinstance(command, Invade):
+                return movement.invade(board, work, dice, command)
+            if isinstance(command, FallBack):
+                return movement.fall_back(board, work, dice, command)
+            if isinstance(command, EndMovement):
+                events.append(Event("end-movement", f"{work.mover.capitalize()} ends movement"))
+                start_combat(board, work, events)
+                return events
+            raise IllegalMove(f"Phase {phase}", f"'{command}' is not a movement-phase command; "
+                              f"now: {self.decision(work)}")
+        if phase in COMBAT:
+            if work.combats:
+                if not isinstance(command, CombatRoll):
+                    raise IllegalMove(f"Phase {phase}", f"combat comes first: "
+                                      f"{self.decision(work)}")
+                if command.sector != work.combats[0]:
+                    raise IllegalMove(f"Phase {phase}", f"the next combat is in "
+                                      f"{work.combats[0]}, not {command.sector}")
+                events += fight.combat(board, work, dice, work.combats.pop(0))
+                if not work.combats:
+                    fight.settle(board, work, events)
+                after_combat(board, work, events)
+                return events
+            need = fight.waiting(board, work)
+            if isinstance(command, WithdrawOrder) and need == "roll":
+                fight.tie_roll(board, work, dice, events)
+            elif isinstance(command, First) and need == "first":
+                fight.choose_first(board, work, command, events)
+            elif isinstance(command, Withdraw) and need == "where":
+                fight.withdraw(board, work, command, events)
+            else:
+                raise IllegalMove("RoE/Withdrawal", f"'{command}' is not the decision now: "
+                                  f"{self.decision(work)}")
+            after_combat(board, work, events)
+            return events
+        raise IllegalMove("Round", f"'{command}' is not possible now")
+
+    def _end_setup(self, work: AState) -> list[Event]:
+        board = self.board
+        if work.phase == SETUP_GERMAN:
+            missing = german_missing(board, work)
+            if sum(missing.values()):
+                left = ", ".join(f"{n} {k}" for k, n in missing.items() if n)
+                raise IllegalMove("SetUp/German", f"the set-up table still has {left} to place")
+            work.phase = SETUP_ALLIED
+            return [Event("setup", "German set-up complete; the Allied player sets up "
+                          "(explosives at set-up are not refereed yet)")]
+        if not work.track:
+            raise IllegalMove("SetUp/Allied", "the Allied set-up needs 4 artillery and 5 other "
+                              "units in each start sector and the order of R1-R15 "
+                              "(reserve-order GROUPS)")
+        work.round = 1
+        events = [Event("setup", "Allied set-up complete")]
+        begin_round(board, work, events)
+        return events
+
+    # -- parsing, positions, views ------------------------------------------------------------
+
+    def build_command(self, tree: Tree[Any], text: str) -> Command:
+        return build(self.board, tree)
+
+    def build_setup(self, tree: Tree[Any], text: str) -> Statement:
+        return build_setup(self.board, tree)
+
+    def place(self, state: AState, statement: Statement) -> None:
+        work = state.copy()
+        place(self.board, work, statement)
+        state.take(work)
+
+    def check_position(self, state: AState) -> list[str]:
+        return check_position(self.board, state)
+
+    def position(self, state: AState) -> list[str]:
+        return position_lines(self.board, state)
+
+    def outcome(self, state: AState) -> dict[str, Any]:
+        if state.result is not None:
+            return dict(state.result)
+        return {"result": None}
+
+    def to_json(self, state: AState) -> dict[str, Any]:
+        return state_json(self.board, state, self.to_act(state))
+
+    def render(self, state: AState) -> Sequence[RenderableType]:
+        from referee.games.arnhem44.render import render
+
+        return render(self.board, state, self.to_act(state), self.decision(state))
+
+    def invariants(self, state: AState) -> list[str]:
+        return invariants(self.board, state)
+
+
+ENGINE = Arnhem44Engine()

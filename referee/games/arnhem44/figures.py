@@ -1,0 +1,95 @@
+"""Figures of the moving side and the movement points they have left (Units: In General).
+
+A figure that has not moved this movement phase is *fresh*: it has its full allowance (halved
+at night: tanks 2, infantry and artillery 1) and started the phase where it stands (what an
+infantry crossing without a bridge needs).  Figures that moved keep their remaining points in
+``AState.moved``.  Figures being identical, a command that takes n figures of a kind from a
+sector takes the fresh ones first, then those with the most points left.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee.core.errors import IllegalMove
+from referee.games.arnhem44.board import (
+    ALLIED,
+    GERMAN_GROUP,
+    Board,
+    Key,
+    key_text,
+    side_of,
+)
+from referee.games.arnhem44.commands import Groups
+from referee.games.arnhem44.state import AState
+
+
+def allowance(board: Board, state: AState, kind: str) -> int:
+    """Movement points of a fresh figure: half at night (Units: In General)."""
+    mp = board.mp[kind]
+    return mp // 2 if state.night else mp
+
+
+def fresh(state: AState, sector: str, key: Key) -> int:
+    here = state.units.get(sector, Counter())[key]
+    moved = state.moved.get(sector, Counter())
+    return here - sum(n for (g, k, _), n in moved.items() if (g, k) == key)
+
+
+def points(board: Board, state: AState, sector: str, key: Key) -> list[tuple[int, bool]]:
+    """(movement points left, fresh) of each figure of ``key`` in ``sector``, best first."""
+    full = allowance(board, state, key[1])
+    out = [(full, True)] * fresh(state, sector, key)
+    moved = state.moved.get(sector, Counter())
+    for (g, k, mp), n in sorted(moved.items(), key=lambda kv: -kv[0][2]):
+        if (g, k) == key:
+            out += [(mp, False)] * n
+    return out
+
+
+def take(state: AState, sector: str, key: Key, n: int, board: Board) -> list[tuple[int, bool]]:
+    """Remove ``n`` figures of ``key`` from ``sector`` (the best first); their (points, fresh)."""
+    chosen = points(board, state, sector, key)[:n]
+    state.remove(sector, key, n)
+    moved = state.moved.get(sector)
+    for mp, was_fresh in chosen:
+        if not was_fresh and moved is not None:
+            moved[(key[0], key[1], mp)] -= 1
+            if not moved[(key[0], key[1], mp)]:
+                del moved[(key[0], key[1], mp)]
+    return chosen
+
+
+def put(state: AState, sector: str, key: Key, mp: int, n: int = 1) -> None:
+    """Place figures that moved this phase, with ``mp`` points left."""
+    state.add(sector, key, n)
+    state.moved.setdefault(sector, Counter())[(key[0], key[1], mp)] += n
+
+
+def resolve(state: AState, side: str, sector: str, groups: Groups, rule: str) -> list[
+        tuple[Key, int]]:
+    """The figures a command names, with their groups filled in and their presence checked."""
+    here = state.units.get(sector, Counter())
+    out: dict[Key, int] = {}
+    for (group, kind), n in groups:
+        if side != ALLIED:
+            if group not in ("", GERMAN_GROUP):
+                raise IllegalMove(rule, f"German figures have no group: write '{n} {kind}'")
+            group = GERMAN_GROUP
+        elif group == "":
+            options = sorted({g for (g, k) in here if k == kind and side_of(g) == ALLIED})
+            if len(options) != 1:
+                raise IllegalMove(
+                    rule, f"name the group of the Allied {kind} figures in {sector}"
+                    + (f": {', '.join(f'{kind}/{g}' for g in options)}" if options else
+                       " (there are none)"))
+            group = options[0]
+        elif group == GERMAN_GROUP:
+            raise IllegalMove(rule, "DE is the German figures' group; Allied groups are UK, US, "
+                              "1AB, PL, 82, 101")
+        key = (group, kind)
+        out[key] = out.get(key, 0) + n
+    for key, n in out.items():
+        if here[key] < n:
+            raise IllegalMove(rule, f"{sector} holds {here[key]} {key_text(key)}, not {n}")
+    return list(out.items())

@@ -1,0 +1,89 @@
+"""Rolling fire and distributing hits (Rules of Engagement: Hit probability, Distributing the
+hits; Ten-Sided Dice).
+
+Dice are d10 read 0-9 (``low=0``); a 0 always fails.  A figure rolls its firepower in dice
+(artillery as an anti-tank weapon, Units); a die hits when 1 <= face <= the number of the
+figure's kind.  Hits are distributed by a second roll, one die per hit: face k strikes target
+((k - 1) mod N) + 1 in the order all infantry, all tanks, all artillery; 0 is a ricochet.  Hits
+scored by artillery strike tanks only (Units: Artillery as an Anti-Tank Weapon), numbered among
+the enemy tanks.  The dice of one side are rolled in the order the rules roll them: every hit
+die (each figure in canonical order), then one distribution die per hit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.core.dice import Dice
+from referee.games.arnhem44.board import Board, Key, key_order, key_text
+
+
+@dataclass(frozen=True, slots=True)
+class Shooter:
+    key: Key
+    dice: int
+    number: int
+
+
+def expand(counts: dict[Key, int]) -> list[Key]:
+    """Figures one by one in the distribution order (infantry, tanks, artillery; by group)."""
+    return [k for k in sorted(counts, key=key_order) for _ in range(counts[k])]
+
+
+def fire(board: Board, dice: Dice, shooters: list[Shooter], targets: list[Key],
+         label: str) -> tuple[list[int], list[str]]:
+    """One side's fire at ``targets``: the damage each target takes, and words for the log."""
+    damage = [0] * len(targets)
+    tanks = [i for i, k in enumerate(targets) if k[1] == "tank"]
+    hits: list[bool] = []  # True: an anti-tank hit (tanks only)
+    rolled: list[str] = []
+    for shooter in shooters:
+        anti_tank = shooter.key[1] == "art"
+        if shooter.dice <= 0 or not targets or (anti_tank and not tanks):
+            continue
+        faces = dice.roll(10, shooter.dice, f"{label}: {key_text(shooter.key)} hits "
+                          f"(<= {shooter.number})", low=0)
+        rolled.append(" ".join(map(str, faces)))
+        hits += [anti_tank for f in faces if 1 <= f <= shooter.number]
+    if not hits:
+        return damage, ([f"{label}: no hit"] if rolled else [])
+    faces = dice.roll(10, len(hits), f"{label}: distribution of {len(hits)} hit"
+                      f"{'s' if len(hits) != 1 else ''}", low=0)
+    ricochets = 0
+    for anti_tank, face in zip(hits, faces, strict=True):
+        if face == 0:
+            ricochets += 1
+            continue
+        pool = tanks if anti_tank else list(range(len(targets)))
+        damage[pool[(face - 1) % len(pool)]] += 1
+    words = [f"{label}: {len(hits)} hit{'s' if len(hits) != 1 else ''}"
+             + (f", {ricochets} ricochet{'s' if ricochets != 1 else ''}" if ricochets else "")]
+    return damage, words
+
+
+def outcome_of(board: Board, targets: list[Key], damage: list[int]) -> tuple[
+        dict[Key, int], dict[Key, int]]:
+    """(eliminated, withdrawing) counts: all hit points lost; half or more lost (Units)."""
+    eliminated: dict[Key, int] = {}
+    hurt: dict[Key, int] = {}
+    for key, lost in zip(targets, damage, strict=True):
+        hp = board.hit_points(key)
+        if lost >= hp:
+            eliminated[key] = eliminated.get(key, 0) + 1
+        elif lost * 2 >= hp:
+            hurt[key] = hurt.get(key, 0) + 1
+    return eliminated, hurt
+
+
+def injured_of(targets: list[Key], damage: list[int], board: Board) -> dict[Key, int]:
+    """Figures hit but not eliminated (a ricochet does not count)."""
+    out: dict[Key, int] = {}
+    for key, lost in zip(targets, damage, strict=True):
+        if 0 < lost < board.hit_points(key):
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def counts_text(counts: dict[Key, int]) -> str:
+    return ", ".join(f"{n} {key_text(k)}" for k, n in sorted(counts.items(),
+                                                           key=lambda kv: key_order(kv[0])))

@@ -1,0 +1,199 @@
+"""What may be done now (``Engine.legal``).  Figures being identical, movement, fall back,
+invasion and withdrawal are listed for one figure at a time (``move 1 tank/UK A->B``); any count
+of the same figures that fits the rules is accepted as well."""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+
+from referee.core.errors import IllegalMove
+from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, KINDS, Board, Key, side_of
+from referee.games.arnhem44.combat import _current, destinations, waiting
+from referee.games.arnhem44.commands import (
+    CombatRoll,
+    Command,
+    Deploy,
+    EndMovement,
+    EndSetup,
+    FallBack,
+    First,
+    Invade,
+    Move,
+    ReserveOrder,
+    Support,
+    Withdraw,
+    WithdrawOrder,
+)
+from referee.games.arnhem44.deployment import (
+    allied_on_map_done,
+    feasible,
+    german_missing,
+    placed,
+    table,
+)
+from referee.games.arnhem44.figures import points
+from referee.games.arnhem44.movement import crossing, enemies, friends
+from referee.games.arnhem44.state import COMBAT, MOVEMENT, SETUP_ALLIED, SETUP_GERMAN, AState
+
+
+def legal(board: Board, state: AState) -> list[Command]:
+    phase = state.phase
+    if phase == SETUP_GERMAN:
+        return german_setup(board, state)
+    if phase == SETUP_ALLIED:
+        return allied_setup(board, state)
+    if phase in MOVEMENT:
+        return movement(board, state)
+    if phase in COMBAT:
+        return combat(board, state)
+    return []
+
+
+def german_setup(board: Board, state: AState) -> list[Command]:
+    out: list[Command] = []
+    missing = german_missing(board, state)
+    for kind in KINDS:
+        if not missing[kind]:
+            continue
+        where = placed(state, kind)
+        sectors = sorted({s for allowed, units, _ in table(board) if units.get(kind)
+                          for s in allowed}, key=board.rank.__getitem__)
+        for sector in sectors:
+            if friends(state, sector, GERMAN) >= board.max_per_side:
+                continue
+            trial = dict(where)
+            trial[sector] = trial.get(sector, 0) + 1
+            if feasible(board, kind, trial):
+                out.append(Deploy((((GERMAN_GROUP, kind), 1),), sector))
+    if not sum(missing.values()):
+        out.append(EndSetup())
+    return out
+
+
+def allied_setup(board: Board, state: AState) -> list[Command]:
+    out: list[Command] = []
+    if state.track:
+        return [EndSetup()]
+    if allied_on_map_done(board, state):
+        order = sorted(state.pool.elements(), key=lambda k: (KINDS.index(k[1]), k[0]))
+        groups: list[tuple[Key, int]] = []
+        for key in order:
+            if groups and groups[-1][0] == key:
+                groups[-1] = (key, groups[-1][1] + 1)
+            else:
+                groups.append((key, 1))
+        return [ReserveOrder(tuple(groups))]
+    for sector in board.start_sectors:
+        here = state.units.get(sector, Counter())
+        art = sum(n for k, n in here.items() if k[1] == "art")
+        others = sum(here.values()) - art
+        for key in sorted(state.pool, key=lambda k: (KINDS.index(k[1]), k[0])):
+            if key[0] == "US" and sector != board.starts.get("centre"):
+                continue
+            if (art if key[1] == "art" else others) >= (4 if key[1] == "art" else 5):
+                continue
+            out.append(Deploy(((key, 1),), sector))
+    return out
+
+
+def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
+              fresh: bool) -> dict[str, tuple[str, ...]]:
+    """Sectors a figure can move to outside enemy territory, with a cheapest path each."""
+    side = side_of(key[0])
+    best: dict[str, tuple[int, tuple[str, ...]]] = {start: (0, (start,))}
+    queue: list[tuple[int, tuple[str, ...]]] = [(0, (start,))]
+    while queue:
+        spent, path = heapq.heappop(queue)
+        here = path[-1]
+        if best[here][0] < spent:
+            continue
+        if here != start and friends(state, here, side) >= board.max_per_side:
+            continue  # cannot pass through a full sector
+        for there in board.neighbours[here]:
+            if enemies(state, there, side):
+                continue
+            try:
+                cost, ends, _ = crossing(board, state, here, there, key[1], side,
+                                         len(path) == 1, fresh)
+            except IllegalMove:
+                continue
+            total = spent + cost
+            if total > mp or (there in best and best[there][0] <= total):
+                continue
+            best[there] = (total, (*path, there))
+            if not ends:
+                heapq.heappush(queue, (total, (*path, there)))
+    return {s: p for s, (_, p) in best.items()
+            if s != start and friends(state, s, side) < board.max_per_side}
+
+
+def movement(board: Board, state: AState) -> list[Command]:
+    side = state.mover
+    if state.fallback is not None:
+        unseen = Counter(k for k in state.fallback.unseen if k[1] == "inf")
+        out: list[Command] = [Support(())]
+        for key, n in sorted(unseen.items()):
+            out += [Support(((key, i),)) for i in range(1, n + 1)]
+        return out
+    out = []
+    for sector in [s for s in board.order if s in state.units]:
+        here = state.units[sector]
+        disputed = enemies(state, sector, side) > 0
+        for key in sorted(here):
+            if side_of(key[0]) != side:
+                continue
+            options = points(board, state, sector, key)
+            if not options or options[0][0] == 0:
+                continue
+            mp, fresh = options[0]
+            if disputed:
+                for there in board.neighbours[sector]:
+                    if enemies(state, there, side):
+                        used = state.intruded.get(there, friends(state, there, side))
+                        if used >= board.max_per_side:
+                            continue
+                    elif friends(state, there, side) >= board.max_per_side:
+                        continue
+                    try:
+                        cost, _, _ = crossing(board, state, sector, there, key[1], side, True,
+                                              fresh)
+                    except IllegalMove:
+                        continue
+                    if cost <= mp:
+                        out.append(FallBack(((key, 1),), sector, there))
+                continue
+            for path in reachable(board, state, sector, key, mp, fresh).values():
+                out.append(Move(((key, 1),), path))
+            for there in board.neighbours[sector]:
+                if not enemies(state, there, side):
+                    continue
+                room = board.max_per_side - friends(state, there, side) - state.intruded.get(
+                    there, 0)
+                if room < 1:
+                    continue
+                try:
+                    cost, _, _ = crossing(board, state, sector, there, key[1], side, True, fresh)
+                except IllegalMove:
+                    continue
+                if cost <= mp:
+                    out.append(Invade(there, ((sector, ((key, 1),)),)))
+    out.append(EndMovement())
+    return out
+
+
+def combat(board: Board, state: AState) -> list[Command]:
+    if state.combats:
+        return [CombatRoll(state.combats[0])]
+    need = waiting(board, state)
+    if need == "roll":
+        return [WithdrawOrder()]
+    if need == "first":
+        return [First(ALLIED), First(GERMAN)]
+    if need == "where":
+        current = _current(state)
+        assert current is not None
+        side = side_of(current.key[0])
+        return [Withdraw(((current.key, 1),), current.sector, d)
+                for d in destinations(board, state, current.sector, side)]
+    return []

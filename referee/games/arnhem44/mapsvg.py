@@ -1,0 +1,192 @@
+"""Draw the Arnhem '44 board as SVG (standard library only, deterministic output).
+
+Sectors are areas: the Voronoi cell of each sector's drawing position, clipped to a disc of
+``REACH`` km, coloured by sector type and labelled with the name and the three numbers
+(infantry, tanks, artillery).  Borders that are waterways are drawn on the shared edge of the
+two cells: light blue for canals and rivers, deep blue for the three streams; bridges (small,
+major, with their value) and ferries on them.  Drop zones, German flag sectors and the start
+sectors are marked.  A position can be overlaid: the figures of each side in each sector.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from referee.core.svg import Highlight, svg_root, to_text
+from referee.games.arnhem44.scenario import Scenario
+
+SCALE = 13.0
+"""Pixels per kilometre."""
+MARGIN = 40.0
+REACH = 6.5
+"""No sector reaches further than this many km from its drawing position."""
+WATER = {"waterway": ("#5fb3f0", 3.5), "stream": ("#1c4fa0", 7.0)}
+Point = tuple[float, float]
+
+
+def _clip(poly: list[Point], a: float, b: float, c: float) -> list[Point]:
+    """Keep the part of ``poly`` where a*x + b*y <= c (Sutherland-Hodgman)."""
+    out: list[Point] = []
+    for i, p in enumerate(poly):
+        q = poly[(i + 1) % len(poly)]
+        fp, fq = a * p[0] + b * p[1] - c, a * q[0] + b * q[1] - c
+        if fp <= 0:
+            out.append(p)
+        if (fp < 0 < fq) or (fq < 0 < fp):
+            t = fp / (fp - fq)
+            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return out
+
+
+def cells(sites: Mapping[str, Point]) -> dict[str, list[Point]]:
+    out: dict[str, list[Point]] = {}
+    items = sorted(sites.items())
+    for name, (x, y) in items:
+        poly = [(x + REACH * math.cos(math.pi * k / 12), y + REACH * math.sin(math.pi * k / 12))
+                for k in range(24)]
+        for other, (u, v) in items:
+            if other == name or abs(u - x) > 2 * REACH or abs(v - y) > 2 * REACH:
+                continue
+            a, b = u - x, v - y
+            c = (u * u + v * v - x * x - y * y) / 2
+            poly = _clip(poly, a, b, c)
+        out[name] = poly
+    return out
+
+
+def shared_edge(poly: list[Point], p: Point, q: Point) -> tuple[Point, Point] | None:
+    """The edge of ``poly`` on the bisector of ``p`` and ``q``, if the cells touch."""
+    a, b = q[0] - p[0], q[1] - p[1]
+    c = (q[0] ** 2 + q[1] ** 2 - p[0] ** 2 - p[1] ** 2) / 2
+    norm = math.hypot(a, b) or 1.0
+    on = [pt for pt in poly if abs(a * pt[0] + b * pt[1] - c) / norm < 1e-6]
+    if len(on) < 2:
+        return None
+    on.sort()
+    return on[0], on[-1]
+
+
+def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str, Mapping[
+        str, int]]]] | None = None, title: str | None = None) -> str:
+    """The SVG text of the board, with ``figures`` (sector -> side -> group -> kind -> n)."""
+    meta = scenario.meta
+    sites = {s.id: (s.x, s.y) for s in scenario.sectors}
+    xs = [p[0] for p in sites.values()]
+    ys = [p[1] for p in sites.values()]
+    min_x, max_x = min(xs) - REACH, max(xs) + REACH
+    min_y, max_y = min(ys) - REACH, max(ys) + REACH
+    width = int((max_x - min_x) * SCALE + 2 * MARGIN)
+    height = int((max_y - min_y) * SCALE + 2 * MARGIN + 40)
+
+    def px(p: Point) -> Point:
+        return (MARGIN + (p[0] - min_x) * SCALE, MARGIN + 40 + (max_y - p[1]) * SCALE)
+
+    def pts(poly: list[Point]) -> str:
+        return " ".join(f"{px(p)[0]:.1f},{px(p)[1]:.1f}" for p in poly)
+
+    root = svg_root(width, height, "Arnhem '44 - sector map (reconstruction)")
+    root.add("rect", x=0, y=0, width=width, height=height, fill="#eef3f7")
+    heading = title or ("Arnhem '44 - the sector map (reconstructed; numbers: infantry tanks "
+                        "artillery)")
+    root.add("text", heading, x=MARGIN, y=28, font_size=18, font_weight="bold")
+    polys = cells(sites)
+    layer = root.add("g", id="sectors")
+    for sector in scenario.sectors:
+        colour = meta.types[sector.type].colour
+        layer.add("polygon", points=pts(polys[sector.id]), fill=colour, stroke="#ffffff",
+                  stroke_width=1.2)
+    water = root.add("g", id="waterways")
+    marks = root.add("g", id="crossings")
+    values = {b.id: b for b in scenario.crossings.bridges}
+    for border in scenario.borders:
+        if border.kind == "plain":
+            continue
+        edge = shared_edge(polys[border.a], sites[border.a], sites[border.b])
+        if edge is None:
+            mid = ((sites[border.a][0] + sites[border.b][0]) / 2,
+                   (sites[border.a][1] + sites[border.b][1]) / 2)
+            edge = (mid, mid)
+        colour, stroke = WATER[border.kind]
+        (x1, y1), (x2, y2) = px(edge[0]), px(edge[1])
+        if edge[0] == edge[1]:
+            water.add("circle", cx=x1, cy=y1, r=stroke, fill=colour)
+        else:
+            water.add("line", x1=f"{x1:.1f}", y1=f"{y1:.1f}", x2=f"{x2:.1f}", y2=f"{y2:.1f}",
+                      stroke=colour, stroke_width=stroke, stroke_linecap="round")
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        if border.bridge:
+            bridge = values[border.bridge]
+            a, b = px(sites[border.a]), px(sites[border.b])
+            angle = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
+            size = 22 if bridge.kind == "major" else 14
+            group = marks.add("g", transform=f"translate({mx:.1f},{my:.1f}) "
+                              f"rotate({angle:.1f})")
+            group.add("rect", x=-size / 2, y=-4, width=size, height=8, fill="#8a5a2b",
+                      stroke="#3b2410", stroke_width=1)
+            marks.add("text", f"{bridge.value}", x=f"{mx + 8:.1f}", y=f"{my - 6:.1f}",
+                      font_size=11, font_weight="bold", fill="#3b2410")
+        if border.ferry:
+            marks.add("circle", cx=f"{mx:.1f}", cy=f"{my:.1f}", r=6, fill="#203040",
+                      stroke="#ffffff", stroke_width=1.5)
+            marks.add("text", "F", x=f"{mx - 3.5:.1f}", y=f"{my + 3.5:.1f}", font_size=9,
+                      fill="#ffffff")
+    labels = root.add("g", id="labels")
+    zones = {z.centre: z for z in scenario.crossings.drop_zones}
+    for sector in scenario.sectors:
+        x, y = px(sites[sector.id])
+        numbers = sector.numbers or meta.types[sector.type].numbers
+        labels.add("text", sector.name or sector.id, x=f"{x:.1f}", y=f"{y - 4:.1f}",
+                   font_size=9, text_anchor="middle", fill="#1b1b1b")
+        labels.add("text", " ".join(map(str, numbers)), x=f"{x:.1f}", y=f"{y + 7:.1f}",
+                   font_size=9, text_anchor="middle", fill="#333333", font_weight="bold")
+        if sector.flag:
+            labels.add("rect", x=f"{x - 16:.1f}", y=f"{y - 22:.1f}", width=9, height=6,
+                       fill="#c01818", stroke="#000000", stroke_width=0.6)
+        if sector.start:
+            labels.add("text", f"START {sector.start.upper()}", x=f"{x:.1f}", y=f"{y + 18:.1f}",
+                       font_size=9, text_anchor="middle", fill="#7a1010", font_weight="bold")
+        zone = zones.get(sector.id)
+        if zone is not None:
+            labels.add("circle", cx=f"{x + 18:.1f}", cy=f"{y - 16:.1f}", r=8, fill="#ffffff",
+                       stroke="#2f7d32", stroke_width=2)
+            labels.add("text", str(zone.number), x=f"{x + 18:.1f}", y=f"{y - 12:.1f}",
+                       font_size=10, text_anchor="middle", font_weight="bold", fill="#2f7d32")
+    if figures:
+        layer = root.add("g", id="figures")
+        for sector_id, sides in figures.items():
+            if sector_id not in sites:
+                continue
+            x, y = px(sites[sector_id])
+            row = 0
+            for side, colour in (("allied", "#2f6e2f"), ("german", "#4a4a4a")):
+                groups = sides.get(side)
+                if not groups:
+                    continue
+                text = " ".join(f"{n}{kind[0]}" + (f"/{group}" if group != "DE" else "")
+                                for group, kinds in groups.items() for kind, n in kinds.items())
+                w = 6 + 5.4 * len(text)
+                top = y + 11 + row * 13
+                layer.add("rect", x=f"{x - w / 2:.1f}", y=f"{top:.1f}", width=f"{w:.1f}",
+                          height=12, fill=colour, rx=2)
+                layer.add("text", text, x=f"{x:.1f}", y=f"{top + 9:.1f}", font_size=9,
+                          text_anchor="middle", fill="#ffffff")
+                row += 1
+    legend = root.add("g", id="legend")
+    lx, ly = MARGIN, height - 30
+    for index, info in enumerate(meta.types.values()):
+        legend.add("rect", x=lx + index * 150, y=ly, width=14, height=14, fill=info.colour)
+        legend.add("text", f"{info.name} {' '.join(map(str, info.numbers))}",
+                   x=lx + index * 150 + 18, y=ly + 11, font_size=11)
+    return to_text(root)
+
+
+def draw_position(engine: Any, state: Any, highlight: Highlight | None) -> str:
+    """``referee render``: the board with a log's figures (the drawer of ``core.svg``)."""
+    data = engine.to_json(state)
+    figures = {s["id"]: s["units"] for s in data.get("sectors", [])}
+    title = f"Round {data['round']} ({data['half']}), phase {data['phase']}"
+    if highlight is not None:
+        title += f" - line {highlight.line}: {highlight.text}"
+    return draw_map(engine.board.scenario, figures, title)

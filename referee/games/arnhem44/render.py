@@ -1,0 +1,49 @@
+"""The text view of an Arnhem '44 state (rich tables)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from referee.games.arnhem44.board import ALLIED, GERMAN, Board, key_order, key_text, side_of
+from referee.games.arnhem44.state import AState
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+
+def render(board: Board, state: AState, to_act: str | None, decision: str) -> Sequence[
+        RenderableType]:
+    out: list[RenderableType] = []
+    head = (f"Round {state.round} ({'night' if state.night else 'day'}, {state.weather} "
+            f"weather), phase {state.phase}")
+    out.append(Text(head, style="bold"))
+    table = Table(title="Sectors", title_justify="left")
+    for column in ("Sector", "Type", "Numbers", "Allied", "German"):
+        table.add_column(column)
+    for sector in board.order:
+        counts = state.units.get(sector)
+        if not counts:
+            continue
+        cells = {}
+        for side in (ALLIED, GERMAN):
+            keys = sorted((k for k in counts if side_of(k[0]) == side), key=key_order)
+            cells[side] = ", ".join(f"{counts[k]} {key_text(k)}" for k in keys)
+        table.add_row(sector, board.type[sector], " ".join(map(str, board.numbers[sector])),
+                      cells[ALLIED], cells[GERMAN])
+    out.append(table)
+    if state.track:
+        out.append(Text("R1-R15: " + ", ".join(key_text(k) for k in state.track)))
+    if state.eliminated:
+        out.append(Text("Eliminated: " + ", ".join(
+            f"{n} {key_text(k)}" for k, n in sorted(state.eliminated.items(),
+                                                    key=lambda kv: key_order(kv[0])))))
+    held = [f"{b} {s}" for b, s in sorted(state.control.items()) if s == ALLIED]
+    if held:
+        out.append(Text("Allied bridges: " + ", ".join(held)))
+    if to_act is not None:
+        out.append(Text(f"awaiting {to_act.capitalize()}: {decision}"))
+    return out

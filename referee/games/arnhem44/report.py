@@ -1,0 +1,179 @@
+"""The JSON view of an Arnhem '44 state and its invariants."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from referee.games.arnhem44.board import (
+    ALLIED,
+    GERMAN,
+    NATIONALITY,
+    SIDES,
+    Board,
+    Key,
+    key_order,
+    key_text,
+    side_of,
+)
+from referee.games.arnhem44.state import AState
+
+
+def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
+    """{side: {group: {kind: n}}} with stable key order."""
+    out: dict[str, Any] = {}
+    for key in sorted(counts, key=lambda k: (SIDES.index(side_of(k[0])), key_order(k))):
+        n = counts[key]
+        if not n:
+            continue
+        group, kind = key
+        out.setdefault(side_of(group), {}).setdefault(group, {})[kind] = n
+    return out
+
+
+def totals(board: Board) -> Counter[Key]:
+    """Every figure the scenario brings into play (set-up, reserves, landings)."""
+    f = board.scenario.forces
+    total: Counter[Key] = Counter()
+    for pool in f.allied_setup:
+        total[(pool.group, pool.kind)] += pool.count
+    for icon in f.reserve_icons:
+        kind, _, group = icon.partition("/")
+        total[(group, kind)] += 1
+    for entry in f.german_setup:
+        for kind, n in entry.units.items():
+            total[("DE", kind)] += n
+    for reserve in f.german_reserves:
+        for kind, n in reserve.units.items():
+            total[("DE", kind)] += n
+    for landing in f.airborne:
+        for kind_name, n in landing.units.items():
+            total[(landing.group, kind_name)] += n
+    return total
+
+
+def on_map(state: AState) -> Counter[Key]:
+    out: Counter[Key] = Counter()
+    for counts in state.units.values():
+        out.update(counts)
+    return out
+
+
+def bridge_json(board: Board, state: AState) -> list[dict[str, Any]]:
+    return [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value, "state": "intact",
+             "between": [b.a, b.b], "control": state.control.get(b.id)}
+            for b in board.bridges.values()]
+
+
+def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any]:
+    sectors = []
+    for sid in board.order:
+        counts = state.units.get(sid)
+        if not counts:
+            continue
+        units = figures_json(counts)
+        sectors.append({
+            "id": sid, "type": board.type[sid], "numbers": list(board.numbers[sid]),
+            "units": units, "disputed": len(units) == 2,
+        })
+    return {
+        "game": "arnhem44",
+        "round": state.round,
+        "turn": state.round,
+        "half": "night" if state.night else "day",
+        "night": state.night,
+        "weather": state.weather,
+        "phase": state.phase,
+        "to_act": to_act,
+        "sectors": sectors,
+        "bridges": bridge_json(board, state),
+        "tracks": {
+            "reserve": [key_text(k) for k in state.track],
+            "setup_pool": figures_json(state.pool),
+        },
+        "waiting": figures_json(state.waiting),
+        "eliminated": figures_json(state.eliminated),
+        "movement": {
+            "moved": {s: {f"{key_text((g, k))} mp {mp}": n for (g, k, mp), n in sorted(c.items())}
+                      for s, c in sorted(state.moved.items()) if c},
+            "intruded": dict(sorted(state.intruded.items())),
+            "fall_back": None if state.fallback is None else {
+                "from": state.fallback.start, "to": state.fallback.dest,
+                "spotted": [key_text(k) for k in state.fallback.spotted],
+                "unseen": [key_text(k) for k in state.fallback.unseen]},
+        },
+        "combat": {
+            "sectors": list(state.combats),
+            "withdrawals": [{"sector": w.sector, "figure": key_text(w.key), "count": w.count}
+                            for w in state.withdrawals],
+            "first": state.first,
+            "strongest": state.strongest,
+        },
+        "nationalities": sorted({NATIONALITY[g] for c in state.units.values() for g, _ in c}),
+    }
+
+
+def invariants(board: Board, state: AState) -> list[str]:
+    out: list[str] = []
+    for sid, counts in state.units.items():
+        if sid not in board.rank:
+            out.append(f"figures in an unknown sector {sid}")
+        for side in SIDES:
+            n = sum(v for k, v in counts.items() if side_of(k[0]) == side)
+            if n > board.max_per_side:
+                out.append(f"{sid} holds {n} {side} units (at most {board.max_per_side})")
+        if any(v <= 0 for v in counts.values()):
+            out.append(f"{sid} holds a count that is not positive")
+    total = on_map(state) + state.pool + Counter(state.track) + state.waiting + state.eliminated
+    if total != totals(board):
+        out.append("figures are not conserved: on the map, the set-up pool, R1-R15, later "
+                   "arrivals and the eliminated do not add up to the scenario's figures")
+    for sector, moved in state.moved.items():
+        for (g, k, _), n in moved.items():
+            if n <= 0 or state.units.get(sector, Counter())[(g, k)] < sum(
+                    m for (g2, k2, _), m in moved.items() if (g2, k2) == (g, k)):
+                out.append(f"moved figures in {sector} exceed the figures there")
+    if state.phase not in ("setup-german", "setup-allied") and state.pool:
+        out.append("Allied set-up units left unplaced after set-up")
+    if state.control and set(state.control) - set(board.bridges):
+        out.append("control of an unknown bridge")
+    return out
+
+
+def start_waiting(board: Board) -> Counter[Key]:
+    """Figures not in play yet: the German set-up table (until deployed), every airborne
+    landing, reserve icon and German reserve."""
+    f = board.scenario.forces
+    waiting: Counter[Key] = Counter()
+    for entry in f.german_setup:
+        for kind, n in entry.units.items():
+            waiting[("DE", kind)] += n
+    for icon in f.reserve_icons:
+        icon_kind, _, group = icon.partition("/")
+        waiting[(group, icon_kind)] += 1
+    for reserve in f.german_reserves:
+        for kind, n in reserve.units.items():
+            waiting[("DE", kind)] += n
+    for landing in f.airborne:
+        for kind, n in landing.units.items():
+            waiting[(landing.group, kind)] += n
+    return waiting
+
+
+def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
+    """Waterways: a player controls a bridge when both sides of it are free of enemy troops
+    (A6: a side with units at the bridge and no enemy at either end takes control; otherwise the
+    control stays as it was)."""
+    changes = []
+    for bridge in board.bridges.values():
+        ends = (state.units.get(bridge.a, Counter()), state.units.get(bridge.b, Counter()))
+        present = {side_of(g) for c in ends for (g, _), n in c.items() if n}
+        if len(present) == 1:
+            (side,) = present
+            if state.control.get(bridge.id) != side:
+                state.control[bridge.id] = side
+                changes.append((bridge.id, side))
+    return changes
+
+
+__all__ = ["ALLIED", "GERMAN", "invariants", "state_json", "update_control"]

@@ -1,0 +1,228 @@
+"""The Arnhem '44 scenario: sectors, borders, bridges, ferries, drop zones and forces.
+
+The data lives in TOML files under ``scenarios/arnhem44/standard/`` and is largely a documented
+reconstruction (the rulebook prints the rules, not the board or its charts; see NOTES.md
+there).  This module holds the pydantic models and the loader; the rulebook facts the data must
+satisfy are checked in ``facts.py``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from referee.core.resources import scenario_dir
+from referee.core.scenario import ScenarioError, scenario_text, validation_sentences
+
+SectorType = Literal["open-field", "forest", "polder", "village", "town"]
+BorderKind = Literal["plain", "waterway", "stream"]
+Kind = Literal["inf", "tank", "art"]
+AlliedGroup = Literal["UK", "US", "1AB", "PL", "82", "101"]
+
+FILES = ("scenario.toml", "sectors.toml", "borders.toml", "crossings.toml", "forces.toml")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SectorTypeInfo(_Model):
+    name: str
+    numbers: tuple[int, int, int]
+    colour: str
+
+
+class KindInfo(_Model):
+    name: str
+    fp: int = Field(ge=0, le=10)
+    at_fp: dict[str, int] | None = None
+    hp: dict[str, int]
+    mp: int = Field(ge=1, le=10)
+
+
+class Meta(_Model):
+    game: Literal["arnhem44"]
+    id: str
+    title: str
+    rounds: int = Field(ge=1, le=99)
+    first_day: str
+    max_per_side: int = Field(ge=1, le=99)
+    figures: int = Field(ge=1, le=999)
+    bridge_points: int = Field(ge=1, le=999)
+    types: dict[SectorType, SectorTypeInfo]
+    kinds: dict[Kind, KindInfo]
+
+
+class Sector(_Model):
+    """One sector of the board (The Map)."""
+
+    id: str = Field(min_length=1)
+    name: str | None = None
+    type: SectorType
+    numbers: tuple[int, int, int] | None = None
+    """The printed [infantry, tanks, artillery] numbers where they differ from the type's."""
+    x: float
+    y: float
+    lat: float
+    lon: float
+    above_rhine: bool = False
+    above_canal: bool = True
+    flag: bool = False
+    start: Literal["west", "centre", "east"] | None = None
+    aliases: list[str] = []
+    merged: list[str] = []
+
+
+class Border(_Model):
+    a: str
+    b: str
+    kind: BorderKind = "plain"
+    water: str | None = None
+    bridge: str | None = None
+    ferry: str | None = None
+
+
+class Bridge(_Model):
+    id: str
+    name: str
+    kind: Literal["small", "major"]
+    a: str
+    b: str
+    value: int = Field(ge=0, le=100)
+
+
+class Ferry(_Model):
+    id: str
+    name: str
+    a: str
+    b: str
+
+
+class DropZone(_Model):
+    number: int = Field(ge=1, le=6)
+    name: str
+    group: AlliedGroup
+    centre: str
+    green: list[str]
+    black: list[str]
+
+
+class Crossings(_Model):
+    bridges: list[Bridge]
+    ferries: list[Ferry]
+    drop_zones: list[DropZone]
+
+
+class Pool(_Model):
+    group: AlliedGroup
+    kind: Kind
+    count: int = Field(ge=1, le=99)
+
+
+class SetupEntry(_Model):
+    sector: str | None = None
+    zones: int = Field(default=0, ge=0, le=2)
+    above_canal: bool = False
+    units: dict[Kind, int]
+
+
+class GermanReserve(_Model):
+    round: int = Field(ge=1, le=18)
+    above_rhine: bool
+    units: dict[Kind, int] = {}
+    crates: list[int] = []
+
+
+class Landing(_Model):
+    round: int
+    group: AlliedGroup
+    zone: int = Field(ge=1, le=6)
+    units: dict[Kind, int]
+    supplies: int = Field(ge=0)
+
+
+class Forces(_Model):
+    allied_setup: list[Pool]
+    reserve_icons: list[str]
+    german_setup: list[SetupEntry]
+    german_reserves: list[GermanReserve]
+    setup_crates: list[int]
+    airborne: list[Landing]
+
+
+class Scenario(_Model):
+    meta: Meta
+    sectors: list[Sector]
+    borders: list[Border]
+    crossings: Crossings
+    forces: Forces
+    folder: str = ""
+
+
+def bundled_path() -> Path:
+    return scenario_dir("arnhem44") / "standard"
+
+
+def _read(path: Path, problems: list[str]) -> dict[str, Any]:
+    try:
+        return tomllib.loads(scenario_text(path))  # a regular file, of bounded size
+    except ScenarioError as error:
+        problems.extend(error.problems)
+    except FileNotFoundError:
+        problems.append(f"{path.name}: the file is missing from {path.parent}")
+    except tomllib.TOMLDecodeError as error:
+        problems.append(f"{path.name}: not valid TOML: {error}")
+    except RecursionError:
+        problems.append(f"{path.name}: not valid TOML: nested too deeply")
+    except OSError as error:
+        problems.append(f"{path.name}: cannot be read: {error.strerror}")
+    return {}
+
+
+def load_scenario(path: Path | None = None) -> Scenario:
+    """Read and validate the scenario folder ``path`` (None: the bundled one).
+
+    Raises ``ScenarioError`` listing every problem, never a bare traceback.  The rulebook's
+    facts are checked separately (``facts.check_scenario``).
+    """
+    folder = bundled_path() if path is None else path
+    if not folder.is_dir():
+        raise ScenarioError([f"{folder}: no such scenario directory"])
+    problems: list[str] = []
+    meta, sectors, borders, crossings, forces = (_read(folder / f, problems) for f in FILES)
+    if problems:
+        raise ScenarioError(problems)
+    parts: list[tuple[str, type[BaseModel], Any]] = [
+        ("scenario.toml", Meta, meta),
+        ("crossings.toml", Crossings, crossings),
+        ("forces.toml", Forces, forces),
+    ]
+    built: dict[str, Any] = {}
+    for name, model, data in parts:
+        try:
+            built[name] = model.model_validate(data)
+        except ValidationError as error:
+            problems += validation_sentences(error, name)
+    sector_list: list[Sector] = []
+    for index, item in enumerate(sectors.get("sectors", [])):
+        try:
+            sector_list.append(Sector.model_validate(item))
+        except ValidationError as error:
+            problems += validation_sentences(error, f"sectors.toml: sector {index + 1}")
+    border_list: list[Border] = []
+    for index, item in enumerate(borders.get("borders", [])):
+        try:
+            border_list.append(Border.model_validate(item))
+        except ValidationError as error:
+            problems += validation_sentences(error, f"borders.toml: border {index + 1}")
+    if not sector_list:
+        problems.append("sectors.toml: lists no [[sectors]]")
+    if problems:
+        raise ScenarioError(problems)
+    return Scenario(
+        meta=built["scenario.toml"], sectors=sector_list, borders=border_list,
+        crossings=built["crossings.toml"], forces=built["forces.toml"], folder=str(folder),
+    )

@@ -1,0 +1,92 @@
+"""A Single Round: the six blocks in order.  The blocks the referee does not referee yet (phases
+1, 2.1-2.3, 3.1-3.4 and 6.1-6.3, the next Arnhem '44 issue) are named and skipped with a
+sentence in the events, never silently.
+"""
+
+from __future__ import annotations
+
+from referee.core.engine import Event
+from referee.games.arnhem44.board import Board
+from referee.games.arnhem44.combat import disputed
+from referee.games.arnhem44.state import OVER, AState
+
+SKIPPED_START = (
+    ("2.2", "Phase 2.2 - Supplies"),
+    ("2.3", "Phase 2.3 - Distributing Supplies"),
+    ("3.1", "Phase 3.1 - Diffuse Explosive Charges"),
+    ("3.2", "Phase 3.2 - Blowing Up Bridges"),
+    ("3.3", "Phase 3.3 - Install Explosive Charges"),
+    ("3.4", "Phase 3.4 - Constructing Bailey Bridges"),
+)
+
+
+def _skip(phase: str, title: str, why: str = "") -> Event:
+    return Event("skipped", f"{title}: not refereed yet{why}; skipped",
+                 {"phase": phase, "implemented": False})
+
+
+def begin_round(board: Board, state: AState, events: list[Event]) -> None:
+    """Blocks 1-3 of a round, then the Allied movement phase."""
+    time = "night" if state.night else "day"
+    events.append(Event("round", f"Round {state.round} ({time}, {state.weather} weather)",
+                        {"round": state.round, "night": state.night}))
+    if state.round == 1:
+        events.append(Event("phase", "Phase 1 - Barrage Fire: there is no phase 1 in the first "
+                            "round (The 1st Round)", {"phase": "1"}))
+    else:
+        events.append(_skip("1", "Phase 1 - Barrage Fire"))
+    if state.round % 2 == 1:
+        events.append(_skip("2.1", "Phase 2.1 - Airborne Troops",
+                            " (no airborne unit lands)" if state.round in (1, 3, 7) else ""))
+    for phase, title in SKIPPED_START:
+        events.append(_skip(phase, title))
+    start_movement(state, "4.1", events)
+
+
+def start_movement(state: AState, phase: str, events: list[Event]) -> None:
+    state.phase = phase
+    state.moved = {}
+    state.intruded = {}
+    who = "Allies move their units" if phase == "4.1" else "German player moves his troops"
+    events.append(Event("phase", f"Phase {phase} - the {who}", {"phase": phase}))
+
+
+def start_combat(board: Board, state: AState, events: list[Event]) -> None:
+    state.phase = "4.2" if state.phase == "4.1" else "5.2"
+    state.moved = {}
+    state.intruded = {}
+    state.combats = disputed(board, state)
+    events.append(Event("phase", f"Phase {state.phase} - Combat: "
+                        + (", ".join(state.combats) if state.combats else "no disputed sector"),
+                        {"phase": state.phase, "sectors": list(state.combats)}))
+    after_combat(board, state, events)
+
+
+def after_combat(board: Board, state: AState, events: list[Event]) -> None:
+    """Go on when the phase's combats and withdrawals are done."""
+    if state.combats or state.withdrawals:
+        return
+    if state.phase == "4.2":
+        start_movement(state, "5.1", events)
+        return
+    end_round(board, state, events)
+
+
+def end_round(board: Board, state: AState, events: list[Event]) -> None:
+    if state.round % 2 == 0:
+        events.append(_skip("6.1", "Phase 6.1 - The Weather", " (the weather stays "
+                            f"{state.weather})"))
+    events.append(_skip("6.2", "Phase 6.2 - The Allies Bring In Reserves"))
+    events.append(_skip("6.3", "Phase 6.3 - The German Player Receives His Reserves"))
+    if state.round >= board.rounds:
+        state.phase = OVER
+        state.result = {
+            "result": "unscored",
+            "winner": None,
+            "reason": f"round {board.rounds} has ended; the victory count (Winning: bridge "
+                      "points) is not refereed yet",
+        }
+        events.append(Event("over", state.result["reason"]))
+        return
+    state.round += 1
+    begin_round(board, state, events)

@@ -1,0 +1,111 @@
+"""The Arnhem '44 game state: counts of figures per sector, never identities."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.games.arnhem44.board import Key
+
+SETUP_GERMAN = "setup-german"
+SETUP_ALLIED = "setup-allied"
+OVER = "over"
+MOVEMENT = ("4.1", "5.1")
+COMBAT = ("4.2", "5.2")
+
+
+@dataclass
+class FallBackPending:
+    """A fall back whose spotted figures wait for the mover's support decision (Move/FallBack)."""
+
+    start: str
+    dest: str
+    spotted: list[Key]
+    unseen: list[Key]
+    costs: dict[Key, int]
+    """Movement points the step costs each kind (99: a crossing that uses them all)."""
+    bonus: int
+    invade: bool = False
+    """Fall back and invade in a single move: the destination is enemy territory."""
+
+
+@dataclass
+class Withdrawal:
+    """Figures that must withdraw from a sector after combat (RoE/Withdrawal)."""
+
+    sector: str
+    key: Key
+    count: int
+
+
+@dataclass
+class AState:
+    round: int = 1
+    phase: str = SETUP_GERMAN
+    weather: str = "fine"
+    units: dict[str, Counter[Key]] = field(default_factory=dict)
+    """Figures on the map: sector -> (group, kind) -> count (no empty entries)."""
+    pool: Counter[Key] = field(default_factory=Counter)
+    """Allied set-up units not yet placed (The Allied Player's Turn to Set Up)."""
+    track: list[Key] = field(default_factory=list)
+    """The Allied reserves on R1-R15, left to right (empty until set up)."""
+    waiting: Counter[Key] = field(default_factory=Counter)
+    """Figures not in play yet: the German set-up table until deployed, and later arrivals
+    (airborne landings, reserve icons, German reserves: Phases 2.1, 6.2, 6.3)."""
+    eliminated: Counter[Key] = field(default_factory=Counter)
+    # -- the movement phase
+    moved: dict[str, Counter[tuple[str, str, int]]] = field(default_factory=dict)
+    """Figures that moved (or were halted) this phase: sector -> (group, kind, MP left) -> n.
+    Every other figure of the mover is fresh: it starts the phase where it stands."""
+    intruded: dict[str, int] = field(default_factory=dict)
+    """Units counted against the 9 of intrusions into a sector this phase (Move/Contact, A8):
+    the friendly units present at the first intrusion plus every unit that took part."""
+    fallback: FallBackPending | None = None
+    # -- combat and withdrawal
+    combats: list[str] = field(default_factory=list)
+    withdrawals: list[Withdrawal] = field(default_factory=list)
+    first: str | None = None
+    """The side whose figures withdraw first in the sector being settled."""
+    strongest: str | None = None
+    """The strongest side of the sector being settled (it decides the order and, where the
+    priority list leaves a choice, the destination)."""
+    control: dict[str, str] = field(default_factory=dict)
+    """Bridge -> the side controlling it (Waterways; all German at the start)."""
+    result: dict[str, Any] | None = None
+
+    @property
+    def night(self) -> bool:
+        return self.round % 2 == 0
+
+    @property
+    def mover(self) -> str:
+        return "allied" if self.phase.startswith("4") else "german"
+
+    def copy(self) -> AState:
+        return copy.deepcopy(self)
+
+    def take(self, other: AState) -> None:
+        self.__dict__.update(other.__dict__)
+
+    def count(self, sector: str, side_groups: frozenset[str] | None = None) -> int:
+        here = self.units.get(sector)
+        if not here:
+            return 0
+        if side_groups is None:
+            return sum(here.values())
+        return sum(n for (g, _), n in here.items() if g in side_groups)
+
+    def add(self, sector: str, key: Key, n: int = 1) -> None:
+        if n:
+            self.units.setdefault(sector, Counter())[key] += n
+
+    def remove(self, sector: str, key: Key, n: int = 1) -> None:
+        here = self.units[sector]
+        here[key] -= n
+        assert here[key] >= 0, (sector, key, n)
+        if not here[key]:
+            del here[key]
+        if not here:
+            del self.units[sector]

@@ -1,0 +1,95 @@
+"""The seed's worked examples for the ground war, each a log in ``examples/``.
+
+A log sets up the example's situation with ``setup:`` lines, plays it with the dice the example
+states (``{d10: ...}``, faces 0-9) and asserts the outcome with ``expect`` lines.  A comment
+``# illegal [RULE]: why`` just before an action line says that line breaks RULE; every other
+line must replay cleanly.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from referee.core.parsing import parse_log
+from referee.core.replay import Report, replay
+from referee.games.arnhem44.engine import ENGINE
+
+FOLDER = Path(__file__).parent / "examples"
+LOGS = sorted(FOLDER.glob("*.log"))
+MARK = re.compile(r"^# illegal \[([^\]]+)\]: ")
+
+
+def replayed(path: Path) -> Report:
+    return replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE), ENGINE)
+
+
+def marked(path: Path) -> set[tuple[int, str]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    found = set()
+    for number, line in enumerate(lines[1:], 2):
+        match = MARK.match(lines[number - 2])
+        if match and not line.startswith("#"):
+            found.add((number, match.group(1)))
+    return found
+
+
+def dice_of(report: Report, line: int) -> list[list[int]]:
+    return [list(r.faces) for e in report.events if e.line == line for r in e.event.rolls]
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.stem)
+def test_example_log_replays_as_the_rulebook_says(path: Path) -> None:
+    report = replayed(path)
+    found = {(p.line, p.rule) for p in report.problems}
+    assert all(str(p.kind) == "illegal-move" for p in report.problems), report.problems
+    assert found == marked(path)
+
+
+def test_move_waterways_unbridged_day_page_25() -> None:
+    """Crossing Waterways: "2 infantry killed, 2 units injured, they cannot enter the sector,
+    one infantry unit unharmed"; the defending tank rolls 4 + 3 dice by day."""
+    report = replayed(FOLDER / "Move-waterways-unbridged-day.log")
+    rolls = dice_of(report, 12)
+    assert len(rolls[0]) == 7
+    state = report.state_json()
+    assert state is not None
+    veghel = next(s for s in state["sectors"] if s["id"] == "Veghel")
+    assert veghel["units"] == {"allied": {"UK": {"inf": 1}}, "german": {"DE": {"tank": 1}}}
+    assert state["combat"]["sectors"] == ["Veghel"]
+
+
+def test_move_waterways_bridge_bonus_dice() -> None:
+    """Crossing a bridge: infantry 2+2, artillery 2+2, a tank 4+2 d10."""
+    report = replayed(FOLDER / "Move-waterways-bridge.log")
+    assert [len(r) for r in dice_of(report, 10)] == [4, 6, 4, 4]
+
+
+def test_first_round_airborne_bonus_in_the_oosterbeek_intrusion() -> None:
+    """The 1st Round: +1 d10 per airborne unit in phase 4.1: four infantry roll 3 dice each;
+    the defender goes first with 2 + 4 dice."""
+    report = replayed(FOLDER / "Move-contact-defender-first.log")
+    assert [len(r) for r in dice_of(report, 10)] == [2, 4, 3, 3, 3, 3, 6]
+
+
+def test_fall_back_day_s_is_e_plus_f() -> None:
+    """Fall Back: S = E + F = 2 + 2; a 4 is spotted, a 5 escapes."""
+    report = replayed(FOLDER / "Move-fallback-day.log")
+    spot = next(e.event for e in report.events if e.event.kind == "fall-back")
+    assert (spot.data["spotted"], spot.data["unseen"]) == (1, 1)
+
+
+def test_fall_back_night_only_tanks_and_artillery_roll() -> None:
+    report = replayed(FOLDER / "Move-fallback-night.log")
+    assert dice_of(report, 7) == [[3]]
+
+
+def test_distribution_loops_over_three_targets() -> None:
+    """Distributing the hits: 1, 4, 7 strike the first unit; 2, 5, 8 the second; 3, 6, 9 the
+    third; 0 is a ricochet."""
+    report = replayed(FOLDER / "RoE-distribution-and-withdrawal.log")
+    texts = [e.event.text for e in report.events]
+    assert "Allied fires: 10 hits, 1 ricochet" in texts
+    assert "tank withdraws Wolfheze->Schaarsbergen" in texts
