@@ -39,6 +39,8 @@ from referee.core.log import (
     TagLine,
     TurnAssertion,
 )
+from referee.core.mail import explain as explain_mail
+from referee.core.mail import quoted
 from referee.core.reading import contained_in, read_bounded
 
 MAX_BYTES = 16 * 1024 * 1024
@@ -223,6 +225,11 @@ def parse_log(
             ).to_problem()
         )
         return log
+    mail_quoted = quoted(lines)  # a log quoted in a reply: one problem, not one per line
+    if mail_quoted is not None:
+        log.unreadable = True
+        log.problems.append(mail_quoted)
+        return log
     chosen: tuple[int, str] | None = None
     if engine is None:
         chosen = _game_line(lines)
@@ -274,6 +281,10 @@ def parse_log(
         log.problems.append(HeaderError(
             f"the [Game \"{chosen[1]}\"] tag must come first, before any move"
         ).to_problem(line=chosen[0]))
+    explained = explain_mail(lines, log.problems)  # wrapped by a mail client?
+    if explained is not log.problems:
+        log.problems = explained
+        log.unreadable = True  # its moves are not the ones played: replay none of them
     return log
 
 
