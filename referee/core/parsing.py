@@ -20,7 +20,6 @@ from referee.core.engine import Engine
 from referee.core.errors import (
     DiceFaceError,
     HeaderError,
-    LogEncodingError,
     LogLimitError,
     Problem,
     ProblemKind,
@@ -68,16 +67,9 @@ def decode_log(data: bytes) -> str:
         raise LogLimitError(
             f"the log is {len(data):,} bytes; the referee reads logs of up to {MAX_BYTES:,} bytes"
         )
-    if b"\x00" in data:
-        raise LogEncodingError("this is a binary file, not a text log")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise LogEncodingError(
-            f"the log is not UTF-8 text (byte {error.start + 1} cannot be read); "
-            f"save it as UTF-8"
-        ) from None
-    return text.removeprefix("\ufeff")
+    from referee.core.encoding import decode  # UTF-8, UTF-16 with its mark, or Latin-1
+
+    return decode(data)
 
 
 def read_log(path: Path, engine: Engine[Any, Any] | None = None) -> ParsedLog:

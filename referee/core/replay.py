@@ -239,9 +239,10 @@ class Replayer:
         self._next_action: ActionLine | None = None
         self._json: dict[str, Any] | None = None
         """The state's JSON, kept between assertions while the state does not change."""
-        self.report = Report(
-            log.game, log.source, dict(log.tags), list(log.problems), engine=engine
-        )
+        # With --upto, the lines after it do not count: a problem there blocks nothing.
+        problems = [p for p in log.problems
+                    if upto is None or p.line is None or p.line <= upto]
+        self.report = Report(log.game, log.source, dict(log.tags), problems, engine=engine)
         self.stream: DiceStream | None = None
         self.position = 0
         self._seed = seed
