@@ -55,7 +55,7 @@ def decode(data: bytes) -> str:
 
 def ascii_forms(text: str) -> str:
     """``text`` with no-break and other wide spaces, curly quotes and arrows (``→``,
-    ``–>``) written as the ASCII the log language uses.  Curly double quotes become ``"``
+    ``\\u2013>``) written as the ASCII the log language uses.  Curly double quotes become ``"``
     only on a line with no straight one (a quotation inside a tag's value stays as it is)."""
     if text.isascii():
         return text
