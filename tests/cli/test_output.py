@@ -229,3 +229,14 @@ def test_play_comments_every_command_of_a_line(tmp_path: Path) -> None:
         assert part in comment
     assert comment.count(";") == 2  # one part per command
     assert run("verify", str(log))[0] == 0
+
+
+def test_upto_is_not_blocked_by_problems_after_it(tmp_path: Path) -> None:
+    log = tmp_path / "game.log"
+    log.write_text('[Game "battle-card"]\n[Seed "1"]\nattack Eindhoven\natack Grave\n',
+                   encoding="utf-8")
+    code, out, _ = run("moves", str(log), "--upto", "3")
+    assert code == 0 and "attack Grave" in out
+    code, out, _ = run("replay", str(log), "--upto", "3")
+    assert code == 0 and "all legal" in out
+    assert run("replay", str(log))[0] == 2
