@@ -147,3 +147,21 @@ def position_text(report: Report) -> str:
     lines += [f'[Option "{option}"]' for option in state.get("options", [])]
     lines += report.engine.position(report.state)
     return "\n".join(lines) + "\n"
+
+
+def format_source(path: Path | str) -> tuple[str, str, Any]:
+    """``referee fmt``: the text of a log (``-``: standard input), its canonical text, and
+    the ``Formatted`` result; ``RefereeError`` when it cannot be formatted safely."""
+    from referee.core.fmt import format_log
+    from referee.core.reading import read_bounded
+    from referee.core.resources import shown
+
+    if str(path) == STDIN:
+        text, source = stdin_text(), STDIN_SOURCE
+        log = parse_log(text, source)
+    else:
+        text = decode_log(read_bounded(Path(path), MAX_BYTES, what="log"))
+        source = shown(path)
+        log = read_log(Path(path))  # with its [Position] file, if it names one
+    formatted = format_log(text, log)
+    return text, formatted.text, formatted

@@ -354,6 +354,48 @@ def examples(name: str | None) -> None:
     click.echo(known[wanted].read_text(encoding="utf-8"), nl=False)
 
 
+@main.command("fmt")
+@click.argument("log", type=LogPath())
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the formatted log here (never over an existing file).")
+@click.option("--in-place", is_flag=True, help="Replace LOG with its formatted text.")
+def fmt(log: Path, out: Path | None, in_place: bool) -> None:
+    """Rewrite LOG in canonical form: names as the game spells them, single spaces, '->'
+    arrows, dice records after their commands, a comment of results on each line that has
+    none.  The meaning never changes (the formatted log replays to the same state).  The
+    text goes to standard output, unless -o OUT or --in-place."""
+    if out is not None and in_place:
+        raise click.UsageError("give -o OUT or --in-place, not both")
+    if in_place and str(log) == STDIN:
+        raise click.UsageError("standard input cannot be changed in place; give -o OUT")
+    if out is not None:
+        _refuse_output(out, False, [log])
+    try:
+        before, after, _ = api.format_source(log)
+    except RefereeError as error:
+        _fail(error.message)
+    if out is None and not in_place:
+        click.echo(after, nl=False)
+        return
+    from referee.core.files import write_atomic, write_new_file
+
+    target = log if in_place else out
+    assert target is not None
+    try:
+        if in_place:
+            if after == before:
+                click.echo(f"{log} is already in canonical form")
+                return
+            write_atomic(log, after)
+        else:
+            write_new_file(target, after)
+    except FileExistsError:
+        _fail(f"{target} exists already; 'referee fmt' never writes over a file")
+    except OSError as error:
+        _fail(f"cannot write {target}: {error.strerror or error}")
+    click.echo(f"wrote {target}")
+
+
 @main.group()
 def scenario() -> None:
     """Scenario data: check a file, show what a scenario holds."""
