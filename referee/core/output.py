@@ -145,9 +145,61 @@ def problem_text(problem: Problem, source: str = "") -> Text:
     return text
 
 
+_ROOT_KINDS = frozenset({"illegal-move", "wrong-side", "missing-decision", "game-over",
+                         "not-implemented", "dice-extra", "position"})
+"""Problems whose line the replay skipped (or whose position it could not set up): the
+state goes on without it, so what the log says afterwards may no longer fit."""
+
+_FOLLOW_KINDS = frozenset({"wrong-side", "missing-decision", "assertion", "dice-extra",
+                           "dice-missing", "game-over"})
+"""Problems that say the log and the referee disagree about where the game stands (whose
+turn, which step, how many dice): after a skipped line they are what its absence causes.
+An illegal move, a syntax error, an unknown name or a changed die is a mistake of its own."""
+
+
+def follow_ons(problems: Sequence[Problem | Mapping[str, Any]]) -> dict[int, int]:
+    """For each problem (by index) that may follow from the first skipped line before it,
+    that line.  One mistake is then one problem to fix, not twelve."""
+    root: int | None = None
+    follows: dict[int, int] = {}
+    for index, problem in enumerate(problems):
+        kind, line = (
+            (str(problem.kind), problem.line) if isinstance(problem, Problem)
+            else (str(problem.get("kind")), problem.get("line"))
+        )
+        if line is None:
+            continue
+        if root is not None and line > root and kind in _FOLLOW_KINDS:
+            follows[index] = root
+        elif root is None and kind in _ROOT_KINDS:
+            root = line
+    return follows
+
+
 def print_problems(console: Console, report: Report) -> None:
-    for problem in report.problems:
+    """Every problem with its line and caret; those that may follow from an earlier skipped
+    line are listed under it, one line each."""
+    follows = follow_ons(report.problems)
+    later = [report.problems[i] for i in sorted(follows)]
+    for index, problem in enumerate(report.problems):
+        if index in follows:
+            continue
         console.print(problem_text(problem, report.source), soft_wrap=True)
+        if later and problem.line == follows[min(follows)] and index < min(follows):
+            count = len(later)
+            console.print(Text(
+                f"    {_count(count, 'more problem')} may follow from line {problem.line}; "
+                f"fix it first, then check again:", style="yellow"), soft_wrap=True)
+            for other in later:
+                rule = f" [{other.rule}]" if other.rule else ""
+                console.print(Text(printable(
+                    f"      line {other.line}: {other.kind}{rule}: {other.message}")),
+                    soft_wrap=True)
+            later = []
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def print_events(console: Console, report: Report) -> None:
@@ -602,7 +654,7 @@ def envelope(
         "game": game,
         "ok": not problems and exit_code == 0,
         "exit_code": exit_code,
-        "problems": [problem_json(p) for p in problems],
+        "problems": [problem_json(p) for p in _with_follows([dict(p) for p in problems])],
         "state": state,
         "pending": pending,
         "outcome": outcome,
@@ -610,12 +662,17 @@ def envelope(
     }
 
 
-_PROBLEM_KEYS = ("line", "column", "kind", "rule", "message", "hint", "text")
+_PROBLEM_KEYS = ("line", "column", "kind", "rule", "message", "hint", "text", "follows")
 
 
 def problem_json(problem: Mapping[str, Any]) -> dict[str, Any]:
     """A problem object with every key, in order (a missing one is null)."""
     return {key: problem.get(key) for key in _PROBLEM_KEYS}
+
+
+def _with_follows(problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    follows = follow_ons(problems)
+    return [{**p, "follows": follows.get(i)} for i, p in enumerate(problems)]
 
 
 def report_json(report: Report, problems: Sequence[Problem] | None = None,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from referee.api import replay_text
 
 HEADER = '[Game "wwiic"]\n[Seed "1"]\n'
@@ -21,3 +23,24 @@ def test_did_you_mean_ranks_the_name_the_typed_one_begins() -> None:
 
 def test_did_you_mean_finds_a_unit_by_words_of_its_full_name() -> None:
     assert "did you mean '21G/5G'" in suggestion("allied: move-out Irish Heelsum->Renkum")
+
+
+def test_follow_on_problems_are_grouped_under_the_line_they_follow_from(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    log = tmp_path / "table.log"
+    # Line 3 is illegal and skipped: the table went on as if Nijmegen had fought.
+    log.write_text('[Game "battle-card"]\n[Seed "1"]\nattack Nijmegen\n'
+                   "attack Eindhoven; defend Grave; attack Arnhem\nturn 2\n"
+                   "landing {d6: 1 2}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(log)])
+    assert "more problems may follow from line 3; fix it first" in result.stdout
+    assert "      line 5: assertion: the log says turn 2" in result.stdout
+    result = CliRunner().invoke(main, ["replay", str(log), "--json"])
+    problems = json.loads(result.stdout)["problems"]
+    assert problems[0]["line"] == 3 and problems[0]["follows"] is None
+    assert [p["follows"] for p in problems[1:]] == [3] * (len(problems) - 1)
