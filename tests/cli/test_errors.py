@@ -44,3 +44,21 @@ def test_follow_on_problems_are_grouped_under_the_line_they_follow_from(tmp_path
     problems = json.loads(result.stdout)["problems"]
     assert problems[0]["line"] == 3 and problems[0]["follows"] is None
     assert [p["follows"] for p in problems[1:]] == [3] * (len(problems) - 1)
+
+
+def first_problem(lines: str) -> tuple[str | None, str]:
+    report = replay_text(HEADER + lines)
+    assert report.problems
+    return report.problems[0].rule, report.problems[0].message
+
+
+def test_3G_an_unprepared_unit_starts_turn_1_spent() -> None:
+    rule, message = first_problem("allied: move-out 1P/1AB Heelsum->Renkum\n"
+                                  "allied: activate 505/82 Groesbeek->Hengstal\n"
+                                  "german: activate 9SS Apeldoorn\n")
+    assert rule == "3.G" and "9SS starts Game-turn 1 spent" in message
+
+
+def test_4_turn_1_has_no_weather_roll() -> None:
+    rule, message = first_problem("allied: move-out 1P/1AB Heelsum->Renkum\nweather {d10: 3}\n")
+    assert rule == "4" and "Game-turn 1 has no weather roll: its weather is clear" in message

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -152,7 +151,8 @@ def test_check_ends_with_a_summary() -> None:
     code, out, _ = run("check", *logs)
     assert code == 0 and out.splitlines()[-1] == "2 logs: 2 legal"
     code, out, _ = run("check", *logs, str(LOGS / "battle-card" / "illegal.log"))
-    problems = len(re.findall(r"^\S*illegal\.log:\d+", out, re.MULTILINE))
+    problems = len(json.loads(run("replay", logs[0].replace("win", "illegal"), "--json")[1])[
+        "problems"])
     assert code == 2 and out.splitlines()[-1] == f"3 logs: 2 legal, 1 unreadable ({problems} " \
         "problems)"
 
