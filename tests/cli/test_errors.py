@@ -62,3 +62,38 @@ def test_3G_an_unprepared_unit_starts_turn_1_spent() -> None:
 def test_4_turn_1_has_no_weather_roll() -> None:
     rule, message = first_problem("allied: move-out 1P/1AB Heelsum->Renkum\nweather {d10: 3}\n")
     assert rule == "4" and "Game-turn 1 has no weather roll: its weather is clear" in message
+
+
+def test_7_1_extra_dice_are_explained_unit_by_unit() -> None:
+    text = """[Game "wwiic"]
+setup: clear; turn 6; weather clear; initiative allied; time 0; phase weather
+setup: control De Groote allied; control Borkel allied; control Valkenswaard allied
+setup: control Eindhoven allied
+setup: place 21G/5G Waalre strength 3; place 32G Waalre; place 505/82 Groesbeek strength 4
+setup: place 44RT Hernen strength 2; place 59 Geldorp strength 1
+setup: place KG-Walther Nuenen strength 2; place 107Pz Mierlo strength 2
+weather {d10: 1}
+turn 6
+allied: replace 21G/5G
+german: replace KG-Walther
+allied: activate 21G/5G Waalre->Geldorp, 32G Waalre->Geldorp
+allied: attack Geldorp {d10: 1 1 1 1 | 1 1 1 1 1 1 | 10 10}
+"""
+    report = replay_text(text)
+    assert [p.message for p in report.problems] == [
+        "12 dice recorded for 'attack Geldorp', but the rules rolled 11: 4 for 21G/5G at "
+        "Geldorp, 6 for 32G at Geldorp, 1 for 59 at Geldorp"]
+
+
+def test_7_1_armor_in_rough_terrain_says_why_it_rolls_two() -> None:
+    from referee.games.wwiic.board import bundled_board
+    from referee.games.wwiic.combat import capped
+    from referee.games.wwiic.sequence import opening
+
+    board = bundled_board()
+    state = opening(board)
+    rough = next(s for s, t in board.terrain.items() if t == "woods")
+    state.strength["21G/5G"] = 4
+    assert capped(board, state, "21G/5G", rough) == (
+        " (armor in woods rolls at most 2 dice, not one per strength point: 7.1)")
+    assert capped(board, state, "32G", rough) == ""
