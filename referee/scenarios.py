@@ -26,6 +26,10 @@ def check_file(path: Path) -> list[str]:
             return check_arnhem44(path.parent)
         if game is None and (path.parent / "spaces.toml").is_file():
             return check_path(path.parent)
+        if game == "koenig-eindhoven" or (
+            game is None and (path.parent / "hexes.toml").is_file()
+        ):
+            return check_path(path.parent)
         if game is None:
             return [f"{path}: says no game (a scenario file starts with game = \"...\")"]
         return [f"{path}: the referee has no scenario format for the game '{game}'"]
@@ -42,6 +46,10 @@ def check_path(path: Path) -> list[str]:
             from referee.games.wwiic.facts import check_scenario
 
             return check_scenario(path)
+        if (path / "hexes.toml").is_file():
+            from referee.games.koenig_eindhoven.facts import check_scenario as check_koenig
+
+            return check_koenig(path)
         if (path / "sectors.toml").is_file():
             from referee.games.arnhem44.facts import check_scenario as check_arnhem44
 
@@ -61,6 +69,11 @@ def scenario_data(game: str) -> dict[str, Any]:
         from referee.games.wwiic.view import scenario_json
 
         return scenario_json(load_scenario())
+    if entry.id == "koenig-eindhoven":
+        from referee.games.koenig_eindhoven.board import load_board
+        from referee.games.koenig_eindhoven.scenario_view import scenario_json as koenig_json
+
+        return koenig_json(load_board())
     if entry.id == "battle-card":
         from referee.games.battle_card.scenario import bundled_scenario
 
@@ -76,6 +89,10 @@ def scenario_data(game: str) -> dict[str, Any]:
 def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str:
     """The SVG map of a game, with a log's units and control when one is given."""
     entry = game_entry(game)
+    if entry.id == "koenig-eindhoven":
+        from referee.games.koenig_eindhoven.mapsvg import draw_position
+
+        return draw_position(log, upto)
     if entry.id == "arnhem44":
         return _draw_arnhem44(log, upto)
     if entry.id != "wwiic":

@@ -560,6 +560,11 @@ def print_scenario(console: Console, data: Mapping[str, Any]) -> None:
         for c in data["cities"]:
             cities.add_row(c["name"], str(c["german"]), c["control"])
         console.print(cities)
+    if "hexes" in data:
+        console.print(f"{len(data['hexes'])} hexes, {len(data['hexsides'])} hexsides with a "
+                      f"feature, {len(data['roads'])} roads, entry roads "
+                      + ", ".join(f"{e['road']} {e['hex']}" for e in data["entry_roads"]),
+                      markup=False)
     units = Table(title=f"Units ({len(data['units'])})", title_justify="left")
     for column in ("Unit", "Side / city", "Formation", "Type", "Start"):
         units.add_column(column)

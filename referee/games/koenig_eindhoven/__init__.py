@@ -1,0 +1,1 @@
+"""Paul Koenig's Market-Garden: Eindhoven Bridge (Victory Point Games, 2012)."""
