@@ -64,14 +64,14 @@ class ChunkRecovery:
         return [row for rows in results for row in rows]
 
     def lost(self, job: Chunk, reason: str) -> list[LogResult]:
-        return [over_budget(target.path, reason) for target in job.targets]
+        return [over_budget(target.shown or target.path, reason) for target in job.targets]
 
 
 def _skip(targets: Iterator[Target], done: Sequence[LogResult]) -> Iterator[Target]:
     """``targets`` after the first ``len(done)``, which must be the logs of ``done``."""
     for row in done:
         target = next(targets, None)
-        if target is None or target.path != row.path:
+        if target is None or (target.shown or target.path) != row.path:
             raise ValueError(
                 f"the rows already done do not belong to this batch: they hold {row.path} "
                 f"where this batch has {target.path if target else 'no more logs'}"
