@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from referee.api import replay_text
 from referee.cli import main
 from referee.core.errors import LogLimitError
 from referee.core.parsing import MAX_BYTES
@@ -182,13 +183,20 @@ def test_scenario_check_refuses_what_is_not_a_regular_file(folder: Path) -> None
 
 @pytest.mark.parametrize("line", [
     '[game "battle-card"]', '[GAME "battle-card"]', '[Game "battle-card"] junk',
-    '\u00a0[Game "battle-card"]', '\u3000[Game "battle-card"]',
 ])
 def test_a_game_tag_the_grammar_does_not_read_is_a_sentence(tmp_path: Path, line: str) -> None:
     log = tmp_path / "game.log"
     log.write_text(line + "\npass\n", encoding="utf-8")
     code, out = run("check", str(log))
     assert code == 2 and "is meant as the [Game] tag but is not one" in out
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u3000"])
+def test_a_unicode_space_before_the_game_tag_is_a_sentence_in_text(space: str) -> None:
+    # Read from a file, these spaces become ASCII ones (referee.core.encoding); text given
+    # to the library as it is must still get a sentence, not a HeaderError traceback.
+    report = replay_text(space + '[Game "battle-card"]\npass\n')
+    assert report.exit_code == 2 and report.problems[0].kind == "header"
 
 
 @pytest.mark.parametrize("text", [
@@ -206,9 +214,7 @@ def test_a_second_or_late_game_tag_is_a_sentence(tmp_path: Path, text: str,
     assert code == 2 if command == "replay" else code in (1, 2)  # status: 1 for any problem
 
 
-def test_an_ideographic_space_in_a_command_is_a_syntax_problem(tmp_path: Path) -> None:
+def test_an_ideographic_space_in_a_command_is_a_syntax_problem() -> None:
     # Found by the standing fuzz (seed 739): the rest-of-line token was only a U+3000 space.
-    log = tmp_path / "game.log"
-    log.write_text('[Game "wwiic"]\nallied: replace 44RT attack \u3000   # x\n', encoding="utf-8")
-    code, found = problems(log)
-    assert code == 2 and found[0]["kind"] == "syntax"
+    report = replay_text('[Game "wwiic"]\nallied: replace 44RT attack \u3000   # x\n')
+    assert report.exit_code == 2 and report.problems[0].kind == "syntax"
