@@ -413,10 +413,14 @@ def print_unit_moves(
 ) -> None:
     """``referee moves`` for games that group activations by unit (WWII Commander)."""
     console.print(Text(f"awaiting {side.capitalize()}: {decision}", style="bold"))
-    kinds = (("single", "one space"), ("two_space", "two spaces"), ("strategic", "strategic"))
+    kinds = (("single", "one space"), ("two_space", "two spaces"), ("strategic", "strategic"),
+             ("movement", "movement"), ("combined", "combined"), ("redeploy", "redeploy"),
+             ("fire", "fire"))
     for unit in units:
         console.print(Text(f"{unit['unit']} ({unit.get('type', '')}) in {unit['from']}",
                            style="bold"))
         for key, label in kinds:
             if unit.get(key):
-                console.print(f"  {label}: {', '.join(unit[key])}", markup=False)
+                value = unit[key]
+                shown = value if isinstance(value, str) else ", ".join(value)
+                console.print(f"  {label}: {shown}", markup=False)

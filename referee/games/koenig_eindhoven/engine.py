@@ -1,0 +1,296 @@
+"""The Paul Koenig's Market-Garden: Eindhoven Bridge engine: set-up (3.0), the sequence of
+play (4.0), paratroop landings (5.0), support points (6.0), the Command Cup and Operations
+(7.0-7.2), movement (8.0-8.5) and the night redeployment (4.0); victory (12.0) after turn 10.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from lark import Tree
+
+from referee.core.dice import Dice
+from referee.core.engine import REFEREE, Event, GameInfo, Side
+from referee.core.errors import GameOver, HeaderError, IllegalMove
+from referee.core.names import normalise
+from referee.games.koenig_eindhoven.board import (
+    ALLIED,
+    DEFAULT_SCENARIO,
+    GERMAN,
+    NEVER,
+    Board,
+    load_board,
+)
+from referee.games.koenig_eindhoven.commands import (
+    Command,
+    Draw,
+    End,
+    Fire,
+    Landing,
+    Move,
+    SupportRoll,
+    build,
+)
+from referee.games.koenig_eindhoven.legal import legal, moves_by_unit
+from referee.games.koenig_eindhoven.operations import apply_move, check_fire, end_activation
+from referee.games.koenig_eindhoven.position import (
+    SetupStatement,
+    build_setup,
+    check_position,
+    place,
+    position_lines,
+)
+from referee.games.koenig_eindhoven.report import invariants, state_json
+from referee.games.koenig_eindhoven.sequence import (
+    advance,
+    housekeeping,
+    landing_due,
+    night,
+    opening,
+)
+from referee.games.koenig_eindhoven.state import (
+    ALLIED_SUPPORT,
+    ARTILLERY,
+    NEVER as NEVER_ARRIVED,
+    KState,
+    Phase,
+)
+from referee.games.koenig_eindhoven.victory import victory_points
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+SCENARIOS = (DEFAULT_SCENARIO,)
+
+
+class KoenigEngine:
+    """The Engine of Eindhoven Bridge (two players: Allied and German)."""
+
+    grammar = "koenig_eindhoven.lark"
+    info = GameInfo(
+        id="koenig-eindhoven",
+        title="Paul Koenig's Market-Garden: Eindhoven Bridge",
+        rulebook="koenig-eindhoven-bridge.txt",
+        sides=(ALLIED, GERMAN),
+        scenarios=SCENARIOS,
+        coverage=(
+            "set-up (3.0), sequence of play (4.0) with day and night turns and the German "
+            "night redeployment, paratroop landings (5.0), support points (6.0-6.2), the "
+            "Command Cup and Operations (7.0-7.2), movement (8.0-8.4, Exclusive 8.5), "
+            "victory (12.0); fire combat (9) and close combat (10-11) not yet"
+        ),
+    )
+
+    @property
+    def board(self) -> Board:
+        return load_board(None)
+
+    @property
+    def policies(self) -> dict[str, Any]:
+        from referee.games.koenig_eindhoven.policy import POLICIES
+
+        return dict(POLICIES)
+
+    def random_command(self, state: KState, rng: random.Random) -> Command:
+        from referee.games.koenig_eindhoven.policy import random_command
+
+        return random_command(self, state, rng)
+
+    # -- setup ---------------------------------------------------------------------------
+
+    def setup(self, scenario: str | None, options: Mapping[str, str]) -> KState:
+        if scenario is not None and normalise(scenario) not in {normalise(s) for s in SCENARIOS}:
+            raise HeaderError(f"Eindhoven Bridge has no scenario '{scenario}'; it knows "
+                              + ", ".join(SCENARIOS))
+        for option in options:
+            raise HeaderError(f"unknown option '{option}'; Eindhoven Bridge has no options yet "
+                              "(us-machine-guns, 14.3.1, comes with fire combat)")
+        state = opening(self.board, DEFAULT_SCENARIO)
+        advance(self.board, state, [])
+        return state
+
+    def copy(self, state: KState) -> KState:
+        return state.copy()
+
+    # -- who acts and what they may do -----------------------------------------------------
+
+    def to_act(self, state: KState) -> Side | None:
+        phase = state.phase
+        if phase is Phase.OVER:
+            return None
+        if phase in (Phase.LANDING, Phase.SUPPORT):
+            return REFEREE
+        if phase is Phase.REDEPLOYMENT:
+            return GERMAN
+        if state.active is None:
+            return REFEREE if state.cup else None
+        return self.board.formations[state.active].side
+
+    def legal(self, state: KState) -> Iterable[Command]:
+        return legal(self.board, state)
+
+    def forced(self, state: KState) -> Command | None:
+        options = legal(self.board, state)
+        if len(options) == 1:
+            return options[0]
+        return None
+
+    def decision(self, state: KState) -> str:
+        board = self.board
+        phase = state.phase
+        if phase is Phase.LANDING:
+            units = ", ".join(landing_due(board, state))
+            return f"Paratroop Landing rolls (5.0): one d6 for each of {units} (landing UNIT)"
+        if phase is Phase.SUPPORT:
+            if not state.rolled:
+                return "the German Artillery Points roll (6.1): one d6 (artillery)"
+            return "the Allied Support Points roll (6.2): one d6 (allied-support)"
+        if phase is Phase.REDEPLOYMENT:
+            return ("German Redeployment (4.0): move units not adjacent to enemy units up to "
+                    "half their MA (redeploy UNIT FROM->HEX…), or end")
+        if phase is Phase.OPERATIONS:
+            if state.active is None:
+                return "draw an HQ from the Command Cup (7.0): " + ", ".join(state.cup)
+            return (f"formation {state.active}'s Operations (7.0): move, combined, full-fire, "
+                    "mobile-fire, or end the activation (7.2)")
+        return "nothing: the game is over"
+
+    # -- applying commands -----------------------------------------------------------------
+
+    def apply(self, state: KState, command: Command, dice: Dice) -> list[Event]:
+        if state.phase is Phase.OVER:
+            raise GameOver(str(state.result["reason"]) if state.result else "the game is over")
+        work = state.copy()
+        events = self._apply(work, command, dice)
+        state.take(work)
+        return events
+
+    def _apply(self, work: KState, command: Command, dice: Dice) -> list[Event]:
+        board = self.board
+        events: list[Event] = []
+        if isinstance(command, Landing):
+            self._landing(work, command, dice, events)
+        elif isinstance(command, SupportRoll):
+            self._support(work, command, dice, events)
+        elif isinstance(command, Draw):
+            self._draw(work, dice, events)
+        elif isinstance(command, Move):
+            apply_move(board, work, command, events)
+        elif isinstance(command, Fire):
+            check_fire(board, work, command)
+        elif isinstance(command, End):
+            end_activation(board, work, events)
+            if work.phase is Phase.REDEPLOYMENT:
+                housekeeping(board, work, events)
+        advance(board, work, events)
+        return events
+
+    def _landing(self, work: KState, command: Landing, dice: Dice, events: list[Event]) -> None:
+        board = self.board
+        due = landing_due(board, work)
+        if work.phase is not Phase.LANDING or not due:
+            raise IllegalMove("5.0", "no Paratroop Landing roll is due now")
+        if command.unit != due[0]:
+            raise IllegalMove("5.0", f"the next landing roll is for {due[0]} (in the order of "
+                              f"the reinforcement schedule), not {command.unit}")
+        (face,) = dice.roll(6, 1, f"Paratroop Landing Table, {command.unit}")
+        result = board.paratroop_landing[face]
+        work.landed.add(command.unit)
+        if result == NEVER:
+            work.status[command.unit] = NEVER_ARRIVED
+            text = f"{command.unit} never arrives (Exclusive 5.0: no Victory Points)"
+        else:
+            hits = int(result)
+            work.hits[command.unit] = hits
+            text = f"{command.unit} " + (
+                "arrives intact" if hits == 0 else f"will arrive with {hits} Hit{'s' * (hits > 1)}"
+            )
+        events.append(Event("landing", f"Paratroop Landing Table {face}: {text}",
+                            {"unit": command.unit, "roll": face, "result": result}))
+
+    def _support(self, work: KState, command: SupportRoll, dice: Dice,
+                 events: list[Event]) -> None:
+        board = self.board
+        if work.phase is not Phase.SUPPORT:
+            raise IllegalMove("6.0", "support points are rolled in the Support Phase of day "
+                              "turns only")
+        expected = ARTILLERY if not work.rolled else ALLIED_SUPPORT
+        if command.kind != expected:
+            raise IllegalMove("6.0", "the German player rolls for Artillery Points first, then "
+                              "the Allied player for Allied Support Points")
+        (face,) = dice.roll(6, 1, "Artillery Points" if expected == ARTILLERY
+                            else "Allied Support Points")
+        table = board.artillery_points if expected == ARTILLERY else board.allied_support_points
+        work.points[expected] = table[face]
+        work.rolled.append(expected)
+        what = "German Artillery" if expected == ARTILLERY else "Allied Support"
+        rule = "6.1" if expected == ARTILLERY else "6.2"
+        events.append(Event("support", f"{what} Points ({rule}): {face} gives {table[face]}",
+                            {"kind": expected, "roll": face, "points": table[face]}))
+
+    def _draw(self, work: KState, dice: Dice, events: list[Event]) -> None:
+        if work.phase is not Phase.OPERATIONS or work.active is not None or not work.cup:
+            raise IllegalMove("7.2", "the next HQ is drawn only when the active formation's "
+                              "activation has ended (end)")
+        chit = dice.draw(list(work.cup), "Command Cup")
+        work.cup.remove(chit)
+        work.active = chit
+        side = self.board.formations[chit].side
+        events.append(Event("draw", f"HQ {chit} is drawn: formation {chit} ({side}) is active "
+                            "(7.0)", {"formation": chit, "side": side}))
+
+    # -- parsing, positions, results and views ---------------------------------------------
+
+    def build_command(self, tree: Tree[Any], text: str) -> Command:
+        return build(self.board, tree)
+
+    def build_setup(self, tree: Tree[Any], text: str) -> SetupStatement:
+        return build_setup(tree, self.board)
+
+    def place(self, state: KState, statement: SetupStatement) -> None:
+        work = state.copy()
+        place(self.board, work, statement)
+        state.take(work)
+
+    def check_position(self, state: KState) -> list[str]:
+        return check_position(self.board, state)
+
+    def position(self, state: KState) -> list[str]:
+        return position_lines(self.board, state)
+
+    def outcome(self, state: KState) -> dict[str, Any]:
+        if state.result is not None:
+            return dict(state.result)
+        return {"result": None, "vp": victory_points(self.board, state)}
+
+    def to_json(self, state: KState) -> dict[str, Any]:
+        return state_json(self.board, state, self.to_act(state))
+
+    def json_parts(self, state: KState) -> dict[str, Callable[[], Any]]:
+        return {
+            "game": lambda: "koenig-eindhoven",
+            "scenario": lambda: state.scenario,
+            "turn": lambda: state.turn,
+            "night": lambda: night(self.board, state),
+            "phase": lambda: str(state.phase),
+            "to_act": lambda: self.to_act(state),
+            "cup": lambda: list(state.cup),
+            "active": lambda: state.active,
+            "points": lambda: dict(state.points),
+        }
+
+    def render(self, state: KState) -> Sequence[RenderableType]:
+        from referee.games.koenig_eindhoven.render import render
+
+        return render(self.board, state, self.to_act(state), self.decision(state))
+
+    def invariants(self, state: KState) -> list[str]:
+        return invariants(self.board, state)
+
+    def moves(self, state: KState) -> list[dict[str, Any]]:
+        return moves_by_unit(self.board, state)
+
+
+ENGINE = KoenigEngine()
