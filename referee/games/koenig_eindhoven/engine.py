@@ -83,9 +83,13 @@ class KoenigEngine:
         ),
     )
 
+    def __init__(self, board: Board | None = None) -> None:
+        self._board = board
+        """A board other than the bundled scenario's (the tests' fixture maps)."""
+
     @property
     def board(self) -> Board:
-        return load_board(None)
+        return self._board if self._board is not None else load_board(None)
 
     @property
     def policies(self) -> dict[str, Any]:

@@ -116,11 +116,11 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
     result = walk(board, occ, spec.side, here, entry, command.path, limit,
                   night=verb == "redeploy")
     if isinstance(result, Refusal):
-        rule = "8.4" if verb == "combined" and result.rule == "8.1" else result.rule
         message = result.message
-        if rule == "8.4":
-            message += f"; a Combined Operation moves at most half the MA ({limit} MP)"
-        raise IllegalMove(rule, message)
+        if verb != "move" and result.rule == "8.1":
+            message += f"; {'a Combined Operation' if verb == 'combined' else 'a redeployment'}"
+            message += f" moves at most half the MA ({limit} MP, 8.4, 4.0)"
+        raise IllegalMove(result.rule, message)
     if result.close_combat:
         raise NotImplementedRule(
             "10.0", f"{unit} enters {command.path[-1]}, which holds one enemy unit, and must "
