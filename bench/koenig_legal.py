@@ -42,7 +42,7 @@ def main() -> None:
     state = ENGINE.setup(None, {})
     dice = StreamDice(DiceStream("bench"))
     while ENGINE.to_act(state) == "referee":
-        ENGINE.apply(state, list(ENGINE.legal(state))[0], dice)
+        ENGINE.apply(state, next(iter(ENGINE.legal(state))), dice)
     ms, count = best(state, args.repeat)
     print(f"opening (turn 1, formation {state.active} active): legal() {ms:.2f} ms, "
           f"{count} commands")

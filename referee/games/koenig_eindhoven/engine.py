@@ -50,13 +50,8 @@ from referee.games.koenig_eindhoven.sequence import (
     night,
     opening,
 )
-from referee.games.koenig_eindhoven.state import (
-    ALLIED_SUPPORT,
-    ARTILLERY,
-    NEVER as NEVER_ARRIVED,
-    KState,
-    Phase,
-)
+from referee.games.koenig_eindhoven.state import ALLIED_SUPPORT, ARTILLERY, KState, Phase
+from referee.games.koenig_eindhoven.state import NEVER as NEVER_ARRIVED
 from referee.games.koenig_eindhoven.victory import victory_points
 
 if TYPE_CHECKING:

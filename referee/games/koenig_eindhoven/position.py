@@ -87,7 +87,7 @@ def build_setup(tree: Tree[Any], board: Board) -> SetupStatement:
     return SetupStatement(kind, (unit,), number)
 
 
-def _formation(board: Board, text: str, column: int) -> str:
+def _formation(board: Board, text: str, column: int | None) -> str:
     for fid, formation in board.formations.items():
         if text.casefold() in (fid.casefold(), formation.hq.casefold()):
             return fid
@@ -121,7 +121,7 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
         return
     if kind == "setup_phase":
         try:
-            state.phase = Phase(s.word)
+            state.phase = Phase(s.word or "")
         except ValueError:
             raise IllegalMove(SETUP_RULE, f"no phase '{s.word}': landing, support, operations, "
                               "redeployment or over") from None

@@ -20,11 +20,11 @@ def render(board: Board, state: KState, to_act: str | None,
     grid.add_column(style="bold")
     grid.add_column()
     track = Text()
-    for spec in board.turns:
-        if spec.number > 1:
+    for turn_spec in board.turns:
+        if turn_spec.number > 1:
             track.append(" ")
-        label = f"{spec.number}{'N' if spec.night else ''}"
-        if spec.number == state.turn:
+        label = f"{turn_spec.number}{'N' if turn_spec.night else ''}"
+        if turn_spec.number == state.turn:
             track.append(f"[{label}]", style="bold reverse")
         else:
             track.append(label, style="dim")
