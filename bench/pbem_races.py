@@ -8,7 +8,8 @@ Pairs: two 'referee play' start at once on one fresh seeded Battle Card log, one
 update is a play that exited 0 ("saved") whose line is not in the log afterwards.
 
 Kills: one 'referee play' on a log with moves already, killed with SIGKILL after a random
-delay (300-900 ms: before, during and after its write).  Torn: the log afterwards is neither
+delay (50-110 % of the time the play before it took: before, during and after its write).
+Torn: the log afterwards is neither
 the old text nor a whole new log that verifies.  Lost: the old moves are not all there.  Then
 the next 'play' must work (a lock left by the killed process is stale and broken) and leave
 no stray temporary file.
@@ -19,6 +20,7 @@ Prints one line per figure.  Bounded: at most a few seconds per pair or kill.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import signal
@@ -55,16 +57,19 @@ def pair(folder: Path, n: int) -> tuple[int, int, int]:
     return len(saved), lost, sum(1 for code in codes if code != 0)
 
 
-def kill(folder: Path, n: int, rng: random.Random) -> tuple[bool, bool, bool, bool]:
-    """(torn, lost, next play failed, stray temporary file left)."""
+def kill(folder: Path, n: int, rng: random.Random) -> tuple[bool, bool, bool, bool, bool, bool]:
+    """(torn, lost, next play failed, stray temporary file left, the killed play had saved,
+    it left its lock behind)."""
     log = folder / f"kill-{n}.log"
     log.write_text(START.format(n=n))
+    start = time.perf_counter()
     subprocess.run(referee("play", log, "attack Eindhoven"), capture_output=True,
                    timeout=TIMEOUT, check=True)
+    took = time.perf_counter() - start  # how long a play takes on this machine, now
     before = log.read_text()
     proc = subprocess.Popen(referee("play", log, "defend Grave"), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    time.sleep(rng.uniform(0.3, 0.9))
+    time.sleep(rng.uniform(0.5 * took, 1.1 * took))
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=TIMEOUT)
     after = log.read_text()
@@ -74,17 +79,21 @@ def kill(folder: Path, n: int, rng: random.Random) -> tuple[bool, bool, bool, bo
                            timeout=TIMEOUT).returncode == 0
     )
     lost = not after.startswith(before)
-    move = "pass" if "defend Grave" in after else "defend Grave"
+    saved = after != before
+    left_lock = any(p.name.endswith(".lock") for p in folder.iterdir())
+    status = subprocess.run(referee("status", log, "--json"), capture_output=True, text=True,
+                            timeout=TIMEOUT)
+    move = json.loads(status.stdout)["next"]["choices"][0]  # any legal move: the lock matters
     nxt = subprocess.run(referee("play", log, move), capture_output=True, text=True,
                          timeout=TIMEOUT)
     if nxt.returncode != 0:
-        print(f"  kill {n}: the next play said: {' '.join(nxt.stderr.split())}")
+        print(f"  kill {n}: the next play said: {' '.join((nxt.stdout + nxt.stderr).split())}")
     stray = any(".referee-tmp-" in p.name or p.name.endswith(".lock")
                 for p in folder.iterdir())
     for p in folder.iterdir():
         if p.name.startswith("."):
             p.unlink()
-    return not whole, lost, nxt.returncode != 0, stray
+    return not whole, lost, nxt.returncode != 0, stray, saved, left_lock
 
 
 def main() -> None:
@@ -103,14 +112,16 @@ def main() -> None:
             both += s == 2
         print(f"concurrent play pairs: {args.pairs}; plays saved: {saved} (both of a pair: "
               f"{both}); refused: {refused}; lost updates: {lost}")
-        torn = lost_k = failed = stray = 0
+        torn = lost_k = failed = stray = saved_k = locks = 0
         for n in range(args.kills):
             kills = folder / f"k{n}"
             kills.mkdir()
-            t, lo, f, s = kill(kills, n, rng)
+            t, lo, f, s, sv, lk = kill(kills, n, rng)
             torn, lost_k, failed, stray = torn + t, lost_k + lo, failed + f, stray + s
-        print(f"kill -9 during play: {args.kills}; torn: {torn}; lost: {lost_k}; next play "
-              f"refused: {failed}; stray temporary or lock files after the next play: {stray}")
+            saved_k, locks = saved_k + sv, locks + lk
+        print(f"kill -9 during play: {args.kills} (the killed play had saved: {saved_k}; "
+              f"left its lock: {locks}); torn: {torn}; lost: {lost_k}; next play refused: "
+              f"{failed}; stray temporary or lock files after the next play: {stray}")
 
 
 if __name__ == "__main__":

@@ -6,16 +6,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from referee import api
-from referee.core import output
+from referee import __version__
 from referee.core.errors import RefereeError
-from referee.core.files import write_new_file
 from referee.core.resources import resolve
 from referee.core.scenario import ScenarioError
+
+if TYPE_CHECKING:
+    from referee import api
+    from referee.core import output
+else:  # imported on first use: --help and --version load no engine, check no rich
+    from referee.core.lazy import LazyModule
+
+    api = LazyModule("referee.api")
+    output = LazyModule("referee.core.output")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,6 +69,8 @@ def _emit_new_file(text: str, out: Path | None, command: str) -> None:
         click.echo(text, nl=False)
         return
     try:
+        from referee.core.files import write_new_file  # tempfile: only when writing
+
         write_new_file(out, text)
     except FileExistsError:
         _fail(f"{out} exists already; 'referee {command}' never writes over a file")
@@ -93,7 +102,7 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="market-garden-referee", prog_name="referee")
+@click.version_option(version=__version__, prog_name="referee")
 def main() -> None:
     """Referee and game-log processor for Operation Market-Garden board wargames.
 
@@ -150,10 +159,12 @@ def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: boo
 def check(logs: tuple[Path, ...], seed: str | None, strict: bool) -> None:
     """Check one or more logs quietly: problems only, and the exit code."""
     worst = 0
-    console = output.make_console()
+    console = None
     for path in logs:
         report = api.replay_file(path, seed=seed, strict=strict)
-        output.print_problems(console, report)
+        if report.problems:  # rich is loaded only when there is something to print
+            console = console or output.make_console()
+            output.print_problems(console, report)
         worst = max(worst, report.exit_code)
     sys.exit(worst)
 
@@ -334,9 +345,12 @@ def map_command(game: str, out: Path, log: Path | None, upto: int | None,
 @click.option("--save-logs", type=click.Path(path_type=Path, file_okay=False),
               help="Write every game's log into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
+@click.option("--check-every", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Check every invariant after every command in one game of N (1: all); "
+              "every game is checked at its end.")
 @_executor_options("games are played")
 def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | None,
-             as_json: bool, jobs: int | None, executor: str | None,
+             as_json: bool, check_every: int, jobs: int | None, executor: str | None,
              scheduler: str | None) -> None:
     """Play COUNT games of GAME by a policy; print the win rate and how games ended."""
     from referee.batch.executors import ExecutorUnavailable, choose_executor
@@ -346,7 +360,8 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
         kind, workers = choose_executor(executor, jobs, scheduler)
         summary = run_simulation(game, count, policy, seed, save_logs,
                                  progress=output.make_console(stderr=True),
-                                 executor=kind, jobs=workers, scheduler=scheduler)
+                                 executor=kind, jobs=workers, scheduler=scheduler,
+                                 check_every=check_every)
     except (RefereeError, ValueError, ExecutorUnavailable) as error:
         _fail(str(error))
     except OSError as error:
@@ -495,7 +510,7 @@ def status(log: Path, as_json: bool) -> None:
         output.print_json(state.to_json())
     else:
         output.print_status(sys.stdout, state)
-    sys.exit(1 if state.problems else 0)
+    sys.exit(state.exit_code)
 
 
 @main.command()

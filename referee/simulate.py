@@ -35,6 +35,9 @@ class GameRange:
     stop: int
     save_logs: str | None = None
     """The folder the worker writes each game's log into (absolute), or ``None``."""
+    check_every: int = 1
+    """Game i is checked after every command when i is a multiple of this (every game is
+    checked at its end)."""
 
 
 def play_range(job: GameRange) -> list[GameRecord]:
@@ -43,7 +46,8 @@ def play_range(job: GameRange) -> list[GameRecord]:
     chooser = policy_for(job.game, job.policy)
     records: list[GameRecord] = []
     for i in range(job.first, job.stop):
-        record = play_game(engine, f"{job.seed}-{i}", chooser, keep_log=job.save_logs is not None)
+        record = play_game(engine, f"{job.seed}-{i}", chooser, keep_log=job.save_logs is not None,
+                           check=i % job.check_every == 0)
         if job.save_logs is not None and record.log is not None:
             write_atomic(Path(job.save_logs) / f"{job.game}-{job.seed}-{i:06d}.log", record.log)
             record.log = None
@@ -70,8 +74,10 @@ def run_simulation(
     executor: str = "serial",
     jobs: int = 1,
     scheduler: str | None = None,
+    check_every: int = 1,
 ) -> Summary:
-    """Play ``games`` games; every invariant is checked after every command.
+    """Play ``games`` games; every invariant is checked at the end of every game, and after
+    every command of one game in ``check_every`` (1: all of them).
 
     ``executor`` (``serial``, ``local`` or ``dask``) says where they are played; the summary
     is the same wherever they are.
@@ -84,7 +90,7 @@ def run_simulation(
         save_logs.mkdir(parents=True, exist_ok=True)
         folder = str(save_logs.resolve())
     ranges = (
-        GameRange(entry.id, policy, seed, group[0], group[-1] + 1, folder)
+        GameRange(entry.id, policy, seed, group[0], group[-1] + 1, folder, check_every)
         for group in ramped(range(games), LARGEST_CHUNK)
     )
     total = Summary(0, Counter(), Counter(), [])

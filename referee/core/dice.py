@@ -47,6 +47,8 @@ _PREFIX = b"referee-dice/v1/"
 _RETRY = b"referee-dice/v1/retry/"
 _SPAN = 2**64
 _WORDS = struct.Struct(">4Q")
+_LIMITS: dict[int, int] = {}
+"""The rejection limit of each die size: the largest multiple of ``sides`` up to 2**64."""
 
 
 class DiceStream:
@@ -66,8 +68,11 @@ class DiceStream:
         return mac.digest()
 
     def face(self, index: int, sides: int) -> int:
-        if not 2 <= sides <= 1000:
-            raise ValueError(f"a die must have 2 to 1000 sides, not {sides}")
+        limit = _LIMITS.get(sides)
+        if limit is None:
+            if not 2 <= sides <= 1000:
+                raise ValueError(f"a die must have 2 to 1000 sides, not {sides}")
+            limit = _LIMITS[sides] = _SPAN - (_SPAN % sides)
         if index < 0:
             raise ValueError("draws are numbered from 0")
         block_index = index >> 2
@@ -75,7 +80,6 @@ class DiceStream:
             self._block = _WORDS.unpack(self._hmac(_PREFIX + block_index.to_bytes(8, "big")))
             self._block_index = block_index
         x = self._block[index & 3]
-        limit = _SPAN - (_SPAN % sides)
         attempt = 0
         while x >= limit:
             retry = _RETRY + index.to_bytes(8, "big") + attempt.to_bytes(4, "big")

@@ -7,10 +7,10 @@ text files or terminals; the core knows nothing of any game's rules.  The replay
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from lark import Tree
 
@@ -36,17 +36,59 @@ class Command(Protocol):
 _NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
-class Event(NamedTuple):
+class Event:
     """Something that happened when a command was applied, in words and in data.
 
-    A named tuple rather than a dataclass: engines make several per command, and self-play
-    makes them by the hundred thousand.
+    ``text`` and ``data`` may be given as functions that make them: they are then made the
+    first time someone reads them, so events cost next to nothing when nobody does
+    (self-play makes them by the hundred thousand and reads none).
     """
 
-    kind: str
-    text: str
-    data: Mapping[str, Any] = _NO_DATA
-    rolls: tuple[Roll, ...] = ()
+    __slots__ = ("_data", "_text", "kind", "rolls")
+
+    def __init__(
+        self,
+        kind: str,
+        text: str | Callable[[], str],
+        data: Mapping[str, Any] | Callable[[], Mapping[str, Any]] = _NO_DATA,
+        rolls: tuple[Roll, ...] = (),
+    ) -> None:
+        self.kind = kind
+        self._text = text
+        self._data = data
+        self.rolls = rolls
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if not isinstance(text, str):
+            text = self._text = text()
+        return text
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        data = self._data
+        if callable(data):
+            data = self._data = data()
+        return data
+
+    def with_rolls(self, rolls: tuple[Roll, ...]) -> Event:
+        """The same event with these dice (its words still made only when read)."""
+        return Event(self.kind, self._text, self._data, rolls)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.kind, self.text, self.data, self.rolls))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.text))
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, {self.text!r}, {dict(self.data)!r}, {self.rolls!r})"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "text": self.text}

@@ -1,12 +1,13 @@
 """Writing files safely: the one atomic writer of the package, and the lock of a log.
 
 ``write_atomic`` writes the new text to a temporary file beside the target (named
-``.NAME.referee-tmp-PID-XXXXXXXX``, so anyone can tell what it is), flushes it to disk and
+``.NAME.referee-tmp-HOST-PID-XXXXXXXX``, so anyone can tell what it is; HOST is six hex
+digits naming the machine), flushes it to disk and
 renames it over the target: the old file is never truncated, either it stays as it was or
 the new text replaces it whole.  The file keeps the mode it had; a new file gets the mode
 any new file gets under the user's umask; a secret is readable by its owner only.  A
-temporary file left by an earlier write of the same file that was killed (its process is
-gone) is removed by the next write.
+temporary file left by an earlier write of the same file that was killed (its process on this
+machine is gone, or it is a day old) is removed by the next rewrite of that file.
 
 ``locked`` holds an exclusive lock on a file while a command reads, checks and rewrites it:
 the lock is a file beside it, ``.NAME.lock``, created atomically (``O_CREAT|O_EXCL``), which
@@ -95,9 +96,16 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _host_mark() -> str:
+    """Six hex digits naming this machine in a temporary file's name (a shared folder may be
+    written from several)."""
+    return hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:6]
+
+
 def clean_stray_temps(path: Path) -> list[Path]:
     """Remove the temporary files an earlier, killed write of ``path`` left beside it: those
-    whose process no longer runs, or older than a day.  Returns what was removed."""
+    of this machine whose process no longer runs, and any older than a day.  Returns what was
+    removed."""
     directory = path.parent if str(path.parent) else Path(".")
     prefix = temp_prefix(path)
     removed: list[Path] = []
@@ -106,15 +114,16 @@ def clean_stray_temps(path: Path) -> list[Path]:
     except OSError:
         return removed
     now = time.time()
+    here = _host_mark()
     for name in names:
-        pid_text = name[len(prefix):].split("-", 1)[0]
+        host, _, rest = name[len(prefix):].partition("-")
+        pid_text = rest.split("-", 1)[0]
         candidate = directory / name
         try:
             old = now - candidate.lstat().st_mtime > STALE_TEMP_SECONDS
             pid = int(pid_text) if pid_text.isdigit() else 0
-            if pid == os.getpid() and not old:
-                continue
-            if old or not _alive(pid):
+            ours = host == here
+            if old or (ours and pid != os.getpid() and not _alive(pid)):
                 candidate.unlink()
                 removed.append(candidate)
         except OSError:
@@ -147,8 +156,10 @@ def atomic_file(path: Path, *, replace: bool = True, secret: bool = False) -> It
             mode = path.stat().st_mode & 0o7777
         except OSError:
             mode = 0o666 & ~_umask()
-    clean_stray_temps(path)
-    fd, temp = tempfile.mkstemp(prefix=f"{temp_prefix(path)}{os.getpid()}-", dir=directory)
+    if not replace or path.exists():  # a rewrite (or a new name claimed): tidy up first
+        clean_stray_temps(path)
+    fd, temp = tempfile.mkstemp(prefix=f"{temp_prefix(path)}{_host_mark()}-{os.getpid()}-",
+                                dir=directory)
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
@@ -212,6 +223,7 @@ def _holder(lock: Path) -> tuple[str, int, str, str]:
         text = lock.read_text(encoding="utf-8", errors="replace")[:400]
     except OSError:
         return "", 0, "", ""
+    text = "".join(c if c.isascii() and (c.isalnum() or c in "=._:- ") else " " for c in text)
     fields = dict(part.split("=", 1) for part in text.split() if "=" in part)
     pid = fields.get("pid", "")
     return text, int(pid) if pid.isdigit() else 0, fields.get("host", ""), fields.get(
@@ -229,19 +241,26 @@ def _stale(lock: Path) -> bool:
     return host == socket.gethostname() and not _alive(pid)
 
 
-def _break_stale(lock: Path) -> None:
-    """Remove a stale lock, one process at a time (a second lock guards the breaking, so
-    two commands can never both remove a lock and both take it)."""
+def _break_stale(lock: Path) -> bool:
+    """Remove a stale lock, one process at a time (a second lock guards the breaking, so two
+    commands can never both remove a lock and both take it).  True when it was removed."""
     guard = lock.with_name(lock.name + ".break")
     try:
         fd = os.open(guard, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        with contextlib.suppress(OSError):  # a guard left by a process killed while breaking
+            if time.time() - guard.stat().st_mtime > EMPTY_LOCK_SECONDS:
+                guard.unlink()
+        return False
     except OSError:
-        return
+        return False
     try:
         os.close(fd)
         if _stale(lock):
             with contextlib.suppress(FileNotFoundError):
                 lock.unlink()
+            return True
+        return False
     finally:
         with contextlib.suppress(OSError):
             guard.unlink()
@@ -254,17 +273,20 @@ def locked(path: Path, *, command: str = "referee", wait: float | None = None) -
     lock = lock_path(target)
     deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
     since = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    record = f"pid={os.getpid()} host={socket.gethostname()} since={since} command={command}\n"
+    record = (f"pid={os.getpid()} host={socket.gethostname()} since={since} "
+              f"command={command.replace(' ', '-')}\n")
     while True:
         try:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
             break
         except FileExistsError:
-            if _stale(lock):
-                _break_stale(lock)
+            if _stale(lock) and _break_stale(lock):
                 continue
             if time.monotonic() >= deadline:
-                _, pid, host, held_since = _holder(lock)
+                text, pid, host, held_since = _holder(lock)
+                found = [w for w in text.split() if w.startswith("command=")]
+                if found:
+                    command = found[0].removeprefix("command=").replace("-", " ")[:40]
                 holder = f"pid {pid}" if pid else "another process"
                 if host and host != socket.gethostname():
                     holder += f" on {host}"

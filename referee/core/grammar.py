@@ -1,10 +1,24 @@
-"""Building the Lark parsers (once per process) and turning Lark's errors into sentences."""
+"""The Lark parsers (loaded once per process) and Lark's errors turned into sentences.
+
+Building an LALR parser from a grammar takes Lark 30-80 ms, on every start of the command.
+So each game's parser is built once, by ``tools/build_parsers.py``, and shipped with the
+package (``referee/core/parsers/*.lalr``: Lark's own serialisation, ``Lark.save``), stamped
+with a digest of the grammar text it came from and the Lark version.  ``game_parser`` loads
+that when both still match, and otherwise builds the parser from the grammar as before, so
+an edited grammar is never ignored (``tests/core/test_parser_data.py`` fails until the
+shipped parsers are rebuilt).  Nothing is written at run time.
+"""
 
 from __future__ import annotations
 
-import difflib
+import hashlib
+import pickle
+import re
 from functools import cache
+from pathlib import Path
+from typing import Any
 
+import lark
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -15,6 +29,7 @@ from referee.core.resources import grammar_path
 _TERMINAL_WORDS = {
     "WORD": "a name",
     "FACE": "a number",
+    "EXPECT_VALUE": "a value",
     "DIE": "a die such as d6",
     "TAG_NAME": "a tag name",
     "TAG_VALUE": 'a quoted value such as "wwiic"',
@@ -22,17 +37,78 @@ _TERMINAL_WORDS = {
     "$END": "the end of the line",
 }
 
+PARSER_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "start": "start",
+    "maybe_placeholders": True,
+}
+"""How every game's parser is built (and so what a shipped parser must have been built with)."""
+
+SHIPPED = Path(__file__).resolve().parent / "parsers"
+"""Where the parsers built by ``tools/build_parsers.py`` are shipped."""
+
+_IMPORT = re.compile(r"^%import\s+\.(\w+)", re.MULTILINE)
+
+
+def grammar_digest(grammar_file: str) -> str:
+    """SHA-256 of a grammar's text, the grammars it imports, and the parser options."""
+    digest = hashlib.sha256(repr(sorted(PARSER_OPTIONS.items())).encode())
+    seen: set[str] = set()
+    todo = [grammar_file]
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        text = grammar_path(name).read_text(encoding="utf-8")
+        digest.update(name.encode() + b"\0" + text.encode() + b"\0")
+        todo += [f"{module}.lark" for module in _IMPORT.findall(text)]
+    return digest.hexdigest()
+
+
+def shipped_path(grammar_file: str) -> Path:
+    return SHIPPED / (Path(grammar_file).stem + ".lalr")
+
+
+def build_parser(grammar_file: str) -> Lark:
+    """The LALR parser of a game's grammar, built from the grammar text (slow)."""
+    return Lark.open(str(grammar_path(grammar_file)), **PARSER_OPTIONS)
+
+
+def parser_blob(grammar_file: str) -> bytes:
+    """What ``tools/build_parsers.py`` ships for a grammar: the built parser (``Lark.save``'s
+    data and memo) with the grammar's digest and the Lark version."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    data, memo = build_parser(grammar_file).memo_serialize([TerminalDef, Rule])
+    blob = {"data": data, "memo": memo, "grammar": grammar_digest(grammar_file),
+            "lark": lark.__version__}
+    return pickle.dumps(blob, protocol=4)
+
+
+def load_shipped(grammar_file: str) -> Lark | None:
+    """The shipped parser of a grammar, or ``None`` when it is missing or stale."""
+    try:
+        raw = shipped_path(grammar_file).read_bytes()
+    except OSError:
+        return None
+    try:
+        # The package's own data, written by tools/build_parsers.py (never a user's file).
+        blob = pickle.loads(raw)
+    except Exception:
+        return None
+    if not isinstance(blob, dict) or blob.get("lark") != lark.__version__:
+        return None
+    if blob.get("grammar") != grammar_digest(grammar_file):
+        return None
+    return Lark.load(blob)
+
 
 @cache
 def game_parser(grammar_file: str) -> Lark:
-    """The LALR parser of a game's grammar (``battle_card.lark``), built once per process."""
-    return Lark.open(
-        str(grammar_path(grammar_file)),
-        parser="lalr",
-        start="start",
-        maybe_placeholders=True,
-        propagate_positions=True,
-    )
+    """The LALR parser of a game's grammar (``battle_card.lark``), loaded once per process."""
+    return load_shipped(grammar_file) or build_parser(grammar_file)
 
 
 @cache
@@ -97,6 +173,8 @@ def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxEr
     elif isinstance(error, UnexpectedToken) and _misread_command(error):
         word = str(next(t for t in error.token_history or [] if t is not None))
         keywords = line_keywords(parser)
+        import difflib  # only for a bad first word
+
         close = difflib.get_close_matches(word.casefold(), keywords, n=1)
         message = f"'{word}' is not a command"
         if close:

@@ -129,9 +129,17 @@ def print_report(console: Console, report: Report, *, events: bool = False) -> N
 
 
 def print_json(data: Any, file: IO[str] | None = None) -> None:
-    """JSON on stdout: indented, keys in their documented order, UTF-8 as is."""
+    """JSON on stdout: indented, keys in their documented order, UTF-8 as is.  Written piece
+    by piece, so a report of 100,000 problems never exists as one string in memory."""
     out = file or sys.stdout
-    out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    pieces: list[str] = []
+    for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(data):
+        pieces.append(piece)
+        if len(pieces) >= 4096:
+            out.write("".join(pieces))
+            pieces.clear()
+    pieces.append("\n")
+    out.write("".join(pieces))
 
 
 def markup_free(text: str) -> str:

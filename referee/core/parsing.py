@@ -6,6 +6,7 @@ bad line.  Nothing here applies a rule.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 from dataclasses import replace
@@ -26,6 +27,7 @@ from referee.core.errors import (
     RefereeError,
 )
 from referee.core.grammar import game_parser, syntax_error
+from referee.core.reading import contained_in, read_bounded
 from referee.core.log import (
     ActionLine,
     CommandItem,
@@ -45,7 +47,17 @@ MAX_LINE_CHARS = 2_000
 MAX_DIE_SIDES = 100
 MAX_DICE_IN_RECORD = 500
 
-_GAME_TAG = re.compile(r'^\s*\[\s*Game\s+"([^"\n]*)"\s*\]', re.IGNORECASE)
+_NOT_A_POSITION = frozenset({ProblemKind.SYNTAX, ProblemKind.ENCODING, ProblemKind.LIMIT})
+"""Problems that mean a position file is not text of the log language at all."""
+
+# The [Game] tag exactly as the grammar reads a tag line (common.lark: "[" TAG_NAME TAG_VALUE
+# "]", spaces and tabs ignored, a comment after it), so that the finder and the parser never
+# disagree about which line names the game.
+_GAME_TAG = re.compile(
+    r'[ \t]*\[[ \t]*Game[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\][ \t]*(?:#[^\n]*)?\Z'
+)
+# Something a player meant as the [Game] tag: told apart so the sentence can say what is wrong.
+_LOOSE_GAME_TAG = re.compile(r"\s*\[\s*game\b", re.IGNORECASE)
 
 
 def decode_log(data: bytes) -> str:
@@ -67,16 +79,13 @@ def decode_log(data: bytes) -> str:
 
 
 def read_log(path: Path, engine: Engine[Any, Any] | None = None) -> ParsedLog:
-    """Read and parse a log file.  Problems reading it come back inside the result."""
+    """Read and parse a log file.  Problems reading it come back inside the result.
+
+    The file is read by ``read_bounded``: a regular file only (never a FIFO, a device or a
+    folder), and never more than ``MAX_BYTES`` plus one byte of it.
+    """
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        log = ParsedLog(str(path), unreadable=True)
-        reason = error.strerror or str(error)
-        log.problems.append(Problem(ProblemKind.HEADER, f"cannot read {path}: {reason}"))
-        return log
-    try:
-        text = decode_log(data)
+        text = decode_log(read_bounded(path, MAX_BYTES, what="log"))
     except RefereeError as error:
         log = ParsedLog(str(path), unreadable=True)
         log.problems.append(error.to_problem())
@@ -91,7 +100,10 @@ def _read_position(log: ParsedLog, path: Path) -> None:
     """``[Position "start.pos"]``: the setup lines of a position file beside the log.
 
     A log is untrusted: the file must be named by a plain relative path inside the log's own
-    folder (no absolute path, no ``..``), and may hold only tags and setup lines.
+    folder (no absolute path, no ``..``), its real path (links followed) must lie in that
+    folder, it must be a regular file of at most ``MAX_BYTES``, and it may hold only tags and
+    setup lines.  A file that does not read as a position is refused without a word of its
+    text: a log may point at a file its reader would not show anyone.
     """
     name = log.tags["Position"]
     line = log.tag_lines.get("Position")
@@ -106,21 +118,32 @@ def _read_position(log: ParsedLog, path: Path) -> None:
     ):
         refuse(f"[Position] must name a file beside the log (like \"start.pos\"), not '{name}'")
         return
-    target = path.parent / relative
     try:
-        data = target.read_bytes()
+        target = contained_in(path.parent, name, what="position file")
+        data = read_bounded(target, MAX_BYTES, what="position file",
+                            shown=f"the position file {name}", follow=False)
         log.position_sha256 = hashlib.sha256(data).hexdigest()  # sealed in play by e-mail
         text = decode_log(data)
-    except OSError as error:
-        refuse(f"cannot read the position file {name}: {error.strerror or error}")
-        return
     except RefereeError as error:
-        refuse(f"the position file {name}: {error.message}")
+        refuse(error.message if error.message.startswith("cannot read")
+               else f"the position file {name}: {error.message}")
         return
     from referee.games import engine_for
 
-    engine = engine_for(log.game or "")
+    try:
+        engine = engine_for(log.game or "")
+    except RefereeError as error:
+        refuse(f"the position file {name} cannot be read: {error.message}")
+        return
     position = parse_log(text, name, engine=engine)
+    unread = [p for p in position.problems if p.kind in _NOT_A_POSITION]
+    if unread or position.unreadable:
+        first = unread[0] if unread else position.problems[0]
+        where = f"line {first.line}" if first.line is not None else "the file"
+        more = f", and {len(unread) - 1} more lines" if len(unread) > 1 else ""
+        refuse(f"the position file {name} is not a position: {where} cannot be read as tags "
+               f"and setup lines ({first.kind}){more}; its text is not shown")
+        return
     for problem in position.problems:
         log.problems.append(replace(
             problem, line=line, message=f"{name}:{problem.line}: {problem.message}",
@@ -150,11 +173,34 @@ def apply_position(log: ParsedLog, path: Path) -> None:
 
 def find_game(lines: list[str]) -> str | None:
     """The value of the ``[Game "..."]`` tag, which chooses the grammar for the rest."""
-    for line in lines:
+    found = _game_line(lines)
+    return found[1] if found is not None else None
+
+
+def _game_line(lines: list[str]) -> tuple[int, str] | None:
+    """The number of the line that is the ``[Game]`` tag, and the game it names."""
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE_CHARS:  # parse_log skips such a line, so must the finder
+            continue
         match = _GAME_TAG.match(line)
         if match:
-            return match.group(1)
+            return number, _unquote(f'"{match.group(1)}"')
     return None
+
+
+def _no_game(lines: list[str]) -> Problem:
+    """Why no line is the ``[Game]`` tag: none is there, or one almost is."""
+    example = '[Game "battle-card"]'
+    for number, line in enumerate(lines, 1):
+        if len(line) <= MAX_LINE_CHARS and _LOOSE_GAME_TAG.match(line):
+            return HeaderError(
+                f"this line is meant as the [Game] tag but is not one: write it as {example}, "
+                f"'Game' with a capital G, alone on its line (spaces or tabs before it only)"
+            ).to_problem(line=number, text=line)
+    return HeaderError(
+        f'the log has no [Game "..."] tag; start it with one, for example {example} '
+        f"('referee games' lists the games)"
+    ).to_problem(line=1)
 
 
 def parse_log(
@@ -174,22 +220,18 @@ def parse_log(
             ).to_problem()
         )
         return log
+    chosen: tuple[int, str] | None = None
     if engine is None:
-        game = find_game(lines)
-        if game is None:
+        chosen = _game_line(lines)
+        if chosen is None:
             log.unreadable = True
-            log.problems.append(
-                HeaderError(
-                    'the log has no [Game "..."] tag; start it with one, for example '
-                    '[Game "battle-card"] (\'referee games\' lists the games)'
-                ).to_problem(line=1)
-            )
+            log.problems.append(_no_game(lines))
             return log
+        number, game = chosen
         try:
             engine = engine_for(game)
         except RefereeError as error:
             log.unreadable = True
-            number = next(i for i, line in enumerate(lines, 1) if _GAME_TAG.match(line))
             problem = error.to_problem(line=number, text=lines[number - 1])
             log.problems.append(
                 Problem(ProblemKind.HEADER, problem.message, line=number, text=problem.text)
@@ -211,7 +253,7 @@ def parse_log(
             )
             continue
         try:
-            entry = _parse_line(parser, engine, number, line)
+            entry = _remembered_line(parser, engine, number, line)
         except RefereeError as error:
             log.problems.append(error.to_problem(line=number, text=line))
             continue
@@ -222,6 +264,13 @@ def parse_log(
             continue
         seen_action = True
         log.entries.append(entry)
+    if chosen is not None and log.tags.get("Game") != chosen[1]:
+        # The tag that chose the grammar did not make it into the tags (it came after a
+        # move, for one): the log cannot be read as that game.
+        log.unreadable = True
+        log.problems.append(HeaderError(
+            f"the [Game \"{chosen[1]}\"] tag must come first, before any move"
+        ).to_problem(line=chosen[0]))
     return log
 
 
@@ -239,6 +288,46 @@ def _add_tag(log: ParsedLog, tag: TagLine, seen_action: bool) -> Problem | None:
     log.tags[tag.name] = tag.value
     log.tag_lines[tag.name] = tag.number
     return None
+
+
+MEMO_LINES = 4096
+"""How many distinct lines each engine's memo keeps (then it starts afresh)."""
+
+_memos: dict[int, tuple[Engine[Any, Any], dict[str, Entry | RefereeError]]] = {}
+
+
+def _remembered_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) -> Entry:
+    """``_parse_line``, remembered by the line's text: logs repeat most of their lines
+    (``pass``, ``turn 3``, ``attack Arnhem {d6: 6}``), and a line reads the same wherever it
+    stands, so the second time costs a copy.  Kept per engine (its names resolve the line),
+    at most ``MEMO_LINES`` lines each."""
+    held = _memos.get(id(engine))
+    if held is None or held[0] is not engine:
+        held = _memos[id(engine)] = (engine, {})
+    memo = held[1]
+    found = memo.get(line)
+    if found is None:
+        try:
+            found = _parse_line(parser, engine, number, line)
+        except RefereeError as error:
+            found = error
+        if len(memo) >= MEMO_LINES:
+            memo.clear()
+        memo[line] = found
+    if isinstance(found, RefereeError):
+        raise found.with_traceback(None)
+    return _renumbered(found, number)
+
+
+def _renumbered(entry: Entry, number: int) -> Entry:
+    """A fresh copy of a remembered entry, at line ``number`` (its lists copied too)."""
+    fresh = copy.copy(entry)
+    fresh.number = number
+    if isinstance(fresh, ActionLine):
+        fresh.items = list(fresh.items)
+    if isinstance(fresh, SetupLine):
+        fresh.items = list(fresh.items)
+    return fresh
 
 
 def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) -> Entry:
@@ -264,15 +353,16 @@ def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) 
         key, *values = node.children
         assert isinstance(key, Token)
         return Expectation(
-            number, line, key=str(key), value=" ".join(str(v) for v in values),
+            number, line, key=str(key), value=" ".join(" ".join(map(str, values)).split()),
             column=key.column or 1,
         )
     if kind == "setup":
         setup = SetupLine(number, line)
-        for item in node.children:
+        columns = _item_columns(line, len(node.children), prefixed=True)
+        for item, column in zip(node.children, columns, strict=True):
             assert isinstance(item, Tree)
             statement = engine.build_setup(item, line)
-            setup.items.append(SetupItem(statement, _first_column(item)))
+            setup.items.append(SetupItem(statement, column))
         return setup
     if kind == "action":
         side_node, *items = node.children
@@ -280,11 +370,11 @@ def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) 
         if isinstance(side_node, Tree):
             side = str(side_node.children[0]).casefold()
         action = ActionLine(number, line, side=side)
-        for item in items:
+        columns = _item_columns(line, len(items), prefixed=side is not None)
+        for item, column in zip(items, columns, strict=True):
             assert isinstance(item, Tree)
             command_tree, dice_tree = item.children
             assert isinstance(command_tree, Tree)
-            column = _first_column(command_tree)
             command = engine.build_command(command_tree, line)
             dice = _dice_record(dice_tree) if isinstance(dice_tree, Tree) else None
             action.items.append(CommandItem(command, dice, column))
@@ -351,9 +441,17 @@ def _chit_record(tree: Tree[Any]) -> DiceRecord:
     return DiceRecord(0, (), cup.column or 1, tuple(chits))
 
 
-def _first_column(tree: Tree[Any]) -> int:
-    if not tree.meta.empty:
-        return int(tree.meta.column)
-    for token in tree.scan_values(lambda v: isinstance(v, Token)):
-        return int(token.column or 1)
-    return 1
+def _item_columns(line: str, count: int, prefixed: bool) -> list[int]:
+    """The 1-based column where each of the ``count`` items of a parsed action or setup line
+    begins: the first, after the side prefix or ``setup:`` (``prefixed``), then one after
+    each ``;``.  The parser keeps no positions (Lark's ``propagate_positions`` costs about a
+    third of a parse); a line that parsed has no ``;`` or ``:`` inside a name, a number or a
+    die before its last item, and a comment only after it."""
+    columns = []
+    at = line.index(":") + 1 if prefixed else 0
+    for _ in range(count):
+        while line[at] in " \t":
+            at += 1
+        columns.append(at + 1)
+        at = line.find(";", at) + 1
+    return columns

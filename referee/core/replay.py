@@ -315,14 +315,17 @@ class Replayer:
             self._played = True
             self._action(entry)
         elif isinstance(entry, TurnAssertion | Expectation):
-            # An assertion sees the state just before the next action line: the steps the
-            # referee applies by itself happen first unless that line writes them.
+            # An assertion sees the state after the lines above it and every single-answer
+            # decision the referee then applies by itself, whether or not the next line writes
+            # that answer; a roll no player chooses, only if the log leaves it to the seed (a
+            # written roll is a line of its own).  docs/log-format.md, "Assertions".
             upcoming = self._next_action
             self._advance(upcoming, upcoming.items[0] if upcoming and upcoming.items else None)
+            view = self._settled()
             if isinstance(entry, TurnAssertion):
-                self._turn(entry)
+                self._turn(entry, view)
             else:
-                self._expect(entry)
+                self._expect(entry, view)
 
     # -- setup lines: a starting position other than the opening -------------------------
 
@@ -479,7 +482,7 @@ class Replayer:
         for index, event in enumerate(events):
             # Unless the engine placed them, the dice go with the command's first event.
             if index == 0 and attach:
-                event = Event(event.kind, event.text, event.data, tuple(tray.rolls))
+                event = event.with_rolls(tuple(tray.rolls))
             self.report.events.append(LineEvent(number, str(command), event, auto))
 
     def _advance(
@@ -503,24 +506,55 @@ class Replayer:
                 if not chance or self.dice is None or not self.dice.auto_chance:
                     return  # a tabletop log must write the roll with its dice
             elif next_command is not None and line is not None and (
-                (line.side is not None and normalise(line.side) == normalise(actor))
+                (line.side is not None and normalise(line.side) == normalise(actor)
+                 and type(next_command) is type(forced))
                 or (line.side is None and str(next_command) == str(forced))
             ):
-                # The side to act answers in this very line (a line that names the side, or
-                # one that writes the only answer); a line for anything else comes after it.
+                # The side to act answers in this very line (a line that names the side and
+                # writes that kind of command, or one that writes the only answer); a line for
+                # anything else, that side's next decision included, comes after it.
                 return
             self._apply(None, None, forced, auto=True)
         raise AssertionError("the engine keeps forcing commands without end")
 
     # -- assertions ------------------------------------------------------------------------
 
-    def _value(self, key: str) -> tuple[bool, Any]:
+    def _settled(self) -> Any:
+        """The state an assertion sees: a copy with the referee's own steps still to come
+        applied, as if the next line did not write them; a roll stays unrolled when the next
+        line records it or there is no seed.  The replay itself is not changed."""
+        engine = self.engine
+        upcoming = self._next_action
+        written_roll = upcoming is not None and any(
+            getattr(item.command, "chance", False) for item in upcoming.items
+        )
+        view = self.report.state
+        position = self.position
+        for _ in range(10_000):
+            forced = engine.forced(view) if engine.to_act(view) is not None else None
+            if forced is None:
+                break
+            chance = getattr(forced, "chance", False)
+            if chance and (written_roll or self.dice is None or not self.dice.auto_chance):
+                break
+            at = self.dice.dice_for(None, position, 0) if chance and self.dice else None
+            tray = DiceTray(at.stream if at else None, position, purpose=f"'{forced}'")
+            trial = engine.copy(view)
+            try:
+                engine.apply(trial, forced, tray)
+            except RefereeError:
+                break
+            position = tray.position
+            view = trial
+        return view
+
+    def _value(self, key: str, view: Any) -> tuple[bool, Any]:
         """One top-level value of the state's JSON (or ``outcome``), matched regardless of
         case.  An engine with ``json_parts`` computes only the value named; otherwise the
         whole state JSON is made once and kept until the state changes, so a run of
         assertions costs one lookup each."""
         wanted = normalise(key)
-        state = self.report.state
+        state = view
         if wanted == "outcome":
             return True, self.engine.outcome(state)
         parts = getattr(self.engine, "json_parts", None)
@@ -528,13 +562,15 @@ class Replayer:
             for name, get in parts(state).items():
                 if normalise(name) == wanted:
                     return True, get()
+        if state is not self.report.state:  # the settled view: a copy, not cached
+            return _lookup(self.engine.to_json(state), [key])
         if self._json is None:
             self._json = self.engine.to_json(state)
         return _lookup(self._json, [key])
 
-    def _turn(self, entry: TurnAssertion) -> None:
-        actual = self._value("turn")[1]
-        half = self._value("half")[1]
+    def _turn(self, entry: TurnAssertion, view: Any) -> None:
+        actual = self._value("turn", view)[1]
+        half = self._value("half", view)[1]
         wrong_half = entry.half is not None and (
             half is None or normalise(str(half)) != normalise(entry.half)
         )
@@ -546,9 +582,9 @@ class Replayer:
                 line=entry.number, column=entry.column, text=entry.text,
             ))
 
-    def _expect(self, entry: Expectation) -> None:
+    def _expect(self, entry: Expectation, view: Any) -> None:
         head, *rest = entry.key.split(".")
-        found, value = self._value(head)
+        found, value = self._value(head, view)
         if found:
             found, value = _lookup(value, rest)
         if not found:
@@ -621,7 +657,12 @@ def replay(
     if engine is None and not log.unreadable:
         from referee.games import engine_for
 
-        engine = engine_for(log.game or "")
+        try:
+            engine = engine_for(log.game or "")
+        except RefereeError as error:  # a log parsed by hand with another engine's grammar
+            problem = Problem(ProblemKind.HEADER, error.message, line=log.tag_lines.get("Game"))
+            problems = [*log.problems, problem]
+            return Report(log.game, log.source, dict(log.tags), problems)
     if engine is None:
         return Report(log.game, log.source, dict(log.tags), list(log.problems))
     return Replayer(log, engine, seed=seed, strict=strict, upto=upto).run()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,19 +22,39 @@ class ScenarioError(ValueError):
         super().__init__("\n".join(self.problems))
 
 
+MAX_SCENARIO_BYTES = 4 * 1024 * 1024
+"""The largest scenario file the referee reads (the bundled ones are a few kilobytes)."""
+
+
+def scenario_text(path: Path) -> str:
+    """The text of a scenario file, read by ``read_bounded`` (a regular file of at most
+    ``MAX_SCENARIO_BYTES``): ``FileNotFoundError`` when there is none, ``ScenarioError``
+    saying why it cannot be read otherwise."""
+    from referee.core.errors import RefereeError
+    from referee.core.reading import read_bounded
+
+    try:
+        data = read_bounded(path, MAX_SCENARIO_BYTES, what="scenario file")
+    except RefereeError as error:
+        if not os.path.lexists(path):
+            raise FileNotFoundError(path) from None
+        raise ScenarioError([error.message]) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ScenarioError([f"{path}: not UTF-8 text (byte {error.start + 1})"]) from None
+
+
 def read_toml(path: Path) -> dict[str, Any]:
     """The TOML table in ``path``, or ``ScenarioError`` saying what is wrong with the file."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        return tomllib.loads(scenario_text(path))
     except FileNotFoundError:
         raise ScenarioError([f"{path}: no such file"]) from None
-    except IsADirectoryError:
-        raise ScenarioError([f"{path}: is a directory, not a TOML file"]) from None
-    except OSError as error:
-        raise ScenarioError([f"{path}: cannot be read ({error.strerror})"]) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+    except tomllib.TOMLDecodeError as error:
         raise ScenarioError([f"{path}: not valid TOML ({error})"]) from None
+    except RecursionError:
+        raise ScenarioError([f"{path}: not valid TOML (nested too deeply)"]) from None
 
 
 def validation_sentences(error: ValidationError, where: str) -> list[str]:

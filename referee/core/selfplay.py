@@ -42,7 +42,12 @@ class StreamDice:
         self, sides: int, count: int = 1, label: str = "", *, low: int = 1
     ) -> tuple[int, ...]:
         shift = low - 1
-        faces = tuple(self.stream.face(self.position + i, sides) + shift for i in range(count))
+        if count == 1:
+            faces: tuple[int, ...] = (self.stream.face(self.position, sides) + shift,)
+        else:
+            faces = tuple(
+                self.stream.face(self.position + i, sides) + shift for i in range(count)
+            )
         self.position += count
         self.rolls.append(Roll(sides, faces, label, low))
         return faces
@@ -78,7 +83,8 @@ def play_game(
     keep_log: bool = False,
     check: bool = True,
 ) -> GameRecord:
-    """Play one game to its end (or until an invariant breaks)."""
+    """Play one game to its end (or until an invariant breaks).  Every invariant is checked
+    at the end; with ``check`` also after every command."""
     rng = random.Random(seed)
     state = engine.setup(scenario, {})
     dice = StreamDice(DiceStream(seed))
@@ -131,6 +137,8 @@ def play_game(
                 break
     else:
         broken.append(f"the game did not end within {MAX_COMMANDS} commands")
+    if not check and not broken:
+        broken = engine.invariants(state)  # every game is checked at its end
     outcome = engine.outcome(state)
     return GameRecord(
         seed, outcome.get("result"), outcome.get("reason"), commands, broken,

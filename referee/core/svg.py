@@ -27,6 +27,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 DRAWERS: dict[str, str] = {
     "battle-card": "referee.games.battle_card.board_svg:draw_board",
     "wwiic": "referee.pbem.maps:draw_wwiic",  # the engine's own map drawer, adapted
+    "arnhem44": "referee.games.arnhem44.mapsvg:draw_position",
 }
 """Game id -> ``module:function`` of its board drawer."""
 

@@ -19,7 +19,11 @@ class SecretFileError(PbemError):
 
 
 class SecretMismatch(PbemError):
-    """A secret that is not the one its side committed to in the log's header."""
+    """A secret that is not the one its side committed to in the log's header: the protocol
+    refuses it (exit 1, as ``verify`` reports a ``secret-mismatch``)."""
+
+    kind = ProblemKind.ILLEGAL_MOVE
+    exit_code = 1
 
 
 class CommitmentError(PbemError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.errors import Problem
+from referee.core.errors import UNREADABLE_KINDS, Problem
 from referee.pbem.chain import code_of
 from referee.pbem.mode import DiceMode, commit_tag, who
 from referee.pbem.table import NextStep, Table
@@ -29,6 +29,14 @@ class Status:
     result: str
     problems: list[Problem] = field(default_factory=list)
 
+    @property
+    def exit_code(self) -> int:
+        """As every command: 2 when a line cannot be read (syntax, header, a missing
+        position file...), 1 when the log breaks the rules, else 0."""
+        if any(p.kind in UNREADABLE_KINDS for p in self.problems):
+            return 2
+        return 1 if self.problems else 0
+
     def to_json(self) -> dict[str, Any]:
         return {
             "source": self.source, "game": self.game, "title": self.title,
@@ -40,6 +48,7 @@ class Status:
                      "line": self.next.line, "text": self.next.sentence()},
             "result": self.result,
             "problems": [p.to_json() for p in self.problems],
+            "exit_code": self.exit_code,
         }
 
 

@@ -196,7 +196,8 @@ def extends(older: ParsedLog, table: Table) -> list[Finding]:
     if older.options != log.options:
         findings.append(Finding("rewritten", f"the header's [Option]s differ from "
                                 f"{older.source}'s", numbers.get("Option")))
-    if older.position_sha256 != log.position_sha256:
+    if None not in (older.position_sha256, log.position_sha256) and (
+            older.position_sha256 != log.position_sha256):
         findings.append(Finding(
             "rewritten", f"the starting position was changed after the log was mailed: the "
             f"position file's content differs from {older.source}'s",

@@ -285,6 +285,8 @@ def test_scenario_show_both_games() -> None:
     assert code == 0 and {"spaces", "borders", "boxes", "units"} <= set(data)
     code, out = run("scenario", "show", "wwiic")
     assert code == 0 and "Spaces (" in out
+    code, out = run("scenario", "show", "arnhem44")
+    assert code == 0 and "Sectors (" in out
 
 
 def test_scenario_show_of_a_game_without_data(engineless: str) -> None:
@@ -351,3 +353,37 @@ def test_simulate_wwiic_plays_complete_games_whose_logs_replay(tmp_path: Path) -
     saved = sorted((tmp_path / "games").glob("*.log"))
     code, out = run("check", *map(str, saved))
     assert code == 0, out
+
+
+def test_version_and_help_load_no_engine_and_check_loads_no_rich() -> None:
+    """Start-up (bench/check_startup.py): ``--version`` and ``--help`` import no engine, no
+    parser and no rich; ``check`` of a legal log prints nothing and imports no rich."""
+    import ast
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from referee.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "loaded = [m for m in sys.modules if m.startswith(('rich', 'lark', 'pydantic',"
+        " 'referee.games', 'referee.core.replay'))]\n"
+        "print(sorted({m.split('.')[0] if not m.startswith('referee') else m"
+        " for m in loaded}))\n"
+    )
+    for args, allowed in (
+        (["--version"], set()),
+        (["--help"], set()),
+        (["check", "bundled:battle-card/win.log"], None),
+    ):
+        ran = subprocess.run(
+            [sys.executable, "-c", f"import sys; sys.argv = ['referee', *{args!r}]\n" + probe],
+            capture_output=True, text=True, check=True,
+        )
+        loaded = set(ast.literal_eval(ran.stdout.strip().splitlines()[-1]))
+        assert "rich" not in loaded and "pydantic" not in loaded, (args, loaded)
+        if allowed is not None:
+            assert loaded == allowed, (args, loaded)

@@ -105,10 +105,23 @@ def test_a_written_forced_answer_is_taken_from_the_log() -> None:
     assert [(e.line, e.auto) for e in report.events[:2]] == [(1, False), (2, False)]
 
 
-def test_an_assertion_sees_the_state_before_the_next_line_writes_its_answer() -> None:
-    expect = Expectation(2, "expect phase = b", key="phase", value="b")
-    report = replay(log_of(action(1, "a", "go"), expect, action(3, "b", "ack")), Relay())  # type: ignore[arg-type]
-    assert report.ok, report.problems
+def test_an_assertion_sees_the_same_state_whether_or_not_the_next_line_writes_the_answer() -> None:
+    """An assertion sees the single-answer decision (and the seeded roll after it) applied,
+    whether the next line writes that answer or not (docs/log-format.md, "Assertions")."""
+    expect = Expectation(2, "expect done = 3", key="done", value="3")
+    for after in (action(3, "b", "ack"), action(3, "a", "go")):
+        report = replay(log_of(action(1, "a", "go"), expect, after), Relay())  # type: ignore[arg-type]
+        assert report.ok, (after.text, report.problems)
+
+
+def test_an_assertion_before_a_written_roll_sees_the_state_before_it() -> None:
+    expect = Expectation(2, "expect phase = roll", key="phase", value="roll")
+    for seed, faces in (("s", ()), (None, (5,))):
+        report = replay(
+            log_of(action(1, "a", "go"), expect, action(3, None, "roll", faces), seed=seed),
+            Relay(),  # type: ignore[arg-type]
+        )
+        assert report.ok, report.problems
 
 
 def test_an_assertion_sees_the_forced_steps_when_the_next_line_is_the_other_side() -> None:

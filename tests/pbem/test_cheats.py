@@ -149,7 +149,7 @@ def test_a_swapped_secret_cannot_roll(tmp_path: Path) -> None:
     write_secret(other, new_secret("keeper"), "battle-card", "g.log")
     before = log.read_text()
     ran = run("play", log, "--secret", other)
-    assert ran.code == 2 and "not the one Keeper committed to" in ran.err
+    assert ran.code == 1 and "not the one Keeper committed to" in ran.err
     assert log.read_text() == before
 
 

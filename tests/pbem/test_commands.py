@@ -258,7 +258,6 @@ def test_bad_files_are_sentences(tmp_path: Path, two_secret: Path, seeded: Path)
         (["play", two_secret, "--secret", tmp_path / "missing.secret"], "there is no secret"),
         (["play", two_secret, "--secret", garbage], "is not a secret file"),
         (["play", two_secret, "--secret", binary], "is not a secret file"),
-        (["play", two_secret, "--secret", other / "o.secret"], "this log has no [SeedCommit]"),
         (["play", seeded, "--secret", other / "o.secret"], "is not a committed game"),
         (["verify", two_secret, "--secret", garbage], "is not a secret file"),
         (["render", tmp_path / "missing.log"], "there is no log"),
@@ -268,6 +267,34 @@ def test_bad_files_are_sentences(tmp_path: Path, two_secret: Path, seeded: Path)
         assert ran.code == 2, (args, ran.out, ran.err)
         assert message in " ".join(ran.err.split()), (args, ran.err)
         assert "Traceback" not in ran.err
+
+
+def test_a_secret_that_does_not_match_is_refused_by_the_protocol(tmp_path: Path,
+                                                                 two_secret: Path) -> None:
+    """Exit 1 (as verify's 'secret-mismatch'): a secret of no party of the log, or another
+    secret than the committed one.  A file that is no secret at all is exit 2 (above)."""
+    other = tmp_path / "other"
+    other.mkdir()
+    run("new", "battle-card", "--commit", "-o", other / "o.log")
+    ran = run("play", two_secret, "--secret", other / "o.secret")
+    assert ran.code == 1 and "this log has no [SeedCommit]" in " ".join(ran.err.split())
+    ran = run("verify", two_secret, "--secret", other / "o.secret", "--json")
+    assert ran.code == 1 and json.loads(ran.out)["findings"][0]["kind"] == "secret-mismatch"
+
+
+def test_status_exit_codes_agree_with_replay(tmp_path: Path) -> None:
+    """A line that cannot be read is exit 2 for status as for replay, check and verify."""
+    cases = {
+        "syntax.log": ('[Game "battle-card"]\n[Seed "1"]\nairdrop\nfoo bar baz\n', 2),
+        "position.log": ('[Game "battle-card"]\n[Position "missing.pos"]\n', 2),
+        "fine.log": ('[Game "battle-card"]\n[Seed "1"]\nattack Eindhoven\n', 0),
+    }
+    for name, (text, code) in cases.items():
+        log = tmp_path / name
+        log.write_text(text)
+        for command in ("status", "replay", "check", "verify"):
+            assert run(command, log).code == code, (name, command)
+        assert json.loads(run("status", log, "--json").out)["exit_code"] == code
 
 
 def test_a_log_for_no_pbem_game(tmp_path: Path, engineless: str) -> None:

@@ -140,15 +140,23 @@ def test_a_secret_and_a_new_log_have_their_modes(tmp_path: Path, umask_022: None
 
 def test_stray_temporary_files_are_cleaned_up(log: Path) -> None:
     folder = log.parent
-    stray = folder / f".game.log{TEMP_MARK}{_dead_pid()}-abcd1234"
+    here = files._host_mark()
+    stray = folder / f".game.log{TEMP_MARK}{here}-{_dead_pid()}-abcd1234"
     stray.write_text("half a log")
-    live = folder / f".game.log{TEMP_MARK}{os.getppid()}-efgh5678"
+    live = folder / f".game.log{TEMP_MARK}{here}-{os.getppid()}-efgh5678"
     live.write_text("another write, still running")
-    other = folder / f".other.log{TEMP_MARK}{_dead_pid()}-abcd1234"
+    elsewhere = folder / f".game.log{TEMP_MARK}0a0a0a-{_dead_pid()}-abcd1234"
+    elsewhere.write_text("a write from another machine on a shared folder")
+    other = folder / f".other.log{TEMP_MARK}{here}-{_dead_pid()}-abcd1234"
     other.write_text("not this log's")
+    ancient = folder / f".game.log{TEMP_MARK}0a0a0a-{os.getppid()}-ijkl9012"
+    ancient.write_text("a day old")
+    os.utime(ancient, (1, 1))
     assert run("play", log, "attack Eindhoven").code == 0
-    assert not stray.exists()
-    assert live.exists() and other.exists()
+    assert not stray.exists() and not ancient.exists()
+    assert live.exists() and other.exists() and elsewhere.exists()
+    assert not [p for p in folder.iterdir() if TEMP_MARK in p.name and "efgh" not in p.name
+                and p not in (other, elsewhere)]
 
 
 def test_a_symlinked_log_stays_a_link(log: Path) -> None:
@@ -156,3 +164,21 @@ def test_a_symlinked_log_stays_a_link(log: Path) -> None:
     link.symlink_to(log.name)
     assert run("play", link, "attack Eindhoven").code == 0
     assert link.is_symlink() and "attack Eindhoven" in log.read_text()
+
+
+def test_a_play_waits_for_the_lock_and_reads_what_the_holder_wrote(log: Path) -> None:
+    """While one play holds the lock and saves its move, another play started meanwhile waits,
+    then reads the new log: both moves are in it (the update is not lost)."""
+    from referee.pbem.play import play
+    from referee.pbem.table import open_log
+
+    with locked(log, command="referee play"):
+        waiting = subprocess.Popen([sys.executable, "-m", "referee", "play", str(log),
+                                    "defend Grave"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        play(open_log(log), "attack Eindhoven", path=log)  # the holder's own save
+    out, err = waiting.communicate(timeout=120)
+    assert waiting.returncode == 0, out + err
+    text = log.read_text()
+    assert "allied: attack Eindhoven {" in text and "allied: defend Grave {" in text
+    assert run("verify", log).code == 0

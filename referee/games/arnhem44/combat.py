@@ -185,7 +185,6 @@ def settle(board: Board, state: AState, events: list[Event]) -> None:
                 state.strongest = strongest(board, state)
             return
         _consume(state, current)
-        _sector_done(state)
 
 
 def _withdraw_one(state: AState, w: Withdrawal, dest: str, events: list[Event]) -> None:
@@ -194,18 +193,15 @@ def _withdraw_one(state: AState, w: Withdrawal, dest: str, events: list[Event]) 
     events.append(Event("withdraw", f"{key_text(w.key)} withdraws {w.sector}->{dest}",
                         {"sector": w.sector, "to": dest, "figure": key_text(w.key)}))
     _consume(state, w)
-    _sector_done(state)
 
 
 def _consume(state: AState, w: Withdrawal) -> None:
+    """One figure of ``w`` has withdrawn (or was eliminated); the order and the strongest side
+    belong to one sector and are forgotten when its withdrawals are done."""
     w.count -= 1
     if w.count == 0:
         state.withdrawals.remove(w)
-
-
-def _sector_done(state: AState) -> None:
-    sector = state.withdrawals[0].sector if state.withdrawals else None
-    if sector is None or not state.withdrawals or state.withdrawals[0].sector != sector:
+    if not any(x.sector == w.sector for x in state.withdrawals):
         state.first = None
         state.strongest = None
 

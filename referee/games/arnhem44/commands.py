@@ -212,7 +212,9 @@ def _group(board: Board, tree: Tree[Any]) -> tuple[Key, int]:
                 "figures have none)", column=column if isinstance(column, int) else None)
         group = match[0]
     if not 1 <= count <= 99:
-        raise IllegalMove("The Units", f"a count of figures is 1 to 99, not {count}")
+        where = getattr(count_token, "column", None)
+        raise IllegalMove("The Units", f"a count of figures is 1 to 99, not {count}",
+                          column=where if isinstance(where, int) else None)
     return (group, kind), count
 
 

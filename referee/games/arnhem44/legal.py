@@ -149,7 +149,11 @@ def movement(board: Board, state: AState) -> list[Command]:
             mp, fresh = options[0]
             if disputed:
                 for there in board.neighbours[sector]:
-                    if enemies(state, there, side) or friends(state, there, side) >= 9:
+                    if enemies(state, there, side):
+                        used = state.intruded.get(there, friends(state, there, side))
+                        if used >= board.max_per_side:
+                            continue
+                    elif friends(state, there, side) >= board.max_per_side:
                         continue
                     try:
                         cost, _, _ = crossing(board, state, sector, there, key[1], side, True,

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
-from referee.core.svg import svg_root, to_text
+from referee.core.svg import Highlight, svg_root, to_text
 from referee.games.arnhem44.scenario import Scenario
 
 SCALE = 13.0
@@ -68,7 +69,7 @@ def shared_edge(poly: list[Point], p: Point, q: Point) -> tuple[Point, Point] | 
 
 
 def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str, Mapping[
-        str, int]]]] | None = None) -> str:
+        str, int]]]] | None = None, title: str | None = None) -> str:
     """The SVG text of the board, with ``figures`` (sector -> side -> group -> kind -> n)."""
     meta = scenario.meta
     sites = {s.id: (s.x, s.y) for s in scenario.sectors}
@@ -87,8 +88,9 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
 
     root = svg_root(width, height, "Arnhem '44 - sector map (reconstruction)")
     root.add("rect", x=0, y=0, width=width, height=height, fill="#eef3f7")
-    root.add("text", "Arnhem '44 - the sector map (reconstructed; numbers: infantry tanks "
-             "artillery)", x=MARGIN, y=28, font_size=18, font_weight="bold")
+    heading = title or ("Arnhem '44 - the sector map (reconstructed; numbers: infantry tanks "
+                        "artillery)")
+    root.add("text", heading, x=MARGIN, y=28, font_size=18, font_weight="bold")
     polys = cells(sites)
     layer = root.add("g", id="sectors")
     for sector in scenario.sectors:
@@ -173,9 +175,18 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
                 row += 1
     legend = root.add("g", id="legend")
     lx, ly = MARGIN, height - 30
-    for index, (kind, info) in enumerate(meta.types.items()):
+    for index, info in enumerate(meta.types.values()):
         legend.add("rect", x=lx + index * 150, y=ly, width=14, height=14, fill=info.colour)
         legend.add("text", f"{info.name} {' '.join(map(str, info.numbers))}",
                    x=lx + index * 150 + 18, y=ly + 11, font_size=11)
-        _ = kind
     return to_text(root)
+
+
+def draw_position(engine: Any, state: Any, highlight: Highlight | None) -> str:
+    """``referee render``: the board with a log's figures (the drawer of ``core.svg``)."""
+    data = engine.to_json(state)
+    figures = {s["id"]: s["units"] for s in data.get("sectors", [])}
+    title = f"Round {data['round']} ({data['half']}), phase {data['phase']}"
+    if highlight is not None:
+        title += f" - line {highlight.line}: {highlight.text}"
+    return draw_map(engine.board.scenario, figures, title)

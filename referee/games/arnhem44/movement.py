@@ -9,7 +9,7 @@ from itertools import pairwise
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
-from referee.core.errors import IllegalMove, NotImplementedRule
+from referee.core.errors import IllegalMove
 from referee.games.arnhem44.board import (
     AIRBORNE,
     SIDES,
@@ -207,9 +207,9 @@ def invade(board: Board, state: AState, dice: Dice, command: Invade) -> list[Eve
         if source == target or source not in board.links[target]:
             raise IllegalMove("Move/Contact", f"{source} is not adjacent to {target}")
         if enemies(state, source, side):
-            raise NotImplementedRule(
-                "Move/FallBack", f"{source} is disputed: falling back and invading in a single "
-                "move is not refereed yet; fall back first, then invade from another sector")
+            raise IllegalMove(
+                "Move/FallBack", f"{source} is disputed: figures leave it only by falling back; "
+                f"fall back and invade in a single move: fall-back GROUPS {source}->{target}")
         figures = resolve(state, side, source, groups, "Move/Contact")
         for key, n in figures:
             for mp, was_fresh in points(board, state, source, key)[:n]:
@@ -267,13 +267,18 @@ def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> lis
                           "moving (move GROUPS FROM->TO)")
     if dest not in board.links[start]:
         raise IllegalMove("Move/FallBack", f"{dest} is not adjacent to {start}")
-    if enemies(state, dest, side):
-        raise NotImplementedRule(
-            "Move/FallBack", f"{dest} is enemy territory: falling back and invading in a single "
-            "move is not refereed yet")
+    invading = enemies(state, dest, side) > 0
     figures = resolve(state, side, start, command.groups, "Move/FallBack")
     total = sum(n for _, n in figures)
-    if friends(state, dest, side) + total > board.max_per_side:
+    if invading:
+        # Fall back and invade in a single move: the intrusion's limit of 9 (Move/Contact, A8)
+        used = state.intruded.get(dest, friends(state, dest, side))
+        if total > board.max_per_side - used:
+            raise IllegalMove(
+                "Move/Contact", f"at most {board.max_per_side} units invade {dest}, minus the "
+                "friendly units already there and every unit that invaded it this phase: "
+                f"{max(board.max_per_side - used, 0)} may, not {total}")
+    elif friends(state, dest, side) + total > board.max_per_side:
         raise IllegalMove("Move/FallBack", f"{dest} would hold more than {board.max_per_side} "
                           f"{side.capitalize()} units")
     costs: dict[Key, int] = {}
@@ -302,13 +307,15 @@ def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> lis
             (unseen if face > s_value else spotted).append(key)
         words.append(f"spotting: S = E {e} + F {total} = {s_value}; "
                      f"{len(unseen)} unseen, {len(spotted)} spotted")
-    else:
+    elif state.night:
         words.append(f"at night infantry falls back unseen (S = {s_value})")
+    else:
+        words.append(f"by day tanks and artillery cannot fall back unseen (S = {s_value})")
     events = [Event("fall-back", f"{side.capitalize()} falls back {counts_text(dict(figures))} "
                     f"{start}->{dest}", {"from": start, "to": dest, "spotted": len(spotted),
                                          "unseen": len(unseen)})]
     events += [Event("spotting", w) for w in words]
-    state.fallback = FallBackPending(start, dest, spotted, unseen, costs, bonus)
+    state.fallback = FallBackPending(start, dest, spotted, unseen, costs, bonus, invading)
     if spotted and any(k[1] == "inf" for k in unseen):
         events.append(Event("support-due", f"{side.capitalize()} decides whether unseen "
                             "infantry supports the spotted units (support GROUPS / no support)"))
@@ -343,13 +350,32 @@ def finish_fall_back(board: Board, state: AState, dice: Dice, support: list[Key]
         unhurt = [k for k, _ in ok]
         injured = [k for k, _ in hurt]
         events += [Event("fire", w) for w in words]
-    out = unhurt + free
-    for key in out:
-        put(state, dest, key, lefts[key].pop(0))
     for key in injured:
         put(state, start, key, 0)
+    out = unhurt + free
+    if pending.invade and out:
+        # "first the falling back is resolved, afterwards the invasive part" (Fall Back): the
+        # units that got out intrude the enemy sector from the one they left; at most 1 sector.
+        used = state.intruded.get(dest, friends(state, dest, side))
+        state.intruded[dest] = used + len(out)
+        entered, stayed, words = engage(board, state, dice, dest, [(k, start) for k in out],
+                                        pending.bonus, {start: start},
+                                        f"invasion of {dest}")
+        events += [Event("fire", w) for w in words]
+        for key, _ in entered:
+            put(state, dest, key, 0)
+        for key, _ in stayed:
+            put(state, start, key, 0)
+            injured.append(key)
+        events.append(Event("intrusion", f"{len(entered)} enter {dest}"
+                            + (f"; {len(stayed)} injured stay behind in {start}" if stayed
+                               else "") + " (all halt)", {"target": dest}))
+        out = [k for k, _ in entered]
+    else:
+        for key in out:
+            put(state, dest, key, lefts[key].pop(0))
     state.fallback = None
-    text = f"{len(out)} reach {dest}"
+    text = f"{len(out)} {'enter' if pending.invade else 'reach'} {dest}"
     if injured:
         text += f"; {len(injured)} injured stay behind in {start}"
     events.append(Event("fell-back", text, {"side": side, "to": dest, "reached": len(out),

@@ -63,15 +63,13 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, groups=_groups(board, ch[0]), sector=_sector(board, ch[1]),
                          number=int(str(ch[2])))
     if kind == "intruded":
-        return Statement(kind, sector=_sector(board, ch[0]), number=int(str(ch[1])))
+        return Statement(kind, sector=_sector(board, ch[1]), number=int(str(ch[0])))
     if kind == "combat":
         return Statement(kind, sector=_sector(board, ch[0]))
     if kind == "control":
-        words = ch[0]
-        first = words.children[0]
-        name = " ".join(str(t) for t in words.children)
+        first = ch[0]
         bridge = board.bridge_names.lookup(
-            name, column=first.column if isinstance(first, Token) else None)
+            str(first), column=first.column if isinstance(first, Token) else None)
         return Statement(kind, sector=bridge, value=str(ch[1]).casefold())
     raise AssertionError(kind)
 
@@ -211,7 +209,7 @@ def position_lines(board: Board, state: AState) -> list[str]:
             if n:
                 lines.append(f"setup: moved {n} {key_text((g, k))} {sector} mp {mp}")
         if state.intruded.get(sector):
-            lines.append(f"setup: intruded {sector} {state.intruded[sector]}")
+            lines.append(f"setup: intruded {state.intruded[sector]} {sector}")
     for sector in state.combats:
         lines.append(f"setup: combat {sector}")
     for w in state.withdrawals:

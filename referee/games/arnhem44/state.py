@@ -27,6 +27,8 @@ class FallBackPending:
     costs: dict[Key, int]
     """Movement points the step costs each kind (99: a crossing that uses them all)."""
     bonus: int
+    invade: bool = False
+    """Fall back and invade in a single move: the destination is enemy territory."""
 
 
 @dataclass

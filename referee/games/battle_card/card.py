@@ -99,10 +99,19 @@ def make_card(data: dict[str, Any]) -> Card:
     )
 
 
+def bundled_names() -> tuple[str, ...]:
+    """The names of the Battle Card scenarios shipped with the referee (``standard``...)."""
+    return tuple(sorted(path.stem for path in scenario_dir("battle-card").glob("*.toml")))
+
+
 @cache
 def bundled_card(name: str = "standard") -> Card:
-    """A scenario shipped with the referee (validated by the test suite), by name."""
-    path = scenario_dir("battle-card") / f"{name}.toml"
-    if not path.is_file():
-        raise ScenarioError([f"there is no Battle Card scenario '{name}'"])
-    return make_card(read_toml(path))
+    """A scenario shipped with the referee (validated by the test suite), by name.
+
+    A log names a scenario, never a file: only the names of the bundled scenarios are
+    known, so ``[Scenario "/tmp/x"]`` or ``[Scenario "../x"]`` reads nothing.
+    """
+    if name not in bundled_names():
+        shown = name if len(name) <= 60 else name[:60] + "…"
+        raise ScenarioError([f"there is no Battle Card scenario '{shown}'"])
+    return make_card(read_toml(scenario_dir("battle-card") / f"{name}.toml"))

@@ -16,7 +16,7 @@ from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.scenario import ScenarioError
 from referee.games.battle_card import position
-from referee.games.battle_card.card import Card, bundled_card
+from referee.games.battle_card.card import Card, bundled_card, bundled_names
 from referee.games.battle_card.commands import (
     AIRDROP,
     LANDING,
@@ -132,7 +132,8 @@ class BattleCardEngine:
         try:
             return bundled_card(scenario or "standard")
         except ScenarioError as error:
-            raise HeaderError(f"{error}; Battle Card has: standard") from None
+            known = ", ".join(bundled_names())
+            raise HeaderError(f"{error}; Battle Card has: {known}") from None
 
     def setup(self, scenario: str | None, options: Mapping[str, str]) -> BattleCardState:
         """Game Setup: the starting dice; the airborne landing roll comes first."""
@@ -371,13 +372,14 @@ class BattleCardEngine:
             parts.append("Allied control")
             state.control[command.city] = ALLIED_CONTROL
         result = "; ".join(parts) or "no effect"
+        city = command.city
         events = [
-            Event(
+            Event(  # the words and data are made only if someone reads them
                 "combat",
-                f"{mode} at {command.city}: {unit.id} {before[0]} against German {before[1]} "
+                lambda: f"{mode} at {city}: {unit.id} {before[0]} against German {before[1]} "
                 f"({ROW_WORDS[row]}), rolled {face}: {result}",
-                {
-                    "city": command.city,
+                lambda: {
+                    "city": city,
                     "mode": mode,
                     "row": row,
                     "roll": face,

@@ -143,8 +143,10 @@ def load_scenario_file(path: Path) -> BattleCardScenario:
 
 @cache
 def bundled_scenario(name: str = "standard") -> BattleCardScenario:
-    """A scenario shipped with the referee, by name."""
-    path = scenario_dir("battle-card") / f"{name}.toml"
-    if not path.is_file():
-        raise ScenarioError([f"there is no Battle Card scenario '{name}'"])
-    return load_scenario_file(path)
+    """A scenario shipped with the referee, by name (never a path: see ``bundled_card``)."""
+    from referee.games.battle_card.card import bundled_names
+
+    if name not in bundled_names():
+        shown = name if len(name) <= 60 else name[:60] + "…"
+        raise ScenarioError([f"there is no Battle Card scenario '{shown}'"])
+    return load_scenario_file(scenario_dir("battle-card") / f"{name}.toml")

@@ -182,11 +182,31 @@ class WWIICEngine:
                 if board.kind[nxt] != SPACE or mapview.units_in(nxt):
                     continue
                 mark = mapview.mark()
-                refusal, _ = run_move(mapview, unit, (nxt,), False, None)
+                refusal, _ = self._move_out_run(mapview, unit, (nxt,))
                 mapview.undo(mark)
                 if refusal is None:
                     found.append(MoveOut(UnitMove(unit, (nxt,), start=here)))
         return found
+
+    @staticmethod
+    def _move_out_run(mapview: MapView, unit: str, path: tuple[str, ...]) -> tuple[
+            Refusal | None, Walk]:
+        """3.H's move: section 6 for the map's boundaries (no unbridged river; the foot
+        crossing), but not 6.1's limits on leaving a contested space: 3.H itself says where
+        the unit goes ("an adjacent empty space, placing an Allied control marker there"),
+        so a unit in contested Wolfheze may move out (reading R1)."""
+        here = mapview.loc[unit]
+        assert here is not None
+        enemies = mapview.n_german.get(here, 0)
+        mapview.n_german[here] = 0
+        try:
+            refusal, walk = run_move(mapview, unit, path, False, None)
+        finally:
+            mapview.n_german[here] = enemies
+        if (refusal is None and enemies and mapview.controller(here) == ALLIED
+                and not mapview.has(here, ALLIED)):
+            mapview.set_control(here, GERMAN)  # 5: the last Allied unit left the space
+        return refusal, walk
 
     def _red_devil(self, state: WState, unit: str) -> bool:
         info = self.board.units[unit]
@@ -391,7 +411,7 @@ class WWIICEngine:
                 "3.H", f"{board.name(there)} is not empty: the Red Devils move out into an "
                 "adjacent empty space", self._few(self.legal(work)),
             )
-        refusal, _ = run_move(mapview, unit, move.path, False, None)
+        refusal, _ = self._move_out_run(mapview, unit, move.path)
         if refusal is not None:
             raise IllegalMove(refusal.rule, refusal.message, self._few(self.legal(work)))
         events = self._commit(work, mapview, [(unit, here, move.path)])

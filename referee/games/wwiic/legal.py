@@ -228,6 +228,13 @@ def _pair(
 
     for first, second in ((a, b), (b, a)):
         later = moves[second]
+        # Units from two spaces, when the first unit's space limited the second's moves:
+        # the second unit's moves once the first has left its space (lifted off the board).
+        # A first move along a path changes the board only there and in the spaces it
+        # enters, so only those can give the second unit a move it does not have there.
+        lifted = None
+        if not same and view.loc[first] in later.blockers:
+            lifted = _lifted_search(view, first, second, both)
         # The second unit's moves depend on the board as the first unit's move left it, not
         # on the path it took there: moves that leave the same board share one search, and
         # one verdict for each of the second unit's candidate moves.
@@ -238,12 +245,18 @@ def _pair(
         for option in moves[first].options:
             if not same and not reaches[second].could_end(view.board, option.end):
                 continue  # 4: the second unit could never end where the first does
-            affected = option.entered if same else option.entered | {option.start}
-            fresh = not affected.isdisjoint(later.blockers)
+            source = later
+            if same:
+                affected = option.entered
+            elif option.path and lifted is not None:
+                source, affected = lifted, option.entered
+            else:
+                affected = option.entered | {option.start}
+            fresh = not affected.isdisjoint(source.blockers)
             for move in option.forms(partner=second):
                 replies: list[UnitMove] = []
                 if not fresh:
-                    for other in later.options:
+                    for other in source.options:
                         if not same and other.end != option.end:
                             continue  # 4: units from two spaces end together in one space
                         if same and _independent(option, other):
@@ -288,6 +301,24 @@ def _pair(
                 view.undo(mark)
     view.active = frozenset()
     view.crossed = set()
+
+
+_LIFTED = "(lifted off the board)"
+"""Where ``_lifted_search`` puts a unit while it looks at the board without it."""
+
+
+def _lifted_search(view: MapView, first: str, second: str, both: frozenset[str]) -> UnitMoves:
+    """Every move of ``second`` (activated with ``first``) on the board without ``first``."""
+    start = view.loc[first]
+    assert start is not None
+    view.active = both
+    view.crossed = set()
+    mark = view.mark()
+    view.move(first, start, _LIFTED)
+    found = search(view, second)
+    view.undo(mark)
+    view.active = frozenset()
+    return found
 
 
 def _board_after(view: MapView, unit: str, mark: int) -> tuple[object, ...]:

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from referee.core.resources import scenario_dir
-from referee.core.scenario import ScenarioError
+from referee.core.scenario import ScenarioError, scenario_text
 from referee.games.wwiic.crossref import FILES, cross_check, sentences
 from referee.games.wwiic.scenario import Scenario
 
@@ -26,12 +26,15 @@ def bundled_path() -> Path:
 
 def _read_toml(path: Path, problems: list[str]) -> dict[str, Any]:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        return tomllib.loads(scenario_text(path))  # a regular file, of bounded size
+    except ScenarioError as error:
+        problems.extend(error.problems)
     except FileNotFoundError:
         problems.append(f"{path.name}: the file is missing from {path.parent}")
     except tomllib.TOMLDecodeError as error:
         problems.append(f"{path.name}: not valid TOML: {error}")
+    except RecursionError:
+        problems.append(f"{path.name}: not valid TOML: nested too deeply")
     except OSError as error:
         problems.append(f"{path.name}: cannot be read: {error.strerror}")
     return {}

@@ -18,7 +18,7 @@ from lark import Token, Tree
 
 from referee.core.errors import IllegalMove
 from referee.core.names import split_leading_name
-from referee.games.wwiic.board import ALLIED, GERMAN, SIDES, SPACE, Board
+from referee.games.wwiic.board import ALLIED, BOX, FERRY, GERMAN, SIDES, SPACE, Board
 from referee.games.wwiic.report import eliminated_vp, invariants
 from referee.games.wwiic.state import SUPPLY_STATES, Phase, WState
 
@@ -75,7 +75,7 @@ def build_setup(tree: Tree[Any], board: Board) -> SetupStatement:
     tokens = _tokens(tree)
     column = int(tokens[0].column or 1) if tokens else None
     words = [str(t) for t in tokens if t.type == "WORD"]
-    numbers = [int(str(t)[:4]) for t in tokens if t.type == "FACE"]
+    numbers = [_number(t) for t in tokens if t.type == "FACE"]
     if kind == "clear":
         return SetupStatement("clear")
     if kind in ("objective", "polish"):
@@ -114,6 +114,15 @@ def build_setup(tree: Tree[Any], board: Board) -> SetupStatement:
     return SetupStatement(kind, unit)  # remove, eliminated, spent
 
 
+def _number(token: Token) -> int:
+    """A number of a setup statement: every one the rules use has at most two digits."""
+    text = str(token)
+    if len(text) > 4:
+        raise IllegalMove(RULE, f"{text[:6]}... is far too large: a setup number is a game-turn, "
+                          "a Time box or a strength", column=token.column)
+    return int(text)
+
+
 def _nothing_after(unit: str, rest: list[str], column: int | None) -> None:
     if rest:
         raise IllegalMove(RULE, f"after {unit} this statement takes nothing more, not "
@@ -121,7 +130,11 @@ def _nothing_after(unit: str, rest: list[str], column: int | None) -> None:
 
 
 def start_position(state: WState) -> None:
-    """The state a setup block starts from: the Red Devils' move-out taken as done."""
+    """The state a setup block starts from: the Red Devils' move-out taken as done.  Only
+    at the block's first statement: a later ``phase move-out`` says the move-out is to come."""
+    if state.built:
+        return
+    state.built = True
     if state.phase is Phase.MOVE_OUT and state.turn == 1:
         state.phase = Phase.IMPULSE
         state.side = state.initiative
@@ -197,8 +210,18 @@ def place(board: Board, state: WState, statement: SetupStatement) -> None:
             raise IllegalMove(RULE, f"{name} is not in play: place it before marking it spent")
         state.spent.add(name)
     elif what == "supply":
+        if value == "low" and not board.units[name].airborne:
+            raise IllegalMove(RULE, f"{name} is not in an Allied airborne formation: only those "
+                              "units go to Low Supply (8.1, 8.3); write 'out' or 'in'")
         state.supply[name] = value
     elif what == "crossed":
+        info = board.units[name]
+        if info.side != ALLIED or not info.leg:
+            raise IllegalMove(RULE, f"{name} is not Allied leg infantry: only such a unit makes "
+                              "the special river crossing (6.3)")
+        if value not in board.turns:
+            raise IllegalMove(RULE, f"the game-turns run 1 to {board.last_turn}: {name} can't "
+                              f"have crossed on Game-turn {value} (6.3)")
         state.special_crossers[name] = value
     elif what == "objective":
         if name not in board.objective_vp:
@@ -209,8 +232,15 @@ def place(board: Board, state: WState, statement: SetupStatement) -> None:
             raise IllegalMove(RULE, f"{board.name(name)} is not in the Polish drop area (9)")
         state.polish_marker = name
     elif what == "due":
-        if board.units[name].arrives is None:
+        arrives = board.units[name].arrives
+        if arrives is None:
             raise IllegalMove(RULE, f"{name} is not a reinforcement (9)")
+        if not arrives <= value <= board.last_turn + 1:
+            raise IllegalMove(
+                RULE, f"{name} is scheduled for Game-turn {arrives}, and a delay only moves it "
+                f"later (9): it is due on Game-turn {arrives} to {board.last_turn + 1}, not "
+                f"{value}",
+            )
         state.due[name] = value
         state.location[name] = None
         if value > (board.units[name].arrives or 0):
@@ -221,9 +251,23 @@ def _place_unit(board: Board, state: WState, unit: str, where: str, strength: in
     info = board.units[unit]
     if strength is not None:
         if not 1 <= strength <= info.max_strength:
-            raise IllegalMove(RULE, f"{unit} has strengths 1 to {info.max_strength}, not "
+            raise IllegalMove(RULE, f"{unit} has strengths 1 to {info.max_strength} (2.2), not "
                               f"{strength}")
         state.strength[unit] = strength
+    kind = board.kind[where]
+    if kind == BOX:
+        box = board.boxes[where]
+        if info.side != GERMAN or info.formation != box.formation:
+            raise IllegalMove(RULE, f"off-map box {where} holds only German units of the "
+                              f"{box.formation} formation (6.5); {unit} is not one")
+    elif kind == FERRY:
+        if info.side != GERMAN or info.type not in board.ferry_types:
+            raise IllegalMove(RULE, f"only German leg or motorized infantry uses the "
+                              f"{board.name(where)} box (6.3); {unit} is {info.type_words}")
+        if state.strength[unit] > board.ferry_max_strength:
+            raise IllegalMove(RULE, f"a unit in the {board.name(where)} box has strength "
+                              f"{board.ferry_max_strength} or less (6.3); {unit} has "
+                              f"{state.strength[unit]}")
     state.location[unit] = where
     if unit in state.eliminated:
         state.eliminated.remove(unit)
@@ -255,6 +299,31 @@ def check_position(board: Board, state: WState) -> list[str]:
     for unit in sorted(state.spent):
         if state.location[unit] is None:
             problems.append(f"{unit} is spent but not in play")
+    problems += _arrivals(board, state)
+    for unit, turn in state.special_crossers.items():
+        if turn > state.turn:
+            problems.append(f"{unit} made the special river crossing on Game-turn {turn}, after "
+                            f"the current Game-turn {state.turn} (6.3)")
+    for unit, place in state.location.items():
+        if place == board.ferry and state.strength[unit] > board.ferry_max_strength:
+            problems.append(f"{unit} has strength {state.strength[unit]} in the ferry box, where "
+                            f"a unit has {board.ferry_max_strength} or less (6.3)")
+    return problems
+
+
+def _arrivals(board: Board, state: WState) -> list[str]:
+    """9: a reinforcement not yet in play is placed (or delayed) at the start of the turn it
+    is due.  (A position may put a unit in play before its scheduled turn: the rulebook's
+    examples do, to show a rule.)"""
+    problems: list[str] = []
+    # At the weather roll, this turn's reinforcements are still to come.
+    arrived = state.turn - 1 if state.phase in (Phase.WEATHER, Phase.MOVE_OUT) else state.turn
+    for unit in board.unit_order:
+        due = state.due.get(unit)
+        if due is not None and state.location[unit] is None and due <= arrived:
+            problems.append(f"{unit} is due on Game-turn {due}, but the reinforcements of "
+                            f"Game-turn {arrived} have been placed (9): it is placed or delayed "
+                            f"at the start of its turn (due {unit} turn {arrived + 1} or later)")
     return problems
 
 

@@ -107,6 +107,8 @@ class WState:
     """The space of the Polish supply source marker, once placed (9)."""
     result: dict[str, object] | None = None
     """The outcome once the game has ended (11.3)."""
+    built: bool = False
+    """Setup statements have been applied (the block's move-out taken as done, once, 3.H)."""
 
     def copy(self) -> WState:
         return WState(
@@ -139,6 +141,7 @@ class WState:
             replacements=dict(self.replacements),
             polish_marker=self.polish_marker,
             result=self.result,
+            built=self.built,
         )
 
     def take(self, other: WState) -> None:

@@ -60,8 +60,65 @@ def test_3_a_setup_block_starts_after_the_red_devils_move_out() -> None:
      "setup: control E4 allied", "setup: spent 325/82"],
 )
 def test_3_impossible_statements_cite_the_setup_rule(line: str) -> None:
+    refused_statement(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("setup: place 9SS Pannerden Ferry strength 5", "German leg or motorized infantry"),
+        ("setup: place KG-Walther Pannerden Ferry strength 4", "strength 2 or less (6.3)"),
+        ("setup: place 505/82 Pannerden Ferry strength 1", "German leg or motorized infantry"),
+        ("setup: place 59 E4", "only German units of the 1FJ formation (6.5)"),
+        ("setup: place 505/82 W1", "only German units"),
+        ("setup: due P/1P turn 0", "scheduled for Game-turn 7"),
+        ("setup: due P/1P turn 15", "scheduled for Game-turn 7"),
+        ("setup: due 59 turn 3", "not a reinforcement (9)"),
+        ("setup: crossed 505/82 turn 99", "game-turns run 1 to 13"),
+        ("setup: crossed 21G/5G turn 2", "only such a unit makes the special river crossing"),
+        ("setup: supply 21G/5G low", "Low Supply (8.1, 8.3)"),
+        ("setup: place 505/82 Mook strength 99999999999", "far too large"),
+        ("setup: turn 99999999999", "far too large"),
+    ],
+)
+def test_3_setup_statements_are_checked_against_the_rules_and_the_scenario(
+    line: str, words: str
+) -> None:
+    """3: a setup statement that describes what cannot be is refused, naming the rule (6.3
+    Pannerden Ferry, 6.5 off-map boxes, 9 reinforcements, 6.3 special crossing, 8.1, 2.2)."""
+    error = refused_statement(line)
+    assert words in str(error), error
+
+
+@pytest.mark.parametrize(
+    ("lines", "words"),
+    [
+        (("setup: turn 5; due P/1P turn 7", "setup: turn 8"), "due on Game-turn 7"),
+        (("setup: turn 5; crossed 505/82 turn 6",), "after the current Game-turn 5 (6.3)"),
+        (("setup: place KG-Walther Pannerden Ferry strength 2",
+          "setup: place KG-Walther Pannerden Ferry strength 3"), "strength 2 or less (6.3)"),
+    ],
+)
+def test_3_a_setup_block_is_checked_as_a_whole(lines: tuple[str, ...], words: str) -> None:
+    """What only the whole block can tell (a due turn already past, a crossing in the future)
+    is named when the block ends (9, 6.3)."""
+    try:
+        state = build(*lines)
+    except IllegalMove as error:
+        assert words in str(error), error
+        return
+    problems = ENGINE.check_position(state)
+    assert any(words in p for p in problems), problems
+
+
+def refused_statement(line: str) -> IllegalMove:
+    """``line`` is refused under the setup rule (3), when read or when placed, and changes
+    nothing."""
     log = parse_log('[Game "wwiic"]\n' + line + "\n", engine=ENGINE)
-    assert not log.problems
+    if log.problems:  # refused while the statement was read (its numbers)
+        (problem,) = log.problems
+        assert problem.rule == "3", problem
+        return IllegalMove("3", problem.message)
     (entry,) = log.entries
     assert isinstance(entry, SetupLine)
     state = opening()
@@ -70,14 +127,14 @@ def test_3_impossible_statements_cite_the_setup_rule(line: str) -> None:
         ENGINE.place(state, entry.items[0].statement)
     assert caught.value.rule == "3"
     assert ENGINE.to_json(state) == before
+    return caught.value
 
 
 def test_3_check_position_names_what_cannot_be() -> None:
     state = build("setup: place 505/82 Mook; place B/504/82 Mook; place A/504/82 Mook",
-                  "setup: place 59 E4; turn 4; weather overcast")
+                  "setup: turn 4; weather overcast")
     problems = ENGINE.check_position(state)
     assert "3 allied units in Mook (6.2 allows two)" in problems
-    assert "59 is in off-map box E4 of another formation" in problems
     assert any("initiative is German's" in p for p in problems)
 
 
@@ -105,3 +162,32 @@ def test_3_position_round_trip_opening() -> None:
 def test_3_position_round_trip_random(seed: int) -> None:
     state = random_position(random.Random(seed))
     round_trip(state)
+
+
+@pytest.mark.parametrize("phase", [Phase.MOVE_OUT, Phase.WEATHER, Phase.IMPULSE])
+@pytest.mark.parametrize("seed", range(12))
+def test_3_position_round_trip_in_every_phase(seed: int, phase: Phase) -> None:
+    """A position can be written at every step between impulses: before the Red Devils move
+    out (3.H, Game-turn 1), at a game-turn's weather roll (4) and at an impulse; each replays
+    to itself."""
+    state = random_position(random.Random(seed))
+    state.phase = phase
+    if phase is Phase.MOVE_OUT:
+        state.turn, state.weather, state.initiative, state.side = 1, "clear", ALLIED, ALLIED
+        state.time, state.last_pass = 0, None
+    elif phase is Phase.WEATHER:
+        state.time, state.last_pass, state.side = 0, None, state.initiative
+    assert ENGINE.check_position(state) == [], ENGINE.check_position(state)
+    round_trip(state)
+
+
+def test_3_h_position_before_the_move_out_round_trips() -> None:
+    """3.H: the opening's position says ``phase move-out`` and replays to the move-out still
+    to come, however many setup lines follow that statement."""
+    state = opening()
+    lines = ENGINE.position(state)
+    assert "phase move-out" in lines[0] and len(lines) > 2
+    rebuilt = build(*lines)
+    assert rebuilt.phase is Phase.MOVE_OUT and ENGINE.to_act(rebuilt) == ALLIED
+    assert ENGINE.to_json(rebuilt) == ENGINE.to_json(state)
+    assert build("setup: spent 505/82").phase is Phase.IMPULSE  # a block without it: done

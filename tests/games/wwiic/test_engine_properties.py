@@ -142,8 +142,9 @@ def random_position(rng: random.Random) -> WState:
                 or BOARD.box_closed(place, turn)
             ):
                 continue
-            if kind == FERRY and (
-                info.side != GERMAN or any(p == place for p in state.location.values())
+            if kind == FERRY and (  # 6.3: German leg or motorized infantry, one at a time
+                info.side != GERMAN or info.type not in BOARD.ferry_types
+                or any(p == place for p in state.location.values())
             ):
                 continue
             if kind == SPACE and counts.get((place, info.side), 0) >= 2:
@@ -168,8 +169,12 @@ def random_position(rng: random.Random) -> WState:
             continue
         if rng.random() < 0.2:
             state.spent.add(unit)
-        state.supply[unit] = rng.choice(("in", "in", "in", "low", "out"))
-        state.strength[unit] = rng.randint(1, BOARD.units[unit].max_strength)
+        low = "low" if BOARD.units[unit].airborne else "out"  # 8.1: Low Supply is airborne's
+        state.supply[unit] = rng.choice(("in", "in", "in", low, "out"))
+        top = BOARD.units[unit].max_strength
+        if BOARD.kind[state.location[unit]] == FERRY:
+            top = min(top, BOARD.ferry_max_strength)  # 6.3: strength 2 or less
+        state.strength[unit] = rng.randint(1, top)
     state.spent -= {u for u in state.spent if state.location[u] is None}
     state.turn = turn
     state.weather = rng.choice(("clear", "overcast"))

@@ -115,6 +115,23 @@ def test_3H_move_out_follows_the_movement_rules() -> None:
         refused(state, "move-out 1P/1AB Heelsum->Driel", "6.3")
 
 
+def test_3H_a_unit_in_contested_wolfheze_may_move_out() -> None:
+    """3.H "picks one on-map unit in the British 1st Airborne formation and moves it to an
+    adjacent empty space, placing an Allied control marker there": 3.H says itself where the
+    unit goes, so 6.1's limits on leaving an enemy-controlled contested space do not apply
+    (reading R1); the German unit stays and Wolfheze stays German-controlled."""
+    state = opening()
+    assert state.controller("Wolfheze") == GERMAN
+    assert command("move-out R/1AB Wolfheze->Oosterbeek") in ENGINE.legal(state)
+    after = accepted(state, "move-out S/1AB Wolfheze->Schaarsbergen")
+    assert after.location["S/1AB"] == "Schaarsbergen"
+    assert after.controller("Schaarsbergen") == ALLIED and "S/1AB" not in after.spent
+    assert after.location["KG-Krafft"] == "Wolfheze" and after.controller("Wolfheze") == GERMAN
+    # In a game, 6.1 holds: from enemy-controlled contested Wolfheze only into an
+    # Allied-controlled uncontested space.
+    refused(after, "allied: activate R/1AB Wolfheze->Oosterbeek", "6.1")
+
+
 # -- 4 Start of game-turn activities ---------------------------------------------------------
 
 

@@ -330,6 +330,22 @@ def test_11_1_marker_waits_for_a_30_corps_unit_and_an_uncontested_route() -> Non
     assert state.objective_marker == "De Groote"  # airborne, and Borkel is contested
 
 
+def test_11_1_moving_through_an_objective_does_not_occupy_it() -> None:
+    """11.1 "occupied by an Allied 30 Corps unit": a unit moving through Neerbosch (14) to
+    St. Anna does not occupy it (6.2 tells moving through from occupying); the marker stays."""
+    route = ["De Groote", "Borkel", "Valkenswaard", "Waalre", "Eindhoven", "Zon",
+             "St. Oedenrode", "Doerhoek", "Veghel", "Uden", "Zeeland", "Grave", "Wijchen"]
+    state = position({"21G/5G": "Wijchen"}, allied=route)
+    state.objective_marker = "Wijchen"
+    play(state, "allied: activate 21G/5G Wijchen->Neerbosch->St. Anna")
+    assert state.location["21G/5G"] == "St. Anna" and "Neerbosch" in state.allied_control
+    assert state.objective_marker == "Wijchen"
+    state = position({"21G/5G": "St. Anna"}, allied=[*route, "Neerbosch"])
+    state.objective_marker = "Wijchen"
+    play(state, "allied: activate 21G/5G St. Anna->Neerbosch")  # stopping there occupies it
+    assert state.objective_marker == "Neerbosch"
+
+
 def test_11_3_german_threshold_at_the_end_of_turn_8() -> None:
     state = position({"505/82": "Groesbeek", "59": "Boxtel"}, turn=8, time=11, side=GERMAN,
                      initiative=ALLIED)

@@ -1,0 +1,71 @@
+"""The Arnhem '44 logs: replayed, their text and JSON reports snapshotted; the illegal log's
+problems are exactly the lines it marks."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from referee.core import output
+from referee.core.parsing import parse_log
+from referee.core.replay import Report, replay
+from referee.games.arnhem44.engine import ENGINE
+
+from ...conftest import LOGS
+
+SAMPLES = sorted((LOGS / "arnhem44").glob("*.log"))
+MARK = re.compile(r"^# illegal \[([^\]]+)\]: ")
+
+
+def replayed(path: Path) -> Report:
+    report = replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE), ENGINE)
+    report.source = f"logs/arnhem44/{path.name}"
+    return report
+
+
+def text_report(path: Path) -> str:
+    buffer = io.StringIO()
+    console = output.make_console(buffer, width=100, color=False)
+    output.print_report(console, replayed(path), events=True)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_log_text(path: Path, snapshot: SnapshotAssertion) -> None:
+    assert text_report(path) == snapshot
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_log_json(path: Path, snapshot: SnapshotAssertion) -> None:
+    assert replayed(path).to_json() == snapshot
+
+
+def test_illegal_log_reports_each_marked_line_with_its_rule() -> None:
+    path = LOGS / "arnhem44" / "illegal-ground-war.log"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    marked = set()
+    for number, line in enumerate(lines[1:], 2):
+        match = MARK.match(lines[number - 2])
+        if match and not line.startswith("#"):
+            marked.add((number, match.group(1)))
+    report = replayed(path)
+    assert {(p.line, p.rule) for p in report.problems} == marked
+    kinds = {str(p.kind) for p in report.problems}
+    assert kinds == {"illegal-move", "not-implemented"}
+    assert report.exit_code == 1
+
+
+def test_opening_log_sets_up_and_plays_round_one() -> None:
+    report = replayed(LOGS / "arnhem44" / "opening.log")
+    assert report.problems == []
+    texts = [e.event.text for e in report.events]
+    assert "Phase 2.1 - Airborne Troops: not refereed yet (no airborne unit lands); skipped" \
+        in texts
+    assert "Phase 1 - Barrage Fire: there is no phase 1 in the first round (The 1st Round)" \
+        in texts
+    state = report.state_json()
+    assert state is not None and state["round"] == 2 and state["night"] is True
