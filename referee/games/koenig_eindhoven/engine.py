@@ -52,7 +52,6 @@ from referee.games.koenig_eindhoven.sequence import (
 )
 from referee.games.koenig_eindhoven.state import ALLIED_SUPPORT, ARTILLERY, KState, Phase
 from referee.games.koenig_eindhoven.state import NEVER as NEVER_ARRIVED
-from referee.games.koenig_eindhoven.victory import victory_points
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -262,7 +261,7 @@ class KoenigEngine:
     def outcome(self, state: KState) -> dict[str, Any]:
         if state.result is not None:
             return dict(state.result)
-        return {"result": None, "vp": victory_points(self.board, state)}
+        return {"result": None}
 
     def to_json(self, state: KState) -> dict[str, Any]:
         return state_json(self.board, state, self.to_act(state))
