@@ -93,7 +93,62 @@ class End:
         return "end"
 
 
-Command = Landing | SupportRoll | Draw | Move | Fire | End
+@dataclass(frozen=True, slots=True)
+class Support:
+    """9.0 Defensive / Offensive Support: the points a side commits to the battle."""
+
+    points: int
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return f"support {self.points}" if self.points else "support none"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """9.0 Combat Resolution: the attacker's die, after both support decisions."""
+
+    chance: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "roll"
+
+
+@dataclass(frozen=True, slots=True)
+class HitUnit:
+    """9.2.2: the unit of a side that takes that side's Hit (the active player chooses)."""
+
+    unit: str
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return f"hit {self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    """9.2.3, 11.0: a hit unit retreats to an adjacent hex, or ``off`` the map (11.1)."""
+
+    unit: str
+    to: str
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return f"retreat {self.unit}->{self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stay:
+    """9.2.3: a unit hit by Full or Mobile Fire stays where it is."""
+
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return "stay"
+
+
+Command = (Landing | SupportRoll | Draw | Move | Fire | End | Support | Roll | HitUnit
+           | Retreat | Stay)
 
 ROADS = ("A", "B", "C", "D", "E", "F")
 
@@ -162,6 +217,26 @@ def build(board: Board, tree: Tree[Any]) -> Command:
         return Fire(kind.replace("_", "-"), target, tuple(units))
     if kind == "end":
         return End()
+    if kind == "support":
+        faces = [t for t in tree.children if isinstance(t, Token) and t.type == "FACE"]
+        return Support(int(faces[0]) if faces else 0)
+    if kind == "roll":
+        return Roll()
+    if kind == "stay":
+        return Stay()
+    if kind == "hit":
+        (child,) = [c for c in tree.children if isinstance(c, Tree)]
+        tokens = _tokens(child)
+        return HitUnit(board.unit_index().lookup(" ".join(tokens), column=tokens[0].column))
+    if kind == "retreat":
+        (path_tree,) = [c for c in tree.children if isinstance(c, Tree)]
+        groups = [c for c in path_tree.children if isinstance(c, Tree)]
+        first = _tokens(groups[0])
+        unit = board.unit_index().lookup(" ".join(first), column=first[0].column)
+        if len(groups) != 2:
+            raise IllegalMove("11.0", "write a retreat as 'retreat UNIT->HEX' (or UNIT->off)")
+        last = " ".join(_tokens(groups[1]))
+        return Retreat(unit, "off" if last.casefold() == "off" else _hex(board, groups[1]))
     if kind == "draw":
         return Draw()
     if kind in ("artillery", "allied_support"):

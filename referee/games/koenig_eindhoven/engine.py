@@ -15,21 +15,27 @@ from referee.core.dice import Dice
 from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
+from referee.games.koenig_eindhoven import combat
 from referee.games.koenig_eindhoven.board import (
     ALLIED,
     DEFAULT_SCENARIO,
     GERMAN,
     NEVER,
     Board,
-    load_board,
+    scenario_folder,
 )
 from referee.games.koenig_eindhoven.commands import (
     Command,
     Draw,
     End,
     Fire,
+    HitUnit,
     Landing,
     Move,
+    Retreat,
+    Roll,
+    Stay,
+    Support,
     SupportRoll,
     build,
 )
@@ -83,7 +89,11 @@ class KoenigEngine:
 
     @property
     def board(self) -> Board:
-        return self._board if self._board is not None else load_board(None)
+        if self._board is None:
+            # The engine's own copy of the bundled board: its caches (neighbours) stay out of
+            # ``load_board``'s, which the scenario tests compare field by field.
+            self._board = Board.from_files(scenario_folder(DEFAULT_SCENARIO))
+        return self._board
 
     @property
     def policies(self) -> dict[str, Any]:
@@ -122,15 +132,36 @@ class KoenigEngine:
             return REFEREE
         if phase is Phase.REDEPLOYMENT:
             return GERMAN
+        if state.battle is not None:
+            return combat.to_act(self.board, state)
         if state.active is None:
             return REFEREE if state.cup else None
         return self.board.formations[state.active].side
 
     def legal(self, state: KState) -> Iterable[Command]:
+        if state.battle is not None:
+            return self._battle_legal(state)
         return legal(self.board, state)
 
+    def _battle_legal(self, state: KState) -> list[Command]:
+        board = self.board
+        battle = state.battle
+        assert battle is not None
+        if battle.step in ("defensive-support", "offensive-support"):
+            side = battle.attacker if battle.step == "offensive-support" else combat.other(
+                battle.attacker)
+            return [Support(n) for n in range(combat.support_cap(board, state, side) + 1)]
+        if battle.step == "roll":
+            return [Roll()]
+        if battle.step == "hit-defender":
+            return [HitUnit(u) for u in battle.defenders if state.hex[u] == battle.target]
+        if battle.step == "hit-attacker":
+            return [HitUnit(u) for u in battle.attackers if state.status[u] == "in play"]
+        unit = battle.hit[0]
+        return [Stay(), *(Retreat(unit, h) for h in combat.retreat_hexes(board, state, unit))]
+
     def forced(self, state: KState) -> Command | None:
-        options = legal(self.board, state)
+        options = list(self.legal(state))
         if len(options) == 1:
             return options[0]
         return None
@@ -148,12 +179,30 @@ class KoenigEngine:
         if phase is Phase.REDEPLOYMENT:
             return ("German Redeployment (4.0): move units not adjacent to enemy units up to "
                     "half their MA (redeploy UNIT FROM->HEX…), or end")
+        if state.battle is not None:
+            return self._battle_decision(state)
         if phase is Phase.OPERATIONS:
             if state.active is None:
                 return "draw an HQ from the Command Cup (7.0): " + ", ".join(state.cup)
             return (f"formation {state.active}'s Operations (7.0): move, combined, full-fire, "
                     "mobile-fire, or end the activation (7.2)")
         return "nothing: the game is over"
+
+    def _battle_decision(self, state: KState) -> str:
+        battle = state.battle
+        assert battle is not None
+        where = f"the {battle.kind} at {battle.target} (AF {battle.net})"
+        if battle.step == "defensive-support":
+            return f"Defensive Support for {where} (9.0): support N, or support none"
+        if battle.step == "offensive-support":
+            return f"Offensive Support for {where} (9.0): support N, or support none"
+        if battle.step == "roll":
+            return f"the die of {where} (9.0): one d6 (roll)"
+        if battle.step in ("hit-defender", "hit-attacker"):
+            side = "defending" if battle.step == "hit-defender" else "attacking"
+            return f"which {side} unit takes the Hit of {where} (9.2.2): hit UNIT"
+        unit = battle.hit[0]
+        return f"{unit} was hit (9.2.3): retreat {unit}->HEX (11.0, ->off 11.1), or stay"
 
     # -- applying commands -----------------------------------------------------------------
 
@@ -168,6 +217,17 @@ class KoenigEngine:
     def _apply(self, work: KState, command: Command, dice: Dice) -> list[Event]:
         board = self.board
         events: list[Event] = []
+        battle_commands = (Support, Roll, HitUnit, Retreat, Stay)
+        if work.battle is not None:
+            if not isinstance(command, battle_commands):
+                raise IllegalMove("9.0", "the attack's steps come first: "
+                                  + self._battle_decision(work))
+            self._battle(work, command, dice, events)
+            advance(board, work, events)
+            return events
+        if isinstance(command, battle_commands):
+            raise IllegalMove("9.0", f"'{command}' answers an attack's decision, and no attack "
+                              "is under way")
         if isinstance(command, Landing):
             self._landing(work, command, dice, events)
         elif isinstance(command, SupportRoll):
@@ -177,13 +237,40 @@ class KoenigEngine:
         elif isinstance(command, Move):
             apply_move(board, work, command, events)
         elif isinstance(command, Fire):
-            check_fire(board, work, command)
+            check_fire(board, work, command, events)
         elif isinstance(command, End):
             end_activation(board, work, events)
             if work.phase is Phase.REDEPLOYMENT:
                 housekeeping(board, work, events)
         advance(board, work, events)
         return events
+
+    def _battle(self, work: KState, command: Command, dice: Dice, events: list[Event]) -> None:
+        board = self.board
+        battle = work.battle
+        assert battle is not None
+        step = battle.step
+        if isinstance(command, Support) and step in ("defensive-support", "offensive-support"):
+            side = battle.attacker if step == "offensive-support" else combat.other(
+                battle.attacker)
+            combat.commit_support(board, work, side, command.points, events)
+        elif isinstance(command, Roll) and step == "roll":
+            (face,) = dice.roll(6, 1, f"{battle.kind} at {battle.target}")
+            combat.resolve(work, face, events)
+        elif isinstance(command, HitUnit) and step in ("hit-defender", "hit-attacker"):
+            options = [c.unit for c in self._battle_legal(work) if isinstance(c, HitUnit)]
+            if command.unit not in options:
+                raise IllegalMove("9.2.2", f"{command.unit} is not a unit of the side that takes "
+                                  f"this Hit ({', '.join(options)})")
+            combat.apply_hit(board, work, command.unit, events)
+        elif isinstance(command, (Retreat, Stay)) and step == "retreat":
+            unit = command.unit if isinstance(command, Retreat) else battle.hit[0]
+            combat.retreat(board, work, unit, command.to if isinstance(command, Retreat)
+                           else None, events)
+        else:
+            raise IllegalMove("9.0", f"'{command}' is not the decision now: "
+                              + self._battle_decision(work))
+        combat.settle(board, work, events)
 
     def _landing(self, work: KState, command: Landing, dice: Dice, events: list[Event]) -> None:
         board = self.board

@@ -15,6 +15,7 @@ from referee.games.koenig_eindhoven.state import (
     COMBINED,
     DUE,
     ELIMINATED,
+    FULL_FIRE,
     IN_PLAY,
     MOVEMENT,
     NEVER,
@@ -82,6 +83,8 @@ def check_actor(board: Board, state: KState, unit: str, verb: str) -> None:
     done = state.operation.get(unit)
     if done is not None:
         if state.current == unit and verb == "combined":
+            if unit in state.fired and unit not in state.mp_left:
+                return  # 8.4: it fired first; now it moves
             raise IllegalMove("8.4.1", f"{unit} has already moved in its Combined Operation: "
                               "all of its movement takes place at once")
         if verb == "redeploy":
@@ -133,7 +136,7 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
         state.status[unit] = IN_PLAY
     state.operation[unit] = VERB_OPERATION[verb]
     state.mp_left[unit] = limit - result.spent
-    state.current = unit if verb == "combined" else None
+    state.current = unit if verb == "combined" and unit not in state.fired else None
     what = {"move": "Movement", "combined": "Combined (movement)",
             "redeploy": "night redeployment"}[verb]
     route = "->".join((origin, *command.path))
@@ -147,9 +150,8 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
                             {"unit": unit, "road": entry}))
 
 
-def check_fire(board: Board, state: KState, command: Fire) -> None:
-    """7.1, 7.1.1, 8.3.1, 8.4.1 and 9.0's Preparation step; then the referee says that Fire
-    Combat is not implemented yet."""
+def check_fire(board: Board, state: KState, command: Fire, events: list[Event]) -> None:
+    """7.1, 7.1.1, 8.3.1, 8.4 and 9.0's Preparation step; then the attack (``combat``)."""
     if state.phase is Phase.REDEPLOYMENT:
         raise IllegalMove("4.0", "there is no combat in the German Redeployment Phase")
     if len(set(command.units)) != len(command.units):
@@ -157,6 +159,9 @@ def check_fire(board: Board, state: KState, command: Fire) -> None:
     for unit in command.units:
         verb = "combined" if command.verb == "mobile-fire" else "move"
         if state.current == unit and command.verb == "mobile-fire":
+            if unit in state.fired:
+                raise IllegalMove("8.4", f"{unit} has made its Mobile Fire Attack: a Combined "
+                                  "Operation has one")
             continue  # 8.4: it moved; now its Mobile Fire
         done = state.operation.get(unit)
         if done == COMBINED and command.verb == "full-fire":
@@ -185,10 +190,18 @@ def check_fire(board: Board, state: KState, command: Fire) -> None:
         if hexside.river and hexside.bridge is None:
             raise IllegalMove("9.1", f"{unit} would fire across a River hexside: Fire Combat "
                               "is prohibited across River hexsides")
-    raise NotImplementedRule(
-        "9.0", f"{command.verb} at {command.target}: Fire Combat (9.0-9.2) is not implemented "
-        "yet",
-    )
+    mobile = command.verb == "mobile-fire"
+    for unit in command.units:
+        moved = unit in state.mp_left
+        state.operation[unit] = COMBINED if mobile else FULL_FIRE
+        if mobile:
+            state.fired.add(unit)
+        # 7.1: a lone Combined unit that fired first may still move (8.4); joint fire and
+        # every other Operation end here.
+        state.current = unit if mobile and not moved and len(command.units) == 1 else None
+    from referee.games.koenig_eindhoven.combat import open_battle
+
+    open_battle(board, state, command.verb, command.target, command.units, events)
 
 
 def end_activation(board: Board, state: KState, events: list[Event]) -> None:

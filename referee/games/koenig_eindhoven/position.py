@@ -107,6 +107,7 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
         state.operation = {}
         state.mp_left = {}
         state.current = None
+        state.fired = set()
         state.cup = []
         state.active = None
         state.rolled = []
@@ -175,6 +176,8 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
         state.operation[unit] = words[0]
         if s.number is not None:
             state.mp_left[unit] = s.number
+    elif kind == "setup_fired":
+        state.fired.add(unit)
     elif kind == "setup_current":
         state.current = unit
     else:  # pragma: no cover - the grammar has no other statement
@@ -201,7 +204,14 @@ def check_position(board: Board, state: KState) -> list[str]:
 
 
 def position_lines(board: Board, state: KState) -> list[str]:
-    """Setup lines that rebuild ``state`` from the opening."""
+    """Setup lines that rebuild ``state`` from the opening (not in the middle of an attack:
+    its decisions are not setup statements)."""
+    if state.battle is not None:
+        from referee.core.errors import NotImplementedRule
+
+        raise NotImplementedRule("3.0", "a position in the middle of an attack cannot be "
+                                 "written as setup lines; take it after the attack's last "
+                                 "decision")
     lines = [f"setup: clear; turn {state.turn}; phase {state.phase}"]
     items: list[str] = []
     for unit in state.hex:
@@ -220,6 +230,8 @@ def position_lines(board: Board, state: KState) -> list[str]:
     for unit, operation in state.operation.items():
         mp = state.mp_left.get(unit)
         items.append(f"done {unit} {operation}" + (f" mp {mp}" if mp is not None else ""))
+    for unit in sorted(state.fired):
+        items.append(f"fired {unit}")
     if state.current is not None:
         items.append(f"current {state.current}")
     if state.cup:

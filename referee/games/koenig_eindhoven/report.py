@@ -31,6 +31,14 @@ def state_json(board: Board, state: KState, to_act: str | None) -> dict[str, Any
         "active": state.active,
         "current": state.current,
         "points": dict(state.points),
+        "battle": None if state.battle is None else {
+            "kind": state.battle.kind, "target": state.battle.target,
+            "attackers": list(state.battle.attackers),
+            "defenders": list(state.battle.defenders), "af": state.battle.net,
+            "modifiers": list(state.battle.modifiers), "defensive": state.battle.defensive,
+            "offensive": state.battle.offensive, "roll": state.battle.roll,
+            "result": state.battle.result, "step": state.battle.step,
+        },
         "units": [
             {
                 "id": unit,

@@ -35,6 +35,36 @@ ARTILLERY = "artillery"
 ALLIED_SUPPORT = "allied-support"
 
 
+@dataclass(frozen=True, slots=True)
+class Battle:
+    """A Full or Mobile Fire attack from its preparation to its last decision (9.0-9.2.3).
+
+    Immutable: each step makes a new one (``dataclasses.replace``)."""
+
+    kind: str
+    """full-fire or mobile-fire."""
+    target: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    attacker: str
+    """The attacking (active) side."""
+    af: int
+    """The Attack Factor after preparation and terrain (9.0 steps 1 and 4), before support."""
+    modifiers: tuple[str, ...]
+    step: str
+    """defensive-support, offensive-support, roll, hit-defender, hit-attacker, retreat."""
+    defensive: int = 0
+    offensive: int = 0
+    roll: int | None = None
+    result: str | None = None
+    hit: tuple[str, ...] = ()
+    """Units that took a Hit and may still retreat (9.2.3), defender's first."""
+
+    @property
+    def net(self) -> int:
+        return self.af + self.offensive - self.defensive
+
+
 @dataclass(slots=True)
 class KState:
     """Everything on the map, the tracks and in the cup."""
@@ -64,6 +94,9 @@ class KState:
     """This Support Phase's rolls made so far: artillery, then allied-support (6.0)."""
     points: dict[str, int] = field(default_factory=lambda: {ARTILLERY: 0, ALLIED_SUPPORT: 0})
     result: dict[str, object] | None = None
+    battle: Battle | None = None
+    fired: set[str] = field(default_factory=set)
+    """Combined units that made their Mobile Fire this turn (8.4)."""
 
     def copy(self) -> KState:
         return KState(
@@ -71,7 +104,8 @@ class KState:
             status=dict(self.status), hits=dict(self.hits), cup=list(self.cup),
             active=self.active, operation=dict(self.operation), mp_left=dict(self.mp_left),
             current=self.current, landed=set(self.landed), rolled=list(self.rolled),
-            points=dict(self.points), result=self.result,
+            points=dict(self.points), result=self.result, battle=self.battle,
+            fired=set(self.fired),
         )
 
     def take(self, other: KState) -> None:

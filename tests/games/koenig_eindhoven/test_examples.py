@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from referee.core.dice import DiceTray
-from referee.games.koenig_eindhoven.board import load_board
 from referee.games.koenig_eindhoven.engine import ENGINE, KoenigEngine
 from referee.games.koenig_eindhoven.movement import Occupancy, step
 from referee.games.koenig_eindhoven.position import SetupStatement
@@ -86,7 +85,7 @@ def test_8_1_movement_cost_example_on_a_fixture_map() -> None:
 
 
 def test_8_1_bundled_map_has_no_hilltop() -> None:
-    assert not any(h.hilltop for h in load_board().hexes.values())
+    assert not any(h.hilltop for h in ENGINE.board.hexes.values())
 
 
 def test_opening_is_turn_1_support_phase() -> None:

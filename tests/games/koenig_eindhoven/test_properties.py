@@ -11,13 +11,12 @@ from hypothesis import strategies as st
 
 from referee.api import position_text, replay_text
 from referee.core.dice import DiceStream
-from referee.core.errors import IllegalMove
+from referee.core.errors import IllegalMove, RefereeError
 from referee.core.selfplay import StreamDice, play_game, random_policy
-from referee.games.koenig_eindhoven.board import load_board
 from referee.games.koenig_eindhoven.commands import Move
 from referee.games.koenig_eindhoven.engine import ENGINE
 
-BOARD = load_board()
+BOARD = ENGINE.board
 HEXES = sorted(BOARD.hexes)
 UNITS = sorted(u for u, s in BOARD.units.items() if not s.hq)
 
@@ -64,7 +63,11 @@ def test_position_round_trip_over_a_self_played_game() -> None:
         original = replay_text(record.log, upto=upto)
         if (original.outcome() or {}).get("result"):
             continue
-        resumed = replay_text(position_text(original))
+        try:
+            text = position_text(original)
+        except RefereeError:
+            continue  # inside an attack's decisions: no position to write
+        resumed = replay_text(text)
         assert resumed.problems == [], (upto, resumed.problems)
         assert resumed.state_json() == original.state_json(), upto
         checked += 1
