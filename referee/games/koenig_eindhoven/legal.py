@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from referee.games.koenig_eindhoven.board import GERMAN, Board
-from referee.games.koenig_eindhoven.commands import Command, Draw, End, Landing, Move, SupportRoll
+from referee.games.koenig_eindhoven.commands import (
+    Command,
+    Draw,
+    End,
+    Fire,
+    Landing,
+    Move,
+    SupportRoll,
+)
 from referee.games.koenig_eindhoven.movement import Occupancy, reachable
 from referee.games.koenig_eindhoven.operations import adjacent_enemy, allowance
 from referee.games.koenig_eindhoven.sequence import available, landing_due
@@ -48,6 +58,49 @@ def actors(board: Board, state: KState) -> list[str]:
     return []
 
 
+def fire_targets(board: Board, state: KState, unit: str) -> list[str]:
+    """Adjacent hexes with enemy units the unit may fire at (9.0, 9.1: not across a River
+    hexside without a bridge)."""
+    here = state.hex[unit]
+    if here is None:
+        return []  # 8.3.1: no fire from off the map
+    side = board.units[unit].side
+    enemy = {h for u, h in state.hex.items() if h is not None and board.units[u].side != side}
+    found = []
+    for there in board.neighbours(here):
+        hexside = board.hexside(here, there)
+        if there in enemy and not (hexside.river and hexside.bridge is None):
+            found.append(there)
+    return found
+
+
+def fires(board: Board, state: KState) -> list[Command]:
+    """Every Full Fire and Mobile Fire attack the active formation may make now: each target
+    hex with every group of eligible units (7.1.1: one kind of Operation an attack)."""
+    assert state.active is not None
+    full: list[str] = []
+    mobile: list[str] = []
+    for unit in available(board, state, state.active):
+        if state.status[unit] != IN_PLAY:
+            continue
+        if unit not in state.operation:
+            full.append(unit)
+            mobile.append(unit)
+        elif state.current == unit and unit not in state.fired:
+            mobile.append(unit)
+    found: list[Command] = []
+    for verb, units in (("full-fire", full), ("mobile-fire", mobile)):
+        targets: dict[str, list[str]] = {}
+        for unit in units:
+            for target in fire_targets(board, state, unit):
+                targets.setdefault(target, []).append(unit)
+        for target, group in sorted(targets.items()):
+            for size in range(1, len(group) + 1):
+                for chosen in combinations(group, size):
+                    found.append(Fire(verb, target, chosen))
+    return found
+
+
 def legal(board: Board, state: KState) -> list[Command]:
     phase = state.phase
     if phase is Phase.LANDING:
@@ -62,6 +115,8 @@ def legal(board: Board, state: KState) -> list[Command]:
         for unit in actors(board, state):
             for verb in verbs:
                 found.extend(unit_moves(board, state, unit, verb))
+        if phase is Phase.OPERATIONS:
+            found.extend(fires(board, state))
         return found
     return []
 
@@ -83,6 +138,8 @@ def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
                 for m in unit_moves(board, state, unit, verb)
             ]
         if state.phase is Phase.OPERATIONS:
-            entry["fire"] = "full-fire and mobile-fire: Fire Combat (9.0) not implemented yet"
+            targets = fire_targets(board, state, unit)
+            if targets:
+                entry["fire"] = [f"at {t}" for t in targets]
         grouped.append(entry)
     return grouped
