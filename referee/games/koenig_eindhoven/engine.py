@@ -1,6 +1,7 @@
 """The Paul Koenig's Market-Garden: Eindhoven Bridge engine: set-up (3.0), the sequence of
 play (4.0), paratroop landings (5.0), support points (6.0), the Command Cup and Operations
-(7.0-7.2), movement (8.0-8.5) and the night redeployment (4.0); victory (12.0) after turn 10.
+(7.0-7.2), movement (8.0-8.5), the night redeployment (4.0), fire combat (9.0-9.2.3, in
+``combat``) and victory (12.0) after turn 10.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ class KoenigEngine:
             "set-up (3.0), sequence of play (4.0) with day and night turns and the German "
             "night redeployment, paratroop landings (5.0), support points (6.0-6.2), the "
             "Command Cup and Operations (7.0-7.2), movement (8.0-8.4, Exclusive 8.5), "
-            "victory (12.0); fire combat (9) and close combat (10-11) not yet"
+            "fire combat (9.0-9.2.3, Exclusive 9.1.1) with retreats (11.0, 11.1), victory "
+            "(12.0); close combat (10.0-10.3, 11.2) not yet"
         ),
     )
 
