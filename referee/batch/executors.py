@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -138,10 +139,19 @@ def _context() -> multiprocessing.context.BaseContext:
     """Fresh worker processes: forkserver where the system has it, else spawn.
 
     Never a plain fork of this process: it runs threads (the progress bar, Dask's loop),
-    and forking a threaded process can deadlock the child.
+    and forking a threaded process can deadlock the child.  The forkserver listens on a Unix
+    socket in the temporary folder, whose path may be at most 107 bytes: under a longer
+    temporary folder the pool spawns its workers instead.
     """
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    socket = os.path.join(tempfile.gettempdir(), "pymp-xxxxxxxx", "listener-xxxxxxxx")
+    if "forkserver" in methods and len(os.fsencode(socket)) <= _MAX_SOCKET_PATH:
+        return multiprocessing.get_context("forkserver")
+    return multiprocessing.get_context("spawn")
+
+
+_MAX_SOCKET_PATH = 100
+"""A little under the 107 bytes a Unix socket's path may have on Linux."""
 
 
 class DaskRunner:

@@ -27,7 +27,6 @@ from referee.core.errors import (
     RefereeError,
 )
 from referee.core.grammar import game_parser, syntax_error
-from referee.core.reading import contained_in, read_bounded
 from referee.core.log import (
     ActionLine,
     CommandItem,
@@ -40,6 +39,7 @@ from referee.core.log import (
     TagLine,
     TurnAssertion,
 )
+from referee.core.reading import contained_in, read_bounded
 
 MAX_BYTES = 16 * 1024 * 1024
 MAX_LINES = 100_000

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -144,8 +146,23 @@ def test_stepping_through_a_game_in_a_browser(tmp_path: Path) -> None:
                                      "-o", str(illegal)]).exit_code == 1
     args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    # Chromium keeps a Unix socket in its temporary folder, whose path may be at most 107
+    # bytes: under a long temporary path the browser gets a short folder of its own.
+    env = dict(os.environ)
+    short: str | None = None
+    if len(tempfile.gettempdir()) > 60 and Path("/tmp").is_dir():
+        short = env["TMPDIR"] = tempfile.mkdtemp(prefix="referee-", dir="/tmp")
+    try:
+        _step_through(sync_api, env, args, out, illegal)
+    finally:
+        if short is not None:
+            shutil.rmtree(short, ignore_errors=True)
+
+
+def _step_through(sync_api: Any, env: dict[str, str], args: list[str], out: Path,
+                  illegal: Path) -> None:
     with sync_api.sync_playwright() as play:
-        browser = play.chromium.launch(executable_path=CHROMIUM, args=args)
+        browser = play.chromium.launch(executable_path=CHROMIUM, args=args, env=env)
         try:
             page = browser.new_page()
             errors: list[str] = []

@@ -14,7 +14,7 @@ from referee.api import replay_text
 
 CASES = {
     'unexpected character': ('[Game "battle-card"]\n[Seed "17093953"]\n', 'attack Arnhem @',
-        [(3, 15, 'syntax')], "unexpected '@'; expected '->', ';', 'removed', 'strength', '{', '|', '}' or a name"),
+        [(3, 15, 'syntax')], "unexpected '@'; expected ';', '{', a name or the end of the line"),
     'line ends too soon': ('[Game "battle-card"]\n[Seed "17093953"]\n', 'attack',
         [(3, 7, 'syntax')], 'the line ends too soon; expected a name'),
     'misread command': ('[Game "battle-card"]\n[Seed "17093953"]\n', '  atack Arnhem',

@@ -21,7 +21,17 @@ from referee.core.resources import bundled, logs_dir
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from build_parsers import grammars
 
-GAMES = {"battle_card.lark": "battle-card", "wwiic.lark": "wwiic"}
+
+def _games() -> dict[str, str]:
+    """Grammar file -> game id, for every game with an engine."""
+    from referee.games import GAMES as REGISTERED
+    from referee.games import engine_for
+
+    return {engine_for(game).grammar: game for game, entry in REGISTERED.items()
+            if entry.module is not None}
+
+
+GAMES = _games()
 
 
 def test_every_game_grammar_has_a_shipped_parser() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -265,6 +265,24 @@ class Board:
                                 ALLIED: int(tracks["support"]["allied_per_battle"])},
             tec=Tec(dict(tec["movement"]), dict(tec["hexside_movement"]), dict(tec["combat"])),
         )
+
+    def altered(self, hexes: Iterable[Hex] = (),
+                hexsides: Mapping[tuple[str, str], Hexside] | None = None) -> Board:
+        """A copy with some hexes and hexsides replaced: the fixture maps of tests whose
+        rulebook example needs terrain the reconstruction lacks (a hilltop and a slope
+        hexside for the 8.1 example, woods behind streams for 9.1).  A hexside given with
+        ``road=False`` over a road hexside removes the road there."""
+        new_hexes = dict(self.hexes)
+        for h in hexes:
+            if h.id not in new_hexes:
+                raise ValueError(f"{h.id} is not on the map")
+            new_hexes[h.id] = h
+        new_sides = dict(self.hexsides)
+        for (a, b), side in (hexsides or {}).items():
+            if not self.adjacent(a, b):
+                raise ValueError(f"{a} and {b} are not adjacent")
+            new_sides[frozenset((a, b))] = side
+        return replace(self, hexes=new_hexes, hexsides=new_sides, _neighbours={}, _names=None)
 
     # -- the grid ----------------------------------------------------------------------
 

@@ -176,3 +176,28 @@ def test_cli_check_reports_broken_folder(copy: Path) -> None:
     result = CliRunner().invoke(main, ["scenario", "check", str(copy)])
     assert result.exit_code == 1
     assert "HQ/1222 arrives on turn 4; its formation 1222 arrives on turn 5" in result.output
+
+
+def test_rule_8_1_example_costs_from_the_chart() -> None:
+    """8.1: Close Combat (2 MP) across a slope hexside (+1 MP) into a hilltop hex (3 MP) costs
+    6 MPs in all; the reconstructed map has no hilltop, so a fixture board supplies one."""
+    from referee.games.koenig_eindhoven.board import Hex, Hexside
+
+    board = load_board().altered(
+        hexes=[Hex("0505", "clear", hilltop=True)],
+        hexsides={("0504", "0505"): Hexside(slope=True)},
+    )
+    assert board.hexes["0505"].hilltop and board.hexside("0504", "0505").slope
+    assert not load_board().hexes["0505"].hilltop  # the bundled board is untouched
+    tec = board.tec
+    total = (tec.movement["close_combat"] + tec.hexside_movement["slope"]
+             + tec.enter_cost(board.hexes["0505"].terrain, board.hexes["0505"].hilltop))
+    assert total == 6
+    with pytest.raises(ValueError, match="not adjacent"):
+        load_board().altered(hexsides={("0101", "0505"): Hexside(slope=True)})
+
+
+def test_rule_9_1_example_modifiers_from_the_chart() -> None:
+    """9.1: a defender in Woods with every attacker across Stream hexsides: -2 AF."""
+    tec = load_board().tec
+    assert tec.combat["woods"] + tec.combat["stream"] == -2
