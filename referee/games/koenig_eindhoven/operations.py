@@ -167,6 +167,9 @@ def check_fire(board: Board, state: KState, command: Fire, events: list[Event]) 
         if done == COMBINED and command.verb == "full-fire":
             raise IllegalMove("7.1.1", f"{unit} is performing a Combined Operation: only units "
                               "performing the same type of Operation fire jointly")
+        if done == COMBINED and command.verb == "mobile-fire" and unit in state.fired:
+            raise IllegalMove("8.4", f"{unit} has made its Mobile Fire Attack: a Combined "
+                              "Operation has one")
         if done == COMBINED and command.verb == "mobile-fire":
             raise IllegalMove("7.1", f"{unit}'s Combined Operation ended when another unit "
                               "began its own: each unit completes its Operation before the "
