@@ -318,7 +318,10 @@ class KoenigEngine:
                             {"kind": expected, "roll": face, "points": table[face]}))
 
     def _draw(self, work: KState, dice: Dice, events: list[Event]) -> None:
-        if work.phase is not Phase.OPERATIONS or work.active is not None or not work.cup:
+        if work.phase is not Phase.OPERATIONS:
+            raise IllegalMove("4.0", f"HQs are drawn in the Operations Phase of a day turn; "
+                              f"now: {self.decision(work)}")
+        if work.active is not None or not work.cup:
             raise IllegalMove("7.2", "the next HQ is drawn only when the active formation's "
                               "activation has ended (end)")
         chit = dice.draw(list(work.cup), "Command Cup")

@@ -60,3 +60,15 @@ def test_play_by_email_moderated_game(tmp_path: Path) -> None:
     assert ended.exit_code == 0, ended.output
     verified = runner.invoke(main, ["verify", str(log), "--secret", str(secret)])
     assert verified.exit_code == 0 and "proved" in verified.output, verified.output
+
+
+def test_hexes_by_printed_place_name() -> None:
+    from referee.api import replay_text
+
+    text = ('[Game "koenig-eindhoven"]\n[Seed "17091944"]\nartillery\nallied-support\n'
+            "draw {cup: 935}\ngerman: move 1/935 D->1221->Best\n")
+    report = replay_text(text)
+    assert report.problems == []
+    state = report.state_json()
+    assert state is not None
+    assert {u["id"]: u["hex"] for u in state["units"]}["1/935"] == "1121"
