@@ -23,6 +23,7 @@ from referee.games.koenig_eindhoven.state import (
     KState,
 )
 
+CLOSE = "close-combat"
 OFF = "off"
 """A retreat off the map edge (11.1)."""
 
@@ -115,11 +116,12 @@ def other(side: str) -> str:
 def to_act(board: Board, state: KState) -> str:
     battle = state.battle
     assert battle is not None
-    if battle.step == "defensive-support":
+    if battle.step in ("defensive-support", "continue-defender"):
         return other(battle.attacker)
-    if battle.step in ("offensive-support", "hit-defender", "hit-attacker"):
+    if battle.step in ("offensive-support", "hit-defender", "hit-attacker",
+                       "continue-attacker"):
         return battle.attacker  # 9.2.2: the active player chooses for both sides
-    if battle.step == "roll":
+    if battle.step in ("roll", "round"):
         return "referee"
     return board.units[battle.hit[0]].side
 
@@ -136,8 +138,13 @@ def settle(board: Board, state: KState, events: list[Event]) -> None:
             continue
         if battle.step == "offensive-support" and support_cap(board, state,
                                                               battle.attacker) == 0:
-            state.battle = replace(battle, step="roll")
+            state.battle = replace(battle, step="round" if battle.kind == CLOSE else "roll")
             continue
+        if battle.kind == CLOSE:
+            from referee.games.koenig_eindhoven.closecombat import settle as settle_close
+
+            settle_close(board, state, events)
+            return
         if battle.step == "hit-defender":
             alive = [u for u in battle.defenders if state.hex[u] == battle.target]
             if len(alive) == 1:
@@ -216,10 +223,16 @@ def commit_support(board: Board, state: KState, side: str, points: int,
         state.battle = replace(battle, defensive=points, step="offensive-support")
         word = "Defensive"
     else:
-        state.battle = replace(battle, offensive=points, step="roll")
+        state.battle = replace(battle, offensive=points,
+                               step="round" if battle.kind == CLOSE else "roll")
         word = "Offensive"
+    if battle.kind == CLOSE:
+        net = state.battle.offensive - state.battle.defensive
+        after = f"net support {net:+d} to the attacker's AF, {-net:+d} to the defender's (10.2)"
+    else:
+        after = f"AF now {state.battle.net}"
     events.append(Event("support", f"{word} Support: {points} {what}{'s' * (points != 1)} "
-                        f"(AF now {state.battle.net})", {"side": side, "points": points}))
+                        f"({after})", {"side": side, "points": points}))
 
 
 def resolve(state: KState, face: int, events: list[Event]) -> None:

@@ -147,7 +147,29 @@ class Stay:
         return "stay"
 
 
-Command = (Landing | SupportRoll | Draw | Move | Fire | End | Support | Roll | HitUnit
+@dataclass(frozen=True, slots=True)
+class Round:
+    """10.0: one round of Close Combat, its defensive die and, if that missed, its offensive
+    die (the referee's)."""
+
+    chance: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "round"
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """11.2 Capture!: the undamaged attacker takes a second Hit instead of retreating."""
+
+    chance: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return "capture"
+
+
+Command = (Round | Capture | Landing | SupportRoll | Draw | Move | Fire | End | Support | Roll
+           | HitUnit
            | Retreat | Stay)
 
 ROADS = ("A", "B", "C", "D", "E", "F")
@@ -224,6 +246,10 @@ def build(board: Board, tree: Tree[Any]) -> Command:
         return Roll()
     if kind == "stay":
         return Stay()
+    if kind == "round_":
+        return Round()
+    if kind == "capture":
+        return Capture()
     if kind == "hit":
         (child,) = [c for c in tree.children if isinstance(c, Tree)]
         tokens = _tokens(child)

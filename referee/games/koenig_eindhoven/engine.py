@@ -1,7 +1,7 @@
 """The Paul Koenig's Market-Garden: Eindhoven Bridge engine: set-up (3.0), the sequence of
 play (4.0), paratroop landings (5.0), support points (6.0), the Command Cup and Operations
 (7.0-7.2), movement (8.0-8.5), the night redeployment (4.0), fire combat (9.0-9.2.3, in
-``combat``) and victory (12.0) after turn 10.
+``combat``), close combat (10.0-11.2, in ``closecombat``) and victory (12.0) after turn 10.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from referee.games.koenig_eindhoven.board import (
     scenario_folder,
 )
 from referee.games.koenig_eindhoven.commands import (
+    Capture,
     Command,
     Draw,
     End,
@@ -35,6 +36,7 @@ from referee.games.koenig_eindhoven.commands import (
     Move,
     Retreat,
     Roll,
+    Round,
     Stay,
     Support,
     SupportRoll,
@@ -80,8 +82,8 @@ class KoenigEngine:
             "set-up (3.0), sequence of play (4.0) with day and night turns and the German "
             "night redeployment, paratroop landings (5.0), support points (6.0-6.2), the "
             "Command Cup and Operations (7.0-7.2), movement (8.0-8.4, Exclusive 8.5), "
-            "fire combat (9.0-9.2.3, Exclusive 9.1.1) with retreats (11.0, 11.1), victory "
-            "(12.0); close combat (10.0-10.3, 11.2) not yet"
+            "fire combat (9.0-9.2.3, Exclusive 9.1.1), close combat (10.0-10.3), retreats "
+            "and Capture! (11.0-11.2), victory (12.0); optional rule 14.3.1 not yet"
         ),
     )
 
@@ -155,6 +157,20 @@ class KoenigEngine:
             return [Support(n) for n in range(combat.support_cap(board, state, side) + 1)]
         if battle.step == "roll":
             return [Roll()]
+        if battle.step == "round":
+            return [Round()]
+        if battle.kind == combat.CLOSE:
+            from referee.games.koenig_eindhoven.closecombat import options
+
+            if battle.step == "retreat-forced":
+                unit = battle.hit[0]
+                found: list[Command] = [Retreat(unit, h) for h in options(board, state, unit)]
+                if unit == battle.attackers[0] and battle.result == "capture":
+                    found.insert(0, Capture())
+                return found
+            unit = (battle.defenders if battle.step == "continue-defender"
+                    else battle.attackers)[0]
+            return [Stay(), *(Retreat(unit, h) for h in options(board, state, unit))]
         if battle.step == "hit-defender":
             return [HitUnit(u) for u in battle.defenders if state.hex[u] == battle.target]
         if battle.step == "hit-attacker":
@@ -194,12 +210,26 @@ class KoenigEngine:
         battle = state.battle
         assert battle is not None
         where = f"the {battle.kind} at {battle.target} (AF {battle.net})"
+        if battle.kind == combat.CLOSE:
+            where = f"the Close Combat in {battle.target}"
         if battle.step == "defensive-support":
             return f"Defensive Support for {where} (9.0): support N, or support none"
         if battle.step == "offensive-support":
             return f"Offensive Support for {where} (9.0): support N, or support none"
         if battle.step == "roll":
             return f"the die of {where} (9.0): one d6 (roll)"
+        if battle.kind == combat.CLOSE:
+            if battle.step == "round":
+                return f"a round of {where} (10.0): the defensive die, then the offensive (round)"
+            if battle.step == "retreat-forced":
+                unit = battle.hit[0]
+                text = f"{unit} was hit in {where} and must retreat (9.2.3): retreat {unit}->HEX"
+                if unit == battle.attackers[0] and battle.result == "capture":
+                    text += ", or capture (11.2)"
+                return text
+            unit = (battle.defenders if battle.step == "continue-defender"
+                    else battle.attackers)[0]
+            return f"both missed in {where} (10.0): retreat {unit}->HEX, or stay"
         if battle.step in ("hit-defender", "hit-attacker"):
             side = "defending" if battle.step == "hit-defender" else "attacking"
             return f"which {side} unit takes the Hit of {where} (9.2.2): hit UNIT"
@@ -219,7 +249,7 @@ class KoenigEngine:
     def _apply(self, work: KState, command: Command, dice: Dice) -> list[Event]:
         board = self.board
         events: list[Event] = []
-        battle_commands = (Support, Roll, HitUnit, Retreat, Stay)
+        battle_commands = (Support, Roll, HitUnit, Retreat, Stay, Round, Capture)
         if work.battle is not None:
             if not isinstance(command, battle_commands):
                 raise IllegalMove("9.0", "the attack's steps come first: "
@@ -265,6 +295,29 @@ class KoenigEngine:
                 raise IllegalMove("9.2.2", f"{command.unit} is not a unit of the side that takes "
                                   f"this Hit ({', '.join(options)})")
             combat.apply_hit(board, work, command.unit, events)
+        elif isinstance(command, Round) and step == "round":
+            from referee.games.koenig_eindhoven import closecombat
+
+            label = f"Close Combat in {battle.target}"
+            (first,) = dice.roll(6, 1, f"{label}, defensive")
+            faces = [first]
+            if closecombat.needs_second_die(board, work, first):
+                faces += dice.roll(6, 1, f"{label}, offensive")
+            closecombat.fire_round(board, work, faces, events)
+        elif battle.kind == combat.CLOSE and isinstance(command, (Retreat, Stay, Capture)) and (
+                step in ("retreat-forced", "continue-defender", "continue-attacker")):
+            from referee.games.koenig_eindhoven import closecombat
+
+            if isinstance(command, Retreat):
+                closecombat.retreat(board, work, command.unit, command.to, events)
+            else:
+                if isinstance(command, Capture) != (step == "retreat-forced"):
+                    raise IllegalMove("11.2" if isinstance(command, Capture) else "9.2.3",
+                                      f"'{command}' is not the decision now: "
+                                      + self._battle_decision(work))
+                unit = (battle.hit[0] if step == "retreat-forced" else battle.defenders[0]
+                        if step == "continue-defender" else battle.attackers[0])
+                closecombat.retreat(board, work, unit, None, events)
         elif isinstance(command, (Retreat, Stay)) and step == "retreat":
             unit = command.unit if isinstance(command, Retreat) else battle.hit[0]
             combat.retreat(board, work, unit, command.to if isinstance(command, Retreat)

@@ -29,7 +29,7 @@ from referee.games.koenig_eindhoven.state import (
 def unit_moves(board: Board, state: KState, unit: str, verb: str) -> list[Move]:
     """The unit's ``verb`` (move, combined, redeploy) to every hex it can reach, by the
     cheapest path (ties by hex id), in hex order; a reinforcement once per entry road.
-    Moves into Close Combat are not listed: the referee does not implement 10.0 yet."""
+    Moves into Close Combat (10.0) come after the others."""
     spec = board.units[unit]
     here = state.hex[unit]
     limit = allowance(board, verb, unit)
@@ -39,8 +39,11 @@ def unit_moves(board: Board, state: KState, unit: str, verb: str) -> list[Move]:
         [(here, None)] if here is not None else [(None, road) for road in spec.entry_roads]
     )
     for start, road in starts:
-        reach = reachable(board, occ, spec.side, start, road, limit, night=verb == "redeploy")
-        for _, (_, path) in sorted(reach.items()):
+        close: dict[str, tuple[int, tuple[str, ...]]] = {}
+        night = verb == "redeploy"
+        reach = reachable(board, occ, spec.side, start, road, limit, night=night,
+                          close=None if night else close)
+        for _, (_, path) in sorted(reach.items()) + sorted(close.items()):
             found.append(Move(verb, unit, path, start if start is not None else road))
     return found
 

@@ -143,10 +143,12 @@ def walk(board: Board, occ: Occupancy, side: str, start: str | None, entry: str 
 
 
 def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
-              entry: str | None, allowance: int, night: bool = False
+              entry: str | None, allowance: int, night: bool = False,
+              close: dict[str, tuple[int, tuple[str, ...]]] | None = None,
               ) -> dict[str, tuple[int, tuple[str, ...]]]:
     """Every hex the unit can end its movement in without Close Combat: the cheapest cost and
-    a path to it (ties broken by hex id, so the listing is stable)."""
+    a path to it (ties broken by hex id, so the listing is stable).  With ``close``, the
+    enemy hexes it can enter for Close Combat go there (10.0)."""
     best: dict[str, tuple[int, tuple[str, ...]]] = {}
     queue: list[tuple[int, tuple[str, ...]]] = []
     if start is None:
@@ -156,8 +158,11 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
         if occ.enemies(gate, side):
             firsts += [(h, step(board, occ, side, None, h)) for h in board.neighbours(gate)]
         for h, s in firsts:
-            if s.refusal is None and not s.close_combat and s.cost <= allowance:
-                heapq.heappush(queue, (s.cost, (h,)))
+            if s.refusal is None and s.cost <= allowance:
+                if s.close_combat:
+                    _closer(close, h, s.cost, (h,))
+                else:
+                    heapq.heappush(queue, (s.cost, (h,)))
     else:
         heapq.heappush(queue, (0, ()))
     while queue:
@@ -174,7 +179,10 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
             best[here] = (0, ())
         for there in board.neighbours(here):
             s = step(board, occ, side, here, there, night=night)
-            if s.refusal is not None or s.close_combat or cost + s.cost > allowance:
+            if s.refusal is not None or cost + s.cost > allowance:
+                continue
+            if s.close_combat:
+                _closer(close, there, cost + s.cost, (*path, there))
                 continue
             if there in best and best[there][0] <= cost + s.cost:
                 continue
@@ -182,3 +190,9 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
     if start is not None:
         best.pop(start, None)
     return best
+
+
+def _closer(close: dict[str, tuple[int, tuple[str, ...]]] | None, hex_id: str, cost: int,
+            path: tuple[str, ...]) -> None:
+    if close is not None and (hex_id not in close or close[hex_id][0] > cost):
+        close[hex_id] = (cost, path)

@@ -6,7 +6,7 @@ preparation (7.1.1, 8.3.1, 9.0), and the end of an activation.
 from __future__ import annotations
 
 from referee.core.engine import Event
-from referee.core.errors import IllegalMove, NotImplementedRule
+from referee.core.errors import IllegalMove
 from referee.games.koenig_eindhoven.board import GERMAN, Board
 from referee.games.koenig_eindhoven.commands import Fire, Move
 from referee.games.koenig_eindhoven.movement import Occupancy, Refusal, half, walk
@@ -81,6 +81,9 @@ def check_actor(board: Board, state: KState, unit: str, verb: str) -> None:
         raise IllegalMove("8.5", f"{unit} arrives on Game Turn {spec.arrival_turn}, not "
                           f"{state.turn}")
     done = state.operation.get(unit)
+    if unit in state.engaged and verb != "redeploy":
+        raise IllegalMove("10.3", f"{unit} initiated a Close Combat: its Operation is over; no "
+                          "further movement or Fire Attacks this turn")
     if done is not None:
         if state.current == unit and verb == "combined":
             if unit in state.fired and unit not in state.mp_left:
@@ -124,12 +127,6 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
             message += f"; {'a Combined Operation' if verb == 'combined' else 'a redeployment'}"
             message += f" moves at most half the MA ({limit} MP, 8.4, 4.0)"
         raise IllegalMove(result.rule, message)
-    if result.close_combat:
-        raise NotImplementedRule(
-            "10.0", f"{unit} enters {command.path[-1]}, which holds one enemy unit, and must "
-            "engage it in Close Combat (10.0); the referee does not implement Close Combat "
-            "yet",
-        )
     origin = here if here is not None else f"road {entry}"
     state.hex[unit] = command.path[-1]
     if state.status[unit] == DUE:
@@ -148,6 +145,10 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
     if here is None:
         events.append(Event("arrive", f"{unit} enters the map by road {entry} (Exclusive 8.5)",
                             {"unit": unit, "road": entry}))
+    if result.close_combat:
+        from referee.games.koenig_eindhoven.closecombat import open_close_combat
+
+        open_close_combat(board, state, unit, command.path[-1], here is None, events)
 
 
 def check_fire(board: Board, state: KState, command: Fire, events: list[Event]) -> None:
@@ -158,6 +159,9 @@ def check_fire(board: Board, state: KState, command: Fire, events: list[Event]) 
         raise IllegalMove("9.0", "a unit is named twice: each unit fires once in an attack")
     for unit in command.units:
         verb = "combined" if command.verb == "mobile-fire" else "move"
+        if unit in state.engaged:
+            raise IllegalMove("10.3", f"{unit} initiated a Close Combat: it may not initiate "
+                              "further movement or Fire Attacks this turn")
         if state.current == unit and command.verb == "mobile-fire":
             if unit in state.fired:
                 raise IllegalMove("8.4", f"{unit} has made its Mobile Fire Attack: a Combined "

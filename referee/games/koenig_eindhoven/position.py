@@ -108,6 +108,7 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
         state.mp_left = {}
         state.current = None
         state.fired = set()
+        state.engaged = set()
         state.cup = []
         state.active = None
         state.rolled = []
@@ -178,6 +179,8 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
             state.mp_left[unit] = s.number
     elif kind == "setup_fired":
         state.fired.add(unit)
+    elif kind == "setup_engaged":
+        state.engaged.add(unit)
     elif kind == "setup_current":
         state.current = unit
     else:  # pragma: no cover - the grammar has no other statement
@@ -232,6 +235,8 @@ def position_lines(board: Board, state: KState) -> list[str]:
         items.append(f"done {unit} {operation}" + (f" mp {mp}" if mp is not None else ""))
     for unit in sorted(state.fired):
         items.append(f"fired {unit}")
+    for unit in sorted(state.engaged):
+        items.append(f"engaged {unit}")
     if state.current is not None:
         items.append(f"current {state.current}")
     if state.cup:

@@ -118,6 +118,7 @@ def housekeeping(board: Board, state: KState, events: list[Event]) -> None:
     state.operation = {}
     state.mp_left = {}
     state.fired = set()
+    state.engaged = set()
     state.points = {ARTILLERY: 0, ALLIED_SUPPORT: 0}
     state.rolled = []
     if state.turn >= board.last_turn:

@@ -97,6 +97,8 @@ class KState:
     battle: Battle | None = None
     fired: set[str] = field(default_factory=set)
     """Combined units that made their Mobile Fire this turn (8.4)."""
+    engaged: set[str] = field(default_factory=set)
+    """Units that initiated a Close Combat this turn: their Operation is over (10.3)."""
 
     def copy(self) -> KState:
         return KState(
@@ -105,7 +107,7 @@ class KState:
             active=self.active, operation=dict(self.operation), mp_left=dict(self.mp_left),
             current=self.current, landed=set(self.landed), rolled=list(self.rolled),
             points=dict(self.points), result=self.result, battle=self.battle,
-            fired=set(self.fired),
+            fired=set(self.fired), engaged=set(self.engaged),
         )
 
     def take(self, other: KState) -> None:

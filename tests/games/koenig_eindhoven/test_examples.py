@@ -91,3 +91,11 @@ def test_8_1_bundled_map_has_no_hilltop() -> None:
 def test_opening_is_turn_1_support_phase() -> None:
     state = ENGINE.setup(None, {})
     assert state.phase is Phase.SUPPORT and state.turn == 1
+
+
+def test_10_2_close_combat_support_example() -> None:
+    report = run(EXAMPLES / "10.2-close-combat-support.log")
+    assert report.problems == []
+    fires = [e.event.data for e in report.events if e.event.kind == "close-fire"]
+    # Allied 2 against German 1: net +1 to the Allies, -1 to the Germans, every round.
+    assert [(f["fire"], f["af"]) for f in fires] == [("defensive", 3), ("offensive", 4)] * 2

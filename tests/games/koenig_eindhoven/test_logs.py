@@ -46,7 +46,8 @@ def test_each_line_reported_with_its_case(path: Path) -> None:
 def test_illegal_logs_cover_every_movement_and_operations_rule() -> None:
     rules = {rule for path in SAMPLES for _, _, rule in expected(path)}
     assert {"4.0", "6.0", "7.0", "7.1", "7.1.1", "8.0", "8.1", "8.1.1", "8.2", "8.3",
-            "8.3.1", "8.4.1", "8.5", "9.0", "9.1", "9.2.2", "10.0", "11.0"} <= rules
+            "8.3.1", "8.4.1", "8.5", "9.0", "9.1", "9.2.2", "9.2.3", "10.3", "11.0",
+            "11.2"} <= rules
 
 
 def test_tabletop_opening_reaches_turn_4_legally() -> None:
