@@ -125,8 +125,9 @@ def line_keywords(parser: Lark) -> tuple[str, ...]:
 
 
 def _describe(parser: Lark, terminal: str) -> str:
-    if terminal in _TERMINAL_WORDS:
-        return _TERMINAL_WORDS[terminal]
+    base = terminal.rsplit("__", 1)[-1]  # common__EXPECT_VALUE: imported with its rule
+    if base in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[base]
     for definition in parser.terminals:
         if definition.name == terminal:
             pattern = definition.pattern
@@ -137,6 +138,17 @@ def _describe(parser: Lark, terminal: str) -> str:
                 return f"'{raw[4:-1].lower()}'"
             break
     return terminal.lower().replace("_", " ")
+
+
+def _namespaced(error: UnexpectedToken) -> set[str]:
+    """The terminals a parser state accepts, imported ones too (Lark's own list leaves out
+    ``common__EXPECT_VALUE``: it keeps only names written in capitals)."""
+    state = getattr(error, "state", None)
+    try:
+        names = state.parse_conf.states[state.position]  # type: ignore[union-attr]
+    except (AttributeError, KeyError, TypeError):
+        return set()
+    return {n for n in names if n.rsplit("__", 1)[-1].isupper()}
 
 
 def _expected(parser: Lark, names: set[str] | frozenset[str]) -> str:
@@ -186,9 +198,12 @@ def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxEr
         if token is None or token.type == "$END":
             column = len(text.rstrip()) + 1
             message = "the line ends too soon"
+        elif token.type.endswith("EXPECT_VALUE"):  # the rest of a line, where it has no place
+            message = f"unexpected '{str(token).split()[0]}'"
         else:
             message = f"unexpected '{token}'"
-        message += f"; expected {_expected(parser, error.accepts or error.expected)}"
+        names = error.accepts or error.expected or _namespaced(error)
+        message += f"; expected {_expected(parser, names)}"
     else:  # pragma: no cover - Lark has no other UnexpectedInput subclasses
         message = "this line cannot be read"
     return LogSyntaxError(message, column=column)

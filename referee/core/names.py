@@ -6,7 +6,6 @@ a did-you-mean suggestion from the closest known names.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 from typing import Generic, TypeVar
@@ -76,6 +75,8 @@ class NameIndex(Generic[T]):
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """The display names closest to ``name``, best first."""
         key = normalise(name)
+        import difflib  # only for a name the game does not know (start-up: bench/check_startup.py)
+
         close = difflib.get_close_matches(key, list(self._by_key), n=limit, cutoff=0.6)
         seen: list[str] = []
         for match in close:

@@ -68,7 +68,7 @@ def build_setup(tree: Tree[Any], card: Card) -> SetupStatement:
     if kind == "clear":
         return SetupStatement("clear")
     if kind == "turn":
-        return SetupStatement("turn", value=int(str(tokens[0])[:3]))
+        return SetupStatement("turn", value=_number(tokens[0]))
     if kind == "step":
         return SetupStatement("step", value=_choice(words[0], STEPS, "step", column))
     if kind == "box":
@@ -89,16 +89,25 @@ def build_setup(tree: Tree[Any], card: Card) -> SetupStatement:
                 RULE, f"say where {unit} is: 'place {unit} CITY strength N'", column=column
             )
         city = places.lookup(" ".join(rest), column=column)
-        strength = int(str(tokens[-1])[:3])
+        strength = _number(tokens[-1])
         return SetupStatement("place", unit, (city, strength))
     if kind in ("german", "german_removed"):
         city = places.lookup(" ".join(words), column=column)
         return SetupStatement(
-            "german", city, None if kind == "german_removed" else int(str(tokens[-1])[:3])
+            "german", city, None if kind == "german_removed" else _number(tokens[-1])
         )
     # control CITY allied|german: the last word is the side
     side = _choice(words[-1], ("allied", "german"), "side", column)
     return SetupStatement("control", places.lookup(" ".join(words[:-1]), column=column), side)
+
+
+def _number(token: Token) -> int:
+    """A die value or a turn: a number of at most four digits, read whole."""
+    text = str(token)
+    if len(text) > 4:
+        raise IllegalMove(RULE, f"{text[:6]}... is far too large: a setup number is a turn or a "
+                          "die value (1 to 6)", column=token.column)
+    return int(text)
 
 
 def _choice(word: str, allowed: Any, what: str, column: int | None) -> Any:

@@ -161,12 +161,12 @@ def place(board: Board, state: WState, statement: SetupStatement) -> None:
         state.last_pass = None
     elif what == "turn":
         if value not in board.turns:
-            raise IllegalMove(RULE, f"the game-turns run 1 to {board.last_turn}, not {value}")
+            raise IllegalMove(RULE, f"the game-turns run 1 to {board.last_turn} (4), not {value}")
         state.turn = value
     elif what == "time":
         if not 0 <= value < board.impulses:
             raise IllegalMove(RULE, f"the Time marker stands at 0 (START) to "
-                              f"{board.impulses - 1} between impulses, not {value}")
+                              f"{board.impulses - 1} between impulses (4), not {value}")
         state.time = value
     elif what == "weather":
         state.weather = value
@@ -199,15 +199,16 @@ def place(board: Board, state: WState, statement: SetupStatement) -> None:
         state.eliminated_vp = eliminated_vp(board, state)
     elif what == "control":
         if board.kind.get(name) != SPACE:
-            raise IllegalMove(RULE, f"only map spaces are controlled; {board.name(name)} is not "
-                              "a space")
+            raise IllegalMove(RULE, f"only map spaces are controlled (5); {board.name(name)} is "
+                              "not a space")
         if value == ALLIED:
             state.allied_control.add(name)
         else:
             state.allied_control.discard(name)
     elif what == "spent":
         if state.location[name] is None:
-            raise IllegalMove(RULE, f"{name} is not in play: place it before marking it spent")
+            raise IllegalMove(RULE, f"{name} is not in play: place it before marking it spent "
+                              "(4: activation cubes go on units in play)")
         state.spent.add(name)
     elif what == "supply":
         if value == "low" and not board.units[name].airborne:
@@ -299,6 +300,10 @@ def check_position(board: Board, state: WState) -> list[str]:
     for unit in sorted(state.spent):
         if state.location[unit] is None:
             problems.append(f"{unit} is spent but not in play")
+    if state.phase is Phase.IMPULSE and state.last_pass == state.side:
+        problems.append(f"the {state.side.capitalize()} player passed in the impulse just before, "
+                        f"so this impulse is the other player's (4: the players alternate "
+                        "impulses)")
     problems += _arrivals(board, state)
     for unit, turn in state.special_crossers.items():
         if turn > state.turn:

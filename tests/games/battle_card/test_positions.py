@@ -72,6 +72,9 @@ def test_clear_empties_the_card_first() -> None:
         ("setup: step lunch", "'lunch' is not a step"),
         ("setup: control Belgium allied", "Belgium has none"),
         ("setup: remove 30-corps", "never leaves the game"),
+        ("setup: place 82nd Grave strength 600000", "far too large"),
+        ("setup: german Grave strength 60000", "far too large"),
+        ("setup: turn 1000001", "far too large"),
     ],
 )
 def test_bad_setup_statements_are_problems_on_their_line(line: str, message: str) -> None:

@@ -66,3 +66,12 @@ def test_7_7_a_line_for_the_same_sides_next_decision_comes_after_its_single_answ
     assert report.problems == [], report.problems
     autos = [e.command for e in report.events if e.auto]
     assert "hits KG-Walther KG-Walther" in autos and "hits 2HC" in autos
+
+
+def test_expect_without_a_value_and_stray_text_elsewhere_read_plainly() -> None:
+    """The value terminal takes the rest of a line only after ``expect KEY =``; elsewhere a
+    stray character is named alone, and a missing value is asked for as "a value"."""
+    report = run("expect vp.eliminated =\nallied: hits 2HC ! x\n")
+    messages = [p.message for p in report.problems]
+    assert messages[0] == "the line ends too soon; expected a value"
+    assert messages[1].startswith("unexpected '!'; expected")

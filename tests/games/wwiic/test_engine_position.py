@@ -95,6 +95,7 @@ def test_3_setup_statements_are_checked_against_the_rules_and_the_scenario(
     [
         (("setup: turn 5; due P/1P turn 7", "setup: turn 8"), "due on Game-turn 7"),
         (("setup: turn 5; crossed 505/82 turn 6",), "after the current Game-turn 5 (6.3)"),
+        (("setup: impulse german; passed german",), "the players alternate impulses"),
         (("setup: place KG-Walther Pannerden Ferry strength 2",
           "setup: place KG-Walther Pannerden Ferry strength 3"), "strength 2 or less (6.3)"),
     ],

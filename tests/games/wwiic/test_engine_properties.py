@@ -182,7 +182,7 @@ def random_position(rng: random.Random) -> WState:
     state.side = rng.choice(SIDES)
     state.time = rng.randint(0, 11)
     state.phase = Phase.IMPULSE
-    state.last_pass = rng.choice((None, GERMAN))
+    state.last_pass = rng.choice((None, GERMAN if state.side == ALLIED else ALLIED))
     state.foot_crossing_used = rng.random() < 0.2
     state.special_crossing_used = rng.random() < 0.2
     return state
