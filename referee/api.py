@@ -8,22 +8,62 @@
 
 from __future__ import annotations
 
+import sys
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from referee.core.dice import CURRENT_DICE_VERSION
-from referee.core.errors import HeaderError
-from referee.core.parsing import parse_log, read_log
+from referee.core.errors import HeaderError, RefereeError
+from referee.core.log import ParsedLog
+from referee.core.parsing import MAX_BYTES, decode_log, parse_log, read_log
 from referee.core.replay import MAX_CHOICES, Report, replay
 from referee.games import engine_for, game_entry
+
+STDIN = "-"
+"""The log name that means: read the log from standard input."""
+
+STDIN_SOURCE = "<stdin>"
 
 
 def replay_file(
     path: Path | str, *, seed: str | None = None, strict: bool = False, upto: int | None = None
 ) -> Report:
-    """Read, parse and replay a log file.  Every problem is inside the report."""
-    return replay(read_log(Path(path)), seed=seed, strict=strict, upto=upto)
+    """Read, parse and replay a log file (``-``: standard input).  Every problem is inside
+    the report."""
+    return replay(read_source(path), seed=seed, strict=strict, upto=upto)
+
+
+def read_source(path: Path | str) -> ParsedLog:
+    """Read and parse a log file, or standard input for ``-``."""
+    if str(path) == STDIN:
+        return read_stdin()
+    return read_log(Path(path))
+
+
+def stdin_text(stream: BinaryIO | None = None) -> str:
+    """The text of a log on standard input (read up to the size limit, and no further)."""
+    source = stream if stream is not None else sys.stdin.buffer
+    return decode_log(source.read(MAX_BYTES + 1))
+
+
+def read_stdin(stream: BinaryIO | None = None) -> ParsedLog:
+    """Read and parse a log from standard input.  It has no folder, so it may not name a
+    position file."""
+    try:
+        text = stdin_text(stream)
+    except RefereeError as error:
+        log = ParsedLog(STDIN_SOURCE, unreadable=True)
+        log.problems.append(error.to_problem())
+        return log
+    log = parse_log(text, STDIN_SOURCE)
+    if "Position" in log.tags and not log.unreadable:
+        log.unreadable = True
+        log.problems.append(HeaderError(
+            "a log read from standard input has no folder to find its [Position] file in; "
+            "give the log's path instead of '-'"
+        ).to_problem(line=log.tag_lines.get("Position"), text=""))
+    return log
 
 
 def replay_text(
@@ -107,3 +147,21 @@ def position_text(report: Report) -> str:
     lines += [f'[Option "{option}"]' for option in state.get("options", [])]
     lines += report.engine.position(report.state)
     return "\n".join(lines) + "\n"
+
+
+def format_source(path: Path | str) -> tuple[str, str, Any]:
+    """``referee fmt``: the text of a log (``-``: standard input), its canonical text, and
+    the ``Formatted`` result; ``RefereeError`` when it cannot be formatted safely."""
+    from referee.core.fmt import format_log
+    from referee.core.reading import read_bounded
+    from referee.core.resources import shown
+
+    if str(path) == STDIN:
+        text, source = stdin_text(), STDIN_SOURCE
+        log = parse_log(text, source)
+    else:
+        text = decode_log(read_bounded(Path(path), MAX_BYTES, what="log"))
+        source = shown(path)
+        log = read_log(Path(path))  # with its [Position] file, if it names one
+    formatted = format_log(text, log)
+    return text, formatted.text, formatted

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -12,7 +12,7 @@ import click
 
 from referee import __version__
 from referee.core.errors import RefereeError
-from referee.core.resources import resolve
+from referee.core.resources import forget_shown, resolve
 from referee.core.scenario import ScenarioError
 
 if TYPE_CHECKING:
@@ -26,9 +26,14 @@ else:  # imported on first use: --help and --version load no engine, check no ri
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+STDIN = "-"
+"""A log named ``-`` is read from standard input (``referee.api.STDIN``)."""
+STDIN_SOURCE = "<stdin>"
+
 
 class LogPath(click.ParamType):  # type: ignore[type-arg]
-    """A log file, or ``bundled:GAME/NAME.log`` for one shipped with the referee."""
+    """A log file, ``bundled:GAME/NAME.log`` for one shipped with the referee, or ``-`` for
+    standard input (logs only)."""
 
     name = "log"
 
@@ -38,6 +43,8 @@ class LogPath(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
         if isinstance(value, Path):
             return value
+        if value == STDIN and self.folder == "logs":
+            return Path(STDIN)
         try:
             return resolve(str(value), self.folder)
         except ValueError as error:
@@ -103,12 +110,20 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version=__version__, prog_name="referee")
-def main() -> None:
+@click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto",
+              show_default=True, help="Colour the text: on a terminal unless NO_COLOR is "
+              "set (auto), always, or never.")
+def main(color: str) -> None:
     """Referee and game-log processor for Operation Market-Garden board wargames.
 
     Exit codes: 0 the log is legal, 1 it breaks the rules, 2 it (or the command line) cannot
-    be read.
+    be read.  Results go to standard output; a refusal (a log or a command line that cannot
+    be read, an illegal move that play did not write) goes to standard error.  A log named
+    '-' is read from standard input.
     """
+    if color != "auto" or "referee.core.output" in sys.modules:  # rich only when used
+        output.set_color(color)
+    forget_shown()
 
 
 @main.command()
@@ -146,7 +161,10 @@ def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: boo
     """Replay LOG: check every line, roll or check the dice, print the resulting state."""
     report = api.replay_file(log, seed=seed, strict=strict, upto=upto)
     if as_json:
-        output.print_json(report.to_json())
+        output.print_json(output.report_json(
+            report, tags=dict(report.tags), events=[e.to_json() for e in report.events]))
+    elif report.unreadable and report.state is None:
+        output.print_report(output.make_console(stderr=True), report)  # a refusal
     else:
         output.print_report(output.make_console(), report, events=events)
     sys.exit(report.exit_code)
@@ -156,17 +174,51 @@ def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: boo
 @click.argument("logs", nargs=-1, required=True, type=LogPath())
 @_seed_option
 @click.option("--strict", is_flag=True, help="Stop each log at its first problem.")
-def check(logs: tuple[Path, ...], seed: str | None, strict: bool) -> None:
-    """Check one or more logs quietly: problems only, and the exit code."""
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON document per log, one per line (JSON Lines).")
+def check(logs: tuple[Path, ...], seed: str | None, strict: bool, as_json: bool) -> None:
+    """Check one or more logs quietly: problems only, a summary line, and the exit code."""
     worst = 0
     console = None
+    errors = None
+    reports = []
     for path in logs:
         report = api.replay_file(path, seed=seed, strict=strict)
+        if as_json:
+            sys.stdout.write(output.json_text(output.report_json(report)) + "\n")
+            worst = max(worst, report.exit_code)
+            continue
         if report.problems:  # rich is loaded only when there is something to print
-            console = console or output.make_console()
-            output.print_problems(console, report)
+            if report.state is None:  # a log that could not even be opened: a refusal
+                errors = errors or output.make_console(stderr=True)
+                output.print_problems(errors, report)
+            else:
+                console = console or output.make_console()
+                output.print_problems(console, report)
+        reports.append((report.exit_code, len(report.problems)))
         worst = max(worst, report.exit_code)
+    if not as_json:
+        click.echo(check_summary(reports))
     sys.exit(worst)
+
+
+def check_summary(results: Sequence[tuple[int, int]]) -> str:
+    """The last line of ``referee check``: ``3 logs: 2 legal, 1 with 4 problems``.  Each
+    result is a log's exit code and its number of problems."""
+    count = len(results)
+    legal = sum(1 for code, _ in results if code == 0)
+    broken = [n for code, n in results if code == 1]
+    unreadable = [n for code, n in results if code == 2]
+    parts = [f"{legal} legal"]
+    if broken:
+        parts.append(f"{len(broken)} with {_count(sum(broken), 'problem')}")
+    if unreadable:
+        parts.append(f"{len(unreadable)} unreadable ({_count(sum(unreadable), 'problem')})")
+    return f"{_count(count, 'log')}: {', '.join(parts)}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 @main.command()
@@ -181,24 +233,24 @@ def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
     report = api.replay_file(log, seed=seed, upto=upto)
     console = output.make_console()
     if report.unreadable or report.engine is None:
-        output.print_problems(output.make_console(stderr=True), report)
+        if as_json:
+            output.print_json(output.report_json(report, units=[]))
+        else:
+            output.print_problems(output.make_console(stderr=True), report)
         sys.exit(2)
     grouped = api.moves_by_unit(report)
+    if as_json:
+        # The envelope's exit code is the command's: the moves could be listed.
+        output.print_json(output.report_json(report, exit_code=0, units=grouped))
+        sys.exit(0)
     if grouped:
         # Activations grouped by unit: the pairs of units legal() also lists can run to
         # hundreds of thousands, and a player reads them unit by unit anyway.
         side = report.to_act() or ""
         decision = report.engine.decision(report.state)
-        if as_json:
-            output.print_json({"side": side, "decision": decision, "units": grouped})
-        else:
-            output.print_unit_moves(console, side, decision, grouped)
+        output.print_unit_moves(console, side, decision, grouped)
         sys.exit(0)
-    pending = report.pending()
-    if as_json:
-        output.print_json(pending)
-    else:
-        output.print_moves(console, pending)
+    output.print_moves(console, report.pending())
     sys.exit(0)
 
 
@@ -208,9 +260,14 @@ def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
 @click.option("--upto", type=click.IntRange(min=1), help="The position after this line.")
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
               help="Write it here (never over an existing file).")
-def position(log: Path, seed: str | None, upto: int | None, out: Path | None) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="The envelope with the position's text as 'position'.")
+def position(log: Path, seed: str | None, upto: int | None, out: Path | None,
+             as_json: bool) -> None:
     """The position at the end of LOG (or after line --upto) as a new log of setup lines."""
     report = api.replay_file(log, seed=seed, upto=upto)
+    if as_json:
+        _position_json(report)
     if report.unreadable:
         output.print_problems(output.make_console(stderr=True), report)
         sys.exit(2)
@@ -219,6 +276,21 @@ def position(log: Path, seed: str | None, upto: int | None, out: Path | None) ->
     except RefereeError as error:
         _fail(str(error), 1)
     _emit_new_file(text, out, "position")
+
+
+def _position_json(report: api.Report) -> NoReturn:
+    if report.unreadable:
+        output.print_json(output.report_json(report, position=None))
+        sys.exit(2)
+    try:
+        text = api.position_text(report)
+    except RefereeError as error:
+        problem = error.to_problem()
+        output.print_json(output.report_json(report, problems=[*report.problems, problem],
+                                             exit_code=1, position=None))
+        sys.exit(1)
+    output.print_json(output.report_json(report, position=text))
+    sys.exit(report.exit_code)
 
 
 @main.command()
@@ -260,13 +332,68 @@ def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
 
 
 @main.command()
-def examples() -> None:
-    """The logs shipped with the referee; replay one with 'referee replay bundled:NAME'."""
-    from referee.core.resources import bundled
+@click.argument("name", required=False)
+def examples(name: str | None) -> None:
+    """The logs shipped with the referee; replay one with 'referee replay bundled:NAME'.
+
+    With NAME (battle-card/win.log, or bundled:battle-card/win.log), print that log's text.
+    """
+    from referee.core.resources import BUNDLED_PREFIX, bundled
 
     root = bundled("logs")
-    for path in sorted(root.rglob("*.log")):
-        click.echo(f"bundled:{path.relative_to(root).as_posix()}")
+    if name is None:
+        for path in sorted(root.rglob("*.log")):
+            click.echo(f"bundled:{path.relative_to(root).as_posix()}")
+        return
+    wanted = name.removeprefix(BUNDLED_PREFIX)
+    if not wanted.endswith(".log"):
+        wanted += ".log"
+    known = {path.relative_to(root).as_posix(): path for path in root.rglob("*.log")}
+    if wanted not in known:
+        _fail(f"there is no bundled log '{name}'; 'referee examples' lists them")
+    click.echo(known[wanted].read_text(encoding="utf-8"), nl=False)
+
+
+@main.command("fmt")
+@click.argument("log", type=LogPath())
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the formatted log here (never over an existing file).")
+@click.option("--in-place", is_flag=True, help="Replace LOG with its formatted text.")
+def fmt(log: Path, out: Path | None, in_place: bool) -> None:
+    """Rewrite LOG in canonical form: names as the game spells them, single spaces, '->'
+    arrows, dice records after their commands, a comment of results on each line that has
+    none.  The meaning never changes (the formatted log replays to the same state).  The
+    text goes to standard output, unless -o OUT or --in-place."""
+    if out is not None and in_place:
+        raise click.UsageError("give -o OUT or --in-place, not both")
+    if in_place and str(log) == STDIN:
+        raise click.UsageError("standard input cannot be changed in place; give -o OUT")
+    if out is not None:
+        _refuse_output(out, False, [log])
+    try:
+        before, after, _ = api.format_source(log)
+    except RefereeError as error:
+        _fail(error.message)
+    if out is None and not in_place:
+        click.echo(after, nl=False)
+        return
+    from referee.core.files import write_atomic, write_new_file
+
+    target = log if in_place else out
+    assert target is not None
+    try:
+        if in_place:
+            if after == before:
+                click.echo(f"{log} is already in canonical form")
+                return
+            write_atomic(log, after)
+        else:
+            write_new_file(target, after)
+    except FileExistsError:
+        _fail(f"{target} exists already; 'referee fmt' never writes over a file")
+    except OSError as error:
+        _fail(f"cannot write {target}: {error.strerror or error}")
+    click.echo(f"wrote {target}")
 
 
 @main.group()
@@ -301,7 +428,9 @@ def scenario_show(game: str, as_json: bool) -> None:
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
     if as_json:
-        output.print_json(data)
+        head = output.envelope(source=f"bundled:scenarios/{data['game']}", game=data["game"],
+                               problems=[], exit_code=0)
+        output.print_json({**head, **{k: v for k, v in data.items() if k not in head}})
     else:
         output.print_scenario(output.make_console(), data)
 
@@ -338,7 +467,7 @@ def map_command(game: str, out: Path, log: Path | None, upto: int | None,
 @main.command()
 @click.argument("game")
 @click.option("--games", "count", type=click.IntRange(min=1, max=10_000_000), default=1000,
-              show_default=True, help="How many games to play.")
+              show_default=True, metavar="COUNT", help="How many games to play.")
 @click.option("--policy", default="random", show_default=True,
               help="How the player chooses: random, or a policy of the game (greedy).")
 @click.option("--seed", default="selfplay", show_default=True, help="Game i uses seed SEED-i.")
@@ -437,6 +566,18 @@ _secret_option = click.option(
     help="A secret file ('referee new --commit' wrote it); give it once per secret.")
 
 
+def _table(log: Path, secret_files: tuple[Path, ...] = ()) -> Any:
+    """The log opened for play-by-email; ``-`` reads it from standard input."""
+    from referee.pbem.table import open_log, open_text
+
+    if str(log) != STDIN:
+        return open_log(log, secret_files)
+    from referee.pbem.keys import read_secret
+
+    secrets = [read_secret(p) for p in secret_files]
+    return open_text(api.stdin_text(), STDIN_SOURCE, secrets)
+
+
 def _refused(error: RefereeError) -> NoReturn:
     """A play-by-email error as a sentence, with its exit code (2 unless it says 1)."""
     _fail(error.message, int(getattr(error, "exit_code", 2)))
@@ -472,7 +613,7 @@ def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: b
     try:
         result = play_file(log, move, secret_files, dry_run=dry_run)
     except IllegalPlay as refusal:
-        output.print_refusal(out, refusal, str(log))
+        output.print_refusal(sys.stderr, refusal, str(log))  # a refusal: standard error
         sys.exit(1)
     except RefereeError as error:
         _refused(error)
@@ -500,17 +641,21 @@ def undo(log: Path, secret_files: tuple[Path, ...], dry_run: bool) -> None:
 def status(log: Path, as_json: bool) -> None:
     """Where LOG's game stands, as plain text for an e-mail: whose move, the choices."""
     from referee.pbem.status import status_of
-    from referee.pbem.table import open_log
 
     try:
-        state = status_of(open_log(log))
+        state = status_of(_table(log))
     except RefereeError as error:
         _refused(error)
+    code = state.exit_code
     if as_json:
-        output.print_json(state.to_json())
+        own = state.to_json()
+        assert state.report is not None  # status_of always keeps its replay
+        output.print_json(output.report_json(
+            state.report, problems=state.problems, exit_code=code,
+            **{k: v for k, v in own.items() if k not in output.ENVELOPE_KEYS}))
     else:
         output.print_status(sys.stdout, state)
-    sys.exit(state.exit_code)
+    sys.exit(code)
 
 
 @main.command()
@@ -559,12 +704,11 @@ def render(log: Path, out: Path | None, upto: int | None, force: bool = False) -
     """Draw the board of LOG (after line --upto), the last action highlighted."""
     from referee.core.svg import write_picture
     from referee.pbem.board import board_svg
-    from referee.pbem.table import open_log
 
     if out is not None:
         _refuse_output(out, force, [log], picture=True)
     try:
-        svg = board_svg(open_log(log), upto)
+        svg = board_svg(_table(log), upto)
         if out is None:
             click.echo(svg, nl=False)
             return
@@ -590,11 +734,12 @@ def verify(log: Path, secret_files: tuple[Path, ...], since: Path | None,
     from referee.pbem.verify import verify as verify_log
 
     try:
-        verdict = verify_log(log, secret_files, since)
+        table = _table(log, secret_files) if str(log) == STDIN else None
+        verdict = verify_log(log, secret_files, since, table=table)
     except RefereeError as error:
         _refused(error)
     if as_json:
-        output.print_json(verdict.to_json())
+        output.print_json(output.verdict_json(verdict))
     else:
         output.print_verdict(sys.stdout, verdict)
     sys.exit(verdict.exit_code)

@@ -18,9 +18,10 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from referee.batch.worker import Target
-from referee.core.resources import BUNDLED_PREFIX, resolve
+from referee.core.resources import BUNDLED_PREFIX, bundled_name, resolve
 
 LOG_SUFFIX = ".log"
 
@@ -38,6 +39,9 @@ def _expand(argument: str) -> Iterator[Target]:
         except ValueError as error:
             yield Target(argument, str(error))
             return
+        for target in _expand(argument):  # rows name bundled logs bundled:GAME/NAME.log
+            yield replace(target, shown=bundled_name(target.path))
+        return
     if os.path.isdir(argument):
         yield from _folder(argument)
     elif glob.has_magic(argument) and not os.path.lexists(argument):

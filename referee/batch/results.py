@@ -27,8 +27,9 @@ from referee.core.files import atomic_file
 FIELDS = tuple(LogResult("", "legal", 0).to_json())
 """The columns of a CSV results file, in order (the keys of a JSON Lines row)."""
 
-JSON_CELLS = frozenset({"problems_by_kind", "problems_by_rule", "vp"})
-INT_CELLS = frozenset({"exit_code", "problems", "turn"})
+JSON_CELLS = frozenset({"problems_by_kind", "problems_by_rule"})
+INT_CELLS = frozenset({"exit_code", "problems", "turn", "vp_objective", "vp_eliminated",
+                       "vp_total"})
 FLOAT_CELLS = frozenset({"ms"})
 BOOL_CELLS = frozenset({"ok"})
 

@@ -47,6 +47,8 @@ class Target:
 
     path: str
     note: str | None = None
+    shown: str | None = None
+    """How the row names the log, when not by ``path`` (``bundled:GAME/NAME.log``)."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,9 @@ class LogResult:
         return self.status == LEGAL
 
     def to_json(self) -> dict[str, Any]:
+        vp = _flat(self.vp or {})
         return {
+            "schema": ROW_SCHEMA,
             "path": self.path,
             "game": self.game,
             "ok": self.ok,
@@ -95,10 +99,33 @@ class LogResult:
             "result": self.result,
             "winner": self.winner,
             "reason": self.reason,
-            "vp": self.vp,
+            **{column: _int_or_none(vp.get(column)) for column in VP_COLUMNS},
             "turn": self.turn,
             "ms": self.ms,
         }
+
+
+ROW_SCHEMA = "referee/1"
+"""The version of a result row (docs/schema/batch-row.json), the envelope's version."""
+
+VP_COLUMNS = ("vp_objective", "vp_eliminated", "vp_total")
+"""The victory points of a game that counts them, one column each (null otherwise), so a
+row has the same columns of the same types whatever the game."""
+
+
+def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flat(value, name + "_"))
+        else:
+            flat[name] = value
+    return flat
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def warm_up() -> None:
@@ -134,7 +161,7 @@ def replay_target(target: Target, base: Path | None = None, seed: str | None = N
         path = base / path
     try:
         report = replay(read_log(path), seed=seed)
-        return row_of(target.path, report, start)
+        return row_of(target.shown or target.path, report, start)
     except Exception as error:  # one log the referee fails on is one row
         message = f"the referee failed on this log ({type(error).__name__}: {error})"
         return LogResult(target.path, ERROR, 2, problems=1, by_kind={"internal": 1},

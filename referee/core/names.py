@@ -77,9 +77,15 @@ class NameIndex(Generic[T]):
         key = normalise(name)
         import difflib  # only for a name the game does not know (start-up: bench/check_startup.py)
 
+        # First the names the typed one begins, part by part (1P of 1P/1AB), then the
+        # spelling mistakes difflib finds.
+        parts = sorted((k for k in self._by_key if key and _begins(k, key)),
+                       key=lambda k: (not k.startswith(key), len(k)))
         close = difflib.get_close_matches(key, list(self._by_key), n=limit, cutoff=0.6)
         seen: list[str] = []
-        for match in close:
+        for match in [*parts, *close]:
+            if len(seen) >= limit:
+                break
             display = self._display[match]
             if display not in seen:
                 seen.append(display)
@@ -88,6 +94,16 @@ class NameIndex(Generic[T]):
     def names(self) -> list[str]:
         """Every display name, in the order added."""
         return list(dict.fromkeys(self._display.values()))
+
+
+def _begins(key: str, typed: str) -> bool:
+    """Does the name ``key`` begin with ``typed``, hold it as a whole part (``1p/1ab`` for
+    ``1p``; ``b/504/82`` for ``504``), or hold it at all when it is a word or longer?"""
+    if len(typed) < 2:
+        return False
+    # A word or more of a full name (Irish Guards of 2nd (Armoured) Battalion Irish Guards).
+    return key.startswith(typed) or typed in key.split("/") or (len(typed) >= 5
+                                                                and typed in key)
 
 
 def split_leading_name(

@@ -7,6 +7,7 @@ colour and so output never depends on what the terminal was when the module was 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
@@ -33,31 +34,90 @@ if TYPE_CHECKING:  # play-by-email results, printed below; imported only for the
 UNWRAPPED_WIDTH = 10_000
 """The width of a console that is not a terminal: wide enough that nothing wraps."""
 
+RULE_WIDTH = 72
+"""How wide a section rule is drawn when the output is not a terminal."""
+
+COLOR_MODES = ("auto", "always", "never")
+"""``--color``: ``auto`` colours a terminal unless NO_COLOR is set; ``always`` and ``never``
+decide regardless of the terminal and of NO_COLOR."""
+
+_color_mode = "auto"
+
+
+def set_color(mode: str) -> None:
+    """Choose colour for every console made afterwards (the global ``--color`` option)."""
+    global _color_mode
+    if mode not in COLOR_MODES:
+        raise ValueError(f"--color is one of {', '.join(COLOR_MODES)}, not {mode!r}")
+    _color_mode = mode
+
+
+def is_terminal(file: IO[str] | None = None, *, stderr: bool = False) -> bool:
+    """Is the output (``file``, else stdout or stderr) a terminal?"""
+    target = file if file is not None else (sys.stderr if stderr else sys.stdout)
+    isatty = getattr(target, "isatty", None)
+    try:
+        return bool(callable(isatty) and isatty())
+    except ValueError:  # a closed stream
+        return False
+
 
 def make_console(
     file: IO[str] | None = None, *, stderr: bool = False, width: int | None = None,
     color: bool | None = None,
 ) -> Console:
-    """A console for one command's output.  ``color=False`` gives plain text.
+    """A console for one command's output.  ``color=False`` gives plain text, ``True``
+    colour even into a pipe; ``None`` follows ``--color`` (by default: colour on a terminal,
+    unless the NO_COLOR environment variable is set, as https://no-color.org asks).
 
-    Text wraps only on a terminal: when the output is piped or redirected (and no width is
-    pinned) the console is as wide as the widest line, so paths and sentences stay whole.
+    Text wraps only on a terminal, at its width: when the output is piped or redirected (and
+    no width is pinned) the console is as wide as the widest line, so paths and sentences
+    stay whole.
     """
-    if width is None:
-        target = file if file is not None else (sys.stderr if stderr else sys.stdout)
-        isatty = getattr(target, "isatty", None)
-        if not (callable(isatty) and isatty()):
-            width = UNWRAPPED_WIDTH
+    if color is None:
+        color = {"always": True, "never": False}.get(_color_mode)
+    if width is None and not is_terminal(file, stderr=stderr):
+        width = UNWRAPPED_WIDTH
     return Console(
         file=file,
         stderr=stderr,
         width=width,
-        no_color=color is False,
-        color_system=None if color is False else "auto",
+        # None lets rich read NO_COLOR itself; True and False decide.
+        no_color=None if color is None else not color,
+        force_terminal=True if color else None,
+        color_system=None if color is False else ("standard" if color else "auto"),
         highlight=False,
         soft_wrap=False,
         emoji=False,
     )
+
+
+def section(console: Console, title: str) -> None:
+    """A rule with a title between sections: the terminal's width, or a fixed width when the
+    output is not a terminal (never ten thousand dashes into a file)."""
+    if console.width < UNWRAPPED_WIDTH:
+        console.rule(title)
+        return
+    head = f"── {title} "
+    console.print(Text(head + "─" * max(3, RULE_WIDTH - len(head)), style="rule.line"))
+
+
+_UNPRINTABLE = re.compile(
+    r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+"""Control characters (C0 but the tab, DEL, C1) and the line and bidirectional-override
+marks: a log holding them could move the cursor, recolour or reorder what a player reads."""
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``), so text
+    from a log can never act on the terminal (or spoof a status e-mail)."""
+    return _UNPRINTABLE.sub(_escaped, text)
 
 
 def problem_text(problem: Problem, source: str = "") -> Text:
@@ -69,59 +129,115 @@ def problem_text(problem: Problem, source: str = "") -> Text:
             where += f":{problem.column}"
     rule = f" [{problem.rule}]" if problem.rule else ""
     text = Text()
-    text.append(f"{where}: " if where else "", style="bold")
-    text.append(f"{problem.kind}{rule}", style="bold red")
-    text.append(f": {problem.message}")
+    text.append(f"{printable(where)}: " if where else "", style="bold")
+    text.append(f"{problem.kind}{printable(rule)}", style="bold red")
+    text.append(f": {printable(problem.message)}")
     if problem.text:
-        line = problem.text.expandtabs(1)
+        raw = problem.text.expandtabs(1)
+        line = printable(raw)
         text.append(f"\n    {line}", style="dim")
-        if problem.column is not None and problem.column <= len(line) + 1:
-            text.append("\n    " + " " * (problem.column - 1) + "^", style="bold red")
+        if problem.column is not None and problem.column <= len(raw) + 1:
+            # Under the column's character, wherever the escapes before it moved it.
+            offset = len(printable(raw[: problem.column - 1]))
+            text.append("\n    " + " " * offset + "^", style="bold red")
     if problem.hint:
-        text.append(f"\n    {problem.hint}", style="cyan")
+        text.append(f"\n    {printable(problem.hint)}", style="cyan")
     return text
 
 
+_ROOT_KINDS = frozenset({"illegal-move", "wrong-side", "missing-decision", "game-over",
+                         "not-implemented", "dice-extra", "position"})
+"""Problems whose line the replay skipped (or whose position it could not set up): the
+state goes on without it, so what the log says afterwards may no longer fit."""
+
+_FOLLOW_KINDS = frozenset({"wrong-side", "missing-decision", "assertion", "dice-extra",
+                           "dice-missing", "game-over"})
+"""Problems that say the log and the referee disagree about where the game stands (whose
+turn, which step, how many dice): after a skipped line they are what its absence causes.
+An illegal move, a syntax error, an unknown name or a changed die is a mistake of its own."""
+
+
+def follow_ons(problems: Sequence[Problem | Mapping[str, Any]]) -> dict[int, int]:
+    """For each problem (by index) that may follow from the first skipped line before it,
+    that line.  One mistake is then one problem to fix, not twelve."""
+    root: int | None = None
+    follows: dict[int, int] = {}
+    for index, problem in enumerate(problems):
+        kind, line = (
+            (str(problem.kind), problem.line) if isinstance(problem, Problem)
+            else (str(problem.get("kind")), problem.get("line"))
+        )
+        if line is None:
+            continue
+        if root is not None and line > root and kind in _FOLLOW_KINDS:
+            follows[index] = root
+        elif root is None and kind in _ROOT_KINDS:
+            root = line
+    return follows
+
+
 def print_problems(console: Console, report: Report) -> None:
-    for problem in report.problems:
+    """Every problem with its line and caret; those that may follow from an earlier skipped
+    line are listed under it, one line each."""
+    follows = follow_ons(report.problems)
+    later = [report.problems[i] for i in sorted(follows)]
+    for index, problem in enumerate(report.problems):
+        if index in follows:
+            continue
         console.print(problem_text(problem, report.source), soft_wrap=True)
+        if later and problem.line == follows[min(follows)] and index < min(follows):
+            count = len(later)
+            console.print(Text(
+                f"    {_count(count, 'more problem')} may follow from line {problem.line}; "
+                f"fix it first, then check again:", style="yellow"), soft_wrap=True)
+            for other in later:
+                rule = f" [{other.rule}]" if other.rule else ""
+                console.print(Text(printable(
+                    f"      line {other.line}: {other.kind}{rule}: {other.message}")),
+                    soft_wrap=True)
+            later = []
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def print_events(console: Console, report: Report) -> None:
     current: int | None = -1
     for item in report.events:
         if item.line != current and item.line is not None:
-            console.print(Text(f"line {item.line}: {item.command}", style="bold"))
+            console.print(Text(printable(f"line {item.line}: {item.command}"), style="bold"))
         current = item.line
         prefix = "  (referee) " if item.auto else "  "
         dice = ""
         if item.event.rolls:
             dice = "  {" + " | ".join(str(r) for r in item.event.rolls) + "}"
-        console.print(Text(prefix + item.event.text + dice))
+        console.print(Text(printable(prefix + item.event.text + dice)))
 
 
 def print_report(console: Console, report: Report, *, events: bool = False) -> None:
     """The full text report of ``referee replay``."""
     title = report.tags.get("Game", "?")
-    header = Text(f"{report.source}", style="bold")
+    header = Text(printable(report.source), style="bold")
     for key in ("Game", "Scenario", "Seed", "Allied", "German"):
         if key in report.tags:
-            header.append(f"  {key}: {report.tags[key]}", style="")
+            header.append(f"  {key}: {printable(report.tags[key])}", style="")
     console.print(header)
     if events and report.events:
-        console.rule("Events")
+        section(console, "Events")
         print_events(console, report)
     if report.problems:
-        console.rule(f"Problems ({len(report.problems)})")
+        section(console, f"Problems ({len(report.problems)})")
         print_problems(console, report)
     if report.engine is not None and report.state is not None:
-        console.rule("State")
+        section(console, "State")
         console.print(Group(*report.engine.render(report.state)))
         pending = report.pending()
         if pending is not None:
-            console.print(Text(pending["text"], style="bold yellow"))
+            console.print(Text(printable(pending["text"]), style="bold yellow"))
             if pending["choices"]:
-                console.print(Text("  choices: " + "; ".join(pending["choices"][:20])))
+                shown = "; ".join(pending["choices"][:20])
+                console.print(Text(printable("  choices: " + shown)))
     verdict = "all legal" if report.ok else (
         "the log cannot be read" if report.unreadable else "the log breaks the rules"
     )
@@ -129,12 +245,13 @@ def print_report(console: Console, report: Report, *, events: bool = False) -> N
 
 
 def print_json(data: Any, file: IO[str] | None = None) -> None:
-    """JSON on stdout: indented, keys in their documented order, UTF-8 as is.  Written piece
-    by piece, so a report of 100,000 problems never exists as one string in memory."""
+    """JSON on stdout: indented, keys in their documented order, UTF-8 as is (but control
+    characters, which JSON escapes only below U+0020, as ``\\u`` escapes too).  Written
+    piece by piece, so a report of 100,000 problems never exists as one string in memory."""
     out = file or sys.stdout
     pieces: list[str] = []
     for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(data):
-        pieces.append(piece)
+        pieces.append(_JSON_UNSAFE.sub(_json_escape, piece))
         if len(pieces) >= 4096:
             out.write("".join(pieces))
             pieces.clear()
@@ -142,16 +259,29 @@ def print_json(data: Any, file: IO[str] | None = None) -> None:
     out.write("".join(pieces))
 
 
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def json_text(data: Any, indent: int | None = None) -> str:
+    """``data`` as JSON text, UTF-8 as is, every control character escaped."""
+    return _JSON_UNSAFE.sub(_json_escape, json.dumps(data, indent=indent, ensure_ascii=False))
+
+
 def markup_free(text: str) -> str:
-    """Text safe to print through rich without being read as markup."""
-    return escape(text)
+    """Text safe to print through rich without being read as markup (or acting on the
+    terminal: control characters escaped)."""
+    return escape(printable(text))
 
 
 # -- play-by-email: plain text (it goes into e-mails), written to a text stream -----------
 
 def _lines(out: IO[str], *lines: str) -> None:
     for line in lines:
-        out.write(line + "\n")
+        out.write("\n".join(printable(part) for part in line.split("\n")) + "\n")
 
 
 def print_status(out: IO[str], status: Status) -> None:
@@ -166,14 +296,44 @@ def print_status(out: IO[str], status: Status) -> None:
         _lines(out, f"Turn:     {status.turn}")
     _lines(out, f"Next:     {step.sentence()}")
     if step.kind == "move" and step.choices:
-        _lines(out, "Choices:  " + step.choices[0], *("          " + c for c in step.choices[1:]))
-        if step.more:
-            _lines(out, f"          and more (the first {len(step.choices)} are listed)")
+        shown = list(step.choices)
+        if len(shown) > STATUS_CHOICES or step.more:
+            shown = grouped_choices(step.choices)
+            count = f"more than {len(step.choices)}" if step.more else str(len(step.choices))
+            shown.append(f"({count} choices in all; 'referee moves {status.source}' lists "
+                         f"every one)")
+        _lines(out, "Choices:  " + shown[0], *("          " + c for c in shown[1:]))
     _lines(out, f"Result:   {status.result}")
     if status.problems:
         _lines(out, f"Problems: {len(status.problems)} (referee verify shows them all)")
         for problem in status.problems:
             _lines(out, "  " + problem_text(problem, status.source).plain.replace("\n", "\n  "))
+
+
+STATUS_CHOICES = 15
+"""``status`` lists at most this many choices one by one; more are grouped."""
+
+_GROUP_WIDTH = 72
+
+
+def grouped_choices(choices: Sequence[str], groups: int = 25) -> list[str]:
+    """Choices grouped by their first two words (a command and its unit), one line each:
+    ``move-out K/1AB: Heide->Bennekom, Heide->Ede, ... (5)``; at most ``groups`` lines."""
+    by_head: dict[str, list[str]] = {}
+    for choice in choices:
+        words = choice.split(" ", 2)
+        head = " ".join(words[:2])
+        by_head.setdefault(head, []).append(words[2] if len(words) > 2 else "")
+    lines = []
+    for head, rests in list(by_head.items())[:groups]:
+        listed = ", ".join(r for r in rests if r)
+        if len(listed) > _GROUP_WIDTH:
+            listed = listed[:_GROUP_WIDTH].rsplit(", ", 1)[0] + ", ..."
+        count = f" ({len(rests)})" if len(rests) > 1 else ""
+        lines.append(f"{head}: {listed}{count}" if listed else head)
+    if len(by_head) > groups:
+        lines.append(f"... and {len(by_head) - groups} more groups")
+    return lines
 
 
 def print_play(out: IO[str], result: PlayResult, *, dry_run: bool = False) -> None:
@@ -263,9 +423,9 @@ def print_moves(console: Console, pending: Mapping[str, Any] | None) -> None:
     if pending is None:
         console.print("the game is over: nobody moves")
         return
-    console.print(Text(pending["text"], style="bold"))
+    console.print(Text(printable(pending["text"]), style="bold"))
     for choice in pending["choices"]:
-        console.print(f"  {choice}", markup=False)
+        console.print(Text(printable(f"  {choice}")))
 
 
 def summary_json(game: str, policy: str, summary: Summary) -> dict[str, Any]:
@@ -432,3 +592,129 @@ def print_unit_moves(
                 value = unit[key]
                 shown = value if isinstance(value, str) else ", ".join(value)
                 console.print(f"  {label}: {shown}", markup=False)
+
+
+# -- the JSON envelope every --json command shares (docs/schema/) --------------------------
+
+SCHEMA = "referee/1"
+"""The version of the JSON envelope; it changes only when a key changes meaning or goes."""
+
+_OUTCOME_WORDS = ("result", "winner", "reason", "over")
+
+
+def outcome_json(raw: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """An engine's outcome as the one outcome object: ``over``, ``result``, ``winner``,
+    ``reason`` and ``score`` (the game's numbers, one level deep: ``vp_total``)."""
+    if raw is None:
+        return None
+    score: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in _OUTCOME_WORDS:
+            continue
+        if isinstance(value, Mapping):
+            score.update({f"{key}_{inner}": item for inner, item in value.items()})
+        else:
+            score[key] = value
+    result = raw.get("result")
+    return {
+        "over": bool(raw.get("over", result is not None)),
+        "result": None if result is None else str(result),
+        "winner": None if raw.get("winner") is None else str(raw["winner"]),
+        "reason": None if raw.get("reason") is None else str(raw["reason"]),
+        "score": score,
+    }
+
+
+def outcome_words(outcome: Mapping[str, Any] | None) -> str:
+    """The outcome object in words: ``allied victory (the reason); vp total 12``."""
+    if outcome is None:
+        return "unknown: the log cannot be replayed"
+    text = outcome["result"] if outcome["result"] else "in progress"
+    if outcome["reason"]:
+        text += f" ({outcome['reason']})"
+    score = ", ".join(f"{key.replace('_', ' ')} {value}"
+                      for key, value in outcome["score"].items() if value is not None)
+    return f"{text}; {score}" if score else text
+
+
+def pending_json(report: Report) -> dict[str, Any] | None:
+    """The decision the log leaves open (``Report.pending``); when the game is over, an
+    empty one saying so (never a bare null); ``None`` only when there is no game state."""
+    pending = report.pending()
+    if pending is not None:
+        return {key: pending[key] for key in ("side", "decision", "text", "choices", "more")}
+    if report.engine is None or report.state is None:
+        return None
+    outcome = outcome_json(report.outcome()) or {}
+    reason = outcome.get("reason") or outcome.get("result") or "it has ended"
+    return {"side": None, "decision": "", "text": f"the game is over: {reason}",
+            "choices": [], "more": False}
+
+
+def envelope(
+    *, source: str, game: str | None, problems: Sequence[Mapping[str, Any]],
+    exit_code: int, state: Any = None, pending: Mapping[str, Any] | None = None,
+    outcome: Mapping[str, Any] | None = None, **own: Any,
+) -> dict[str, Any]:
+    """The envelope every ``--json`` document has, then the command's own keys."""
+    return {
+        "schema": SCHEMA,
+        "source": source,
+        "game": game,
+        "ok": not problems and exit_code == 0,
+        "exit_code": exit_code,
+        "problems": [problem_json(p) for p in _with_follows([dict(p) for p in problems])],
+        "state": state,
+        "pending": pending,
+        "outcome": outcome,
+        **own,
+    }
+
+
+_PROBLEM_KEYS = ("line", "column", "kind", "rule", "message", "hint", "text", "follows")
+
+
+def problem_json(problem: Mapping[str, Any]) -> dict[str, Any]:
+    """A problem object with every key, in order (a missing one is null)."""
+    return {key: problem.get(key) for key in _PROBLEM_KEYS}
+
+
+def _with_follows(problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    follows = follow_ons(problems)
+    return [{**p, "follows": follows.get(i)} for i, p in enumerate(problems)]
+
+
+def report_json(report: Report, problems: Sequence[Problem] | None = None,
+                exit_code: int | None = None, **own: Any) -> dict[str, Any]:
+    """The envelope of a replayed log (``problems``: instead of the report's own;
+    ``exit_code``: the command's, when it is not the report's)."""
+    listed = report.problems if problems is None else problems
+    if exit_code is None:
+        exit_code = Report(report.game, report.source, {}, list(listed)).exit_code
+    return envelope(
+        source=report.source, game=report.game,
+        problems=[p.to_json() for p in listed], exit_code=exit_code,
+        state=report.state_json(), pending=pending_json(report),
+        outcome=outcome_json(report.outcome()), **own,
+    )
+
+
+ENVELOPE_KEYS = frozenset(
+    ("schema", "source", "game", "ok", "exit_code", "problems", "state", "pending", "outcome")
+)
+
+
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    """``referee verify --json``: the envelope (its problems are the findings), then what
+    was proved and what was not."""
+    own = {k: v for k, v in verdict.to_json().items() if k not in ENVELOPE_KEYS}
+    findings = [finding.to_json() for finding in verdict.findings]
+    report = verdict.report
+    if report is None:
+        return envelope(source=verdict.source, game=verdict.game, problems=findings,
+                        exit_code=verdict.exit_code, **own)
+    return envelope(
+        source=verdict.source, game=verdict.game, problems=findings,
+        exit_code=verdict.exit_code, state=report.state_json(), pending=pending_json(report),
+        outcome=outcome_json(report.outcome()), **own,
+    )

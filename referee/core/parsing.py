@@ -20,7 +20,6 @@ from referee.core.engine import Engine
 from referee.core.errors import (
     DiceFaceError,
     HeaderError,
-    LogEncodingError,
     LogLimitError,
     Problem,
     ProblemKind,
@@ -39,6 +38,8 @@ from referee.core.log import (
     TagLine,
     TurnAssertion,
 )
+from referee.core.mail import explain as explain_mail
+from referee.core.mail import quoted
 from referee.core.reading import contained_in, read_bounded
 
 MAX_BYTES = 16 * 1024 * 1024
@@ -66,16 +67,9 @@ def decode_log(data: bytes) -> str:
         raise LogLimitError(
             f"the log is {len(data):,} bytes; the referee reads logs of up to {MAX_BYTES:,} bytes"
         )
-    if b"\x00" in data:
-        raise LogEncodingError("this is a binary file, not a text log")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise LogEncodingError(
-            f"the log is not UTF-8 text (byte {error.start + 1} cannot be read); "
-            f"save it as UTF-8"
-        ) from None
-    return text.removeprefix("\ufeff")
+    from referee.core.encoding import decode  # UTF-8, UTF-16 with its mark, or Latin-1
+
+    return decode(data)
 
 
 def read_log(path: Path, engine: Engine[Any, Any] | None = None) -> ParsedLog:
@@ -84,13 +78,16 @@ def read_log(path: Path, engine: Engine[Any, Any] | None = None) -> ParsedLog:
     The file is read by ``read_bounded``: a regular file only (never a FIFO, a device or a
     folder), and never more than ``MAX_BYTES`` plus one byte of it.
     """
+    from referee.core.resources import shown  # a bundled log is named bundled:GAME/NAME
+
+    source = shown(path)
     try:
         text = decode_log(read_bounded(path, MAX_BYTES, what="log"))
     except RefereeError as error:
-        log = ParsedLog(str(path), unreadable=True)
+        log = ParsedLog(source, unreadable=True)
         log.problems.append(error.to_problem())
         return log
-    log = parse_log(text, str(path), engine=engine)
+    log = parse_log(text, source, engine=engine)
     if "Position" in log.tags and not log.unreadable:
         _read_position(log, path)
     return log
@@ -220,6 +217,11 @@ def parse_log(
             ).to_problem()
         )
         return log
+    mail_quoted = quoted(lines)  # a log quoted in a reply: one problem, not one per line
+    if mail_quoted is not None:
+        log.unreadable = True
+        log.problems.append(mail_quoted)
+        return log
     chosen: tuple[int, str] | None = None
     if engine is None:
         chosen = _game_line(lines)
@@ -271,6 +273,10 @@ def parse_log(
         log.problems.append(HeaderError(
             f"the [Game \"{chosen[1]}\"] tag must come first, before any move"
         ).to_problem(line=chosen[0]))
+    explained = explain_mail(lines, log.problems)  # wrapped by a mail client?
+    if explained is not log.problems:
+        log.problems = explained
+        log.unreadable = True  # its moves are not the ones played: replay none of them
     return log
 
 

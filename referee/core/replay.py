@@ -8,6 +8,7 @@ step only when there is a seed to roll it with.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
@@ -239,9 +240,10 @@ class Replayer:
         self._next_action: ActionLine | None = None
         self._json: dict[str, Any] | None = None
         """The state's JSON, kept between assertions while the state does not change."""
-        self.report = Report(
-            log.game, log.source, dict(log.tags), list(log.problems), engine=engine
-        )
+        # With --upto, the lines after it do not count: a problem there blocks nothing.
+        problems = [p for p in log.problems
+                    if upto is None or p.line is None or p.line <= upto]
+        self.report = Report(log.game, log.source, dict(log.tags), problems, engine=engine)
         self.stream: DiceStream | None = None
         self.position = 0
         self._seed = seed
@@ -460,7 +462,7 @@ class Replayer:
             if tray.unused:
                 raise DiceExtra(
                     f"{record.count} {record.noun} recorded for '{command}', but the rules "
-                    f"{verb} {rolled}",
+                    f"{verb} {rolled}{_breakdown(tray.rolls)}",
                     column=record.column,
                 )
             if at.stream is not None and record.count < rolled:
@@ -603,6 +605,19 @@ class Replayer:
                 f"the log expects {entry.key} = {entry.value}, but it is {shown}",
                 line=entry.number, column=entry.column, text=entry.text,
             ))
+
+
+_CITES_RULE = re.compile(r"\b\d+\.\d+\)$")
+"""A dice label that ends citing a rule section, as ``(... 7.1)``: it says why."""
+
+
+def _breakdown(rolls: list[Any]) -> str:
+    """How the dice a command rolled came about, roll by roll, when there are several (or
+    the engine gave a reason): ``: 2 for 21G/5G at Borkel (armor in woods...), 4 for ...``."""
+    labelled = [roll for roll in rolls if roll.label]
+    if not labelled or (len(labelled) == 1 and not _CITES_RULE.search(labelled[0].label)):
+        return ""
+    return ": " + ", ".join(f"{len(roll.faces)} for {roll.label}" for roll in labelled)
 
 
 def _lookup(data: Any, keys: list[str]) -> tuple[bool, Any]:

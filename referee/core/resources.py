@@ -47,4 +47,31 @@ def resolve(argument: str, folder: str) -> Path:
     relative = Path(argument[len(BUNDLED_PREFIX) :])
     if relative.is_absolute() or ".." in relative.parts:
         raise ValueError(f"'{argument}' must name a file inside the bundled {folder}")
-    return bundled(folder) / relative
+    path = bundled(folder) / relative
+    _SHOWN[str(path)] = BUNDLED_PREFIX + relative.as_posix()
+    return path
+
+
+_SHOWN: dict[str, str] = {}
+"""The bundled paths ``resolve`` gave, each with the ``bundled:`` name the user wrote."""
+
+
+def forget_shown() -> None:
+    """Forget the bundled names given so far (each command line starts afresh)."""
+    _SHOWN.clear()
+
+
+def shown(path: Path | str) -> str:
+    """A path as the user named it: ``bundled:battle-card/win.log`` for a log shipped with
+    the referee (not where the installation keeps it), else the path itself."""
+    text = str(path)
+    return _SHOWN.get(text, text)
+
+
+def bundled_name(path: Path | str, folder: str = "logs") -> str | None:
+    """``bundled:GAME/NAME`` for a file inside the bundled ``folder``, else ``None``."""
+    try:
+        relative = Path(path).relative_to(bundled(folder))
+    except (ValueError, FileNotFoundError):
+        return None
+    return BUNDLED_PREFIX + relative.as_posix()

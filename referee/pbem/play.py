@@ -331,7 +331,7 @@ def _finished(code: str, tried: Replay, number: int, seal: str | None) -> tuple[
     with the first thing that happened and the seal; and everything that happened."""
     line = _with_dice(code, tried.dice.captured)
     events = tuple(tried.events_of(number))
-    comment = _shorten(events[0]) if events else ""
+    comment = _results(tried, number)
     if seal:
         comment = f"{comment} {seal_text(seal)}".strip()
     return (f"{line}  # {comment}" if comment else line), events
@@ -358,9 +358,26 @@ def _with_dice(code: str, captured: list[list[Roll]]) -> str:
     return "; ".join(out)
 
 
-def _shorten(text: str) -> str:
+_QUIET = frozenset({"spent"})
+"""Event kinds a line's comment leaves out (the activation cubes every activation places)."""
+
+
+def _results(tried: Replay, number: int) -> str:
+    """The comment of line ``number``: each command's results (hits, eliminations, control
+    too), commands apart by ``;``, each shortened to ``RESULT_CHARS``."""
+    by_command: dict[str, list[str]] = {}
+    for item in tried.report.events:
+        if item.line == number and item.event.kind not in _QUIET:
+            by_command.setdefault(item.command, []).append(item.event.text)
+    if not by_command:
+        return ""
+    return "; ".join(_shorten(", ".join(texts)) for texts in by_command.values())
+
+
+def _shorten(text: str, limit: int = RESULT_CHARS) -> str:
     text = " ".join(text.replace("#", "no.").split())
-    return text if len(text) <= RESULT_CHARS else text[: RESULT_CHARS - 3].rstrip() + "..."
+    text = text.replace(";", ",")  # a ';' in a comment would read as a command apart
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
 # -- undo -----------------------------------------------------------------------------------

@@ -6,11 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core.errors import UNREADABLE_KINDS, Problem
+from referee.core.replay import Report
 from referee.pbem.chain import code_of
 from referee.pbem.mode import DiceMode, commit_tag, who
 from referee.pbem.table import NextStep, Table
-
-_OUTCOME_WORDS = {"result", "reason", "turn"}
 
 
 @dataclass
@@ -28,6 +27,8 @@ class Status:
     next: NextStep
     result: str
     problems: list[Problem] = field(default_factory=list)
+    report: Report | None = None
+    """The replay the status rests on (its state and pending decision)."""
 
     @property
     def exit_code(self) -> int:
@@ -80,7 +81,7 @@ def status_of(table: Table) -> Status:
         source=table.source,
         game=table.engine.info.id,
         title=table.engine.info.title,
-        scenario=table.log.tags.get("Scenario", "standard"),
+        scenario=table.log.tags.get("Scenario") or _default_scenario(table),
         dice=table.mode.describe(),
         players=players,
         turn=turn,
@@ -88,16 +89,18 @@ def status_of(table: Table) -> Status:
         next=replay.next,
         result=_result(report.outcome() or {}),
         problems=replay.problems,
+        report=report,
     )
 
 
 def _result(outcome: dict[str, Any]) -> str:
-    extra = ", ".join(f"{k}: {v}" for k, v in outcome.items() if k not in _OUTCOME_WORDS
-                      and v is not None)
-    if outcome.get("result"):
-        text = f"{outcome['result']}"
-        if outcome.get("reason"):
-            text += f" ({outcome['reason']})"
-    else:
-        text = "in progress"
-    return f"{text}; {extra}" if extra else text
+    """The outcome in words: ``draw (the reason); vp objective 22, vp total 21``."""
+    from referee.core.output import outcome_json, outcome_words
+
+    return outcome_words(outcome_json(outcome))
+
+
+def _default_scenario(table: Table) -> str:
+    """The id of the scenario a log without a [Scenario] tag plays (the game's first)."""
+    scenarios = table.engine.info.scenarios
+    return scenarios[0] if scenarios else "standard"

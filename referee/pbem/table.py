@@ -213,7 +213,9 @@ def open_text(text: str, source: str, secrets: Sequence[Secret] = (),
 def open_log(path: Path, secret_files: Iterable[Path] = ()) -> Table:
     """Open a log file and the secret files given with it."""
     secrets = [read_secret(p) for p in secret_files]
-    return open_text(read_text(path), str(path), secrets, path)
+    from referee.core.resources import shown  # a bundled log is named bundled:GAME/NAME
+
+    return open_text(read_text(path), shown(path), secrets, path)
 
 
 def require_secrets(table: Table) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from referee.core.errors import UNREADABLE_KINDS, Problem
 from referee.core.log import ActionLine, ParsedLog
+from referee.core.replay import Report
 from referee.pbem.chain import (
     broken_seals,
     free_tags,
@@ -60,6 +61,8 @@ class Verdict:
     unchecked: list[str] = field(default_factory=list)
     next: NextStep | None = None
     outcome: dict[str, Any] | None = None
+    report: Report | None = None
+    """The replay the verdict rests on (its state and pending decision)."""
 
     @property
     def exit_code(self) -> int:
@@ -89,9 +92,12 @@ class Verdict:
         }
 
 
-def verify(path: Path, secret_files: Sequence[Path] = (), since: Path | None = None) -> Verdict:
-    """Verify the log at ``path`` with the secret files given (and an older copy)."""
-    table = open_log(path, secret_files)
+def verify(path: Path, secret_files: Sequence[Path] = (), since: Path | None = None, *,
+           table: Table | None = None) -> Verdict:
+    """Verify the log at ``path`` with the secret files given (and an older copy); ``table``:
+    the log already opened (read from standard input)."""
+    if table is None:
+        table = open_log(path, secret_files)
     verdict = verify_table(table)
     if since is not None:
         older = parse_text(read_text(since), str(since), table.engine, since)
@@ -127,6 +133,7 @@ def verify_table(table: Table) -> Verdict:
     verdict.findings += [Finding.of(p) for p in replay.problems]
     verdict.next = replay.next
     verdict.outcome = replay.report.outcome()
+    verdict.report = replay.report
     if not replay.problems:
         verdict.proved.append("every move is legal, and every recorded die is of the kind "
                               "and number the rules roll")
@@ -157,6 +164,8 @@ def _committed(table: Table, replay: Replay, verdict: Verdict,
         verdict.proved.append(f"{who(party)}'s secret is the one committed in [{tag}] "
                               f"(line {mode.tag_lines.get(party)})")
     bad = {number for number, _, _ in broken}
+    with_dice = {line.number for line in table.log.actions
+                 if any(item.dice is not None for item in line.items)}
     plans = replay.plan.lines.values()
     for party in mode.parties:
         sealed = [p for p in plans if p.writer == party]
@@ -169,7 +178,8 @@ def _committed(table: Table, replay: Replay, verdict: Verdict,
                 f"dice of {_lines(len(rolled))} equal what {name}'s secret rolls"
             )
         elif party in mode.commitments:
-            waiting = sum(1 for p in plans if p.roller == party)
+            # Only the lines that record dice wait for the secret to check them.
+            waiting = sum(1 for p in plans if p.roller == party and p.number in with_dice)
             verdict.unchecked.append(
                 f"{name}'s seals ({_lines(len(sealed))}) and the dice rolled with {name}'s "
                 f"secret ({_lines(waiting)}): give {name}'s secret file"

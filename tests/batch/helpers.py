@@ -14,7 +14,8 @@ ILLEGAL = '[Game "battle-card"]\n[Seed "7"]\nairdrop\nattack Arnhem\nattack Arnh
 
 SYNTAX = '[Game "battle-card"]\n[Seed "7"]\nairdrop\n@@@ charge!\n'
 BINARY = b"\x00\x01\x02binary\x00"
-LATIN1 = '[Game "battle-card"]\n# Café de la Paix\n'.encode("latin-1")
+LATIN1 = '[Game "battle-card"]\n# “Café de la Paix”\n'.encode("cp1252")
+"""Windows-1252 curly quotes: bytes that are neither UTF-8 nor Latin-1 text."""
 
 
 def legal_log(seed: str) -> str:

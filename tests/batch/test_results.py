@@ -20,7 +20,8 @@ def sample_rows() -> list[LogResult]:
         LogResult("b, \"quoted\".log", "illegal", 1, game="wwiic", problems=3,
                   by_kind={"illegal-move": 2, "assertion": 1}, by_rule={"6.3": 2},
                   first_problem="line 4:1: illegal-move [6.3]: no, \"really\"\nnot", result="win",
-                  winner="german", vp={"vp": {"allied": 10, "german": 12}}, turn=3, ms=1.25),
+                  winner="german", vp={"vp": {"objective": 10, "eliminated": -2, "total": 8}},
+                  turn=3, ms=1.25),
         LogResult("c.log", "unreadable", 2, problems=1, by_kind={"encoding": 1},
                   first_problem="encoding: this is a binary file, not a text log"),
     ]

@@ -58,15 +58,16 @@ def test_replay_json_has_the_documented_keys() -> None:
     data = json.loads(out)
     assert code == 0
     assert list(data) == [
-        "game",
+        "schema",
         "source",
+        "game",
         "ok",
         "exit_code",
-        "tags",
         "problems",
         "state",
         "pending",
         "outcome",
+        "tags",
         "events",
     ]
     assert data["state"]["cities"]["Arnhem"]["control"] == "allied"
@@ -106,7 +107,7 @@ def test_moves_lists_the_legal_commands() -> None:
     assert code == 0
     assert "awaiting Allied" in out and "pass" in out
     code, out = run("moves", PENDING, "--json")
-    assert json.loads(out)["choices"][-1] == "pass"
+    assert json.loads(out)["pending"]["choices"][-1] == "pass"
 
 
 def test_moves_at_the_end_of_a_game() -> None:
@@ -203,7 +204,8 @@ BAD_INPUTS = {
     "empty": (b"", "no [Game"),
     "whitespace only": (b"\n\n   \n", "no [Game"),
     "binary": (b"\x00\x01\x02ELF", "binary file"),
-    "latin-1": ('[Game "battle-card"]\nattack Grève\n'.encode("latin-1"), "not UTF-8"),
+    "windows-1252": ('[Game "battle-card"]\nattack “Grave”\n'.encode("cp1252"),
+                     "byte 0x93 at line 2, column 8 cannot be read as UTF-8"),
     "unknown game": (b'[Game "chess"]\n', "unknown game 'chess'"),
     "game without engine": (b'[Game "no-engine"]\n', "not implemented yet"),
     "unknown name": (b'[Game "battle-card"]\n[Seed "1"]\nattack Grav\n', "did you mean 'Grave'"),
@@ -336,7 +338,7 @@ def test_moves_groups_wwiic_activations_by_unit() -> None:
     opening = str(LOGS / "wwiic" / "opening.log")
     code, out = run("moves", opening, "--json")
     data = json.loads(out)
-    assert code == 0 and data["side"] == "allied"
+    assert code == 0 and data["pending"]["side"] == "allied"
     first = data["units"][0]
     assert {"unit", "from", "single", "two_space", "strategic"} <= set(first)
     code, out = run("moves", opening)

@@ -61,8 +61,9 @@ CASES = {
         [(3, 1, 'missing-decision')], None),
     "referee's roll in a later item": ('[Game "battle-card"]\n', 'airdrop {d6: 1 1 1}\n  attack Eindhoven {d6: 1};   landing',
         [(3, 31, 'wrong-side')], None),
+    # Game-turn 1 has no weather roll (4): the rule, not the step, says why.
     "referee's roll in wwiic": ('[Game "wwiic"]\n[Seed "1"]\n', 'allied: move-out 1P/1AB Heelsum->Renkum;   weather',
-        [(3, 44, 'wrong-side')], None),
+        [(3, 44, 'illegal-move')], None),
     'missing decision': ('[Game "battle-card"]\n', 'attack Eindhoven; landing',
         [(2, 1, 'missing-decision')], None),
     'unknown name in setup': ('[Game "battle-card"]\n[Seed "17093953"]\n', 'setup: turn 3;  german   Nowhere strength 3',

@@ -245,3 +245,21 @@ def test_a_move_taken_back_after_its_dice_were_seen(tmp_path: Path) -> None:
     # An honest reply only adds to the mailed copy.
     ran = run("verify", mailed, "--since", mailed)
     assert ran.code == 0 and "only adds to" in ran.out
+
+
+def test_not_checked_counts_only_the_lines_with_dice(tmp_path: Path) -> None:
+    """With only the player's secret, the keeper's part left unchecked counts the lines whose
+    dice the keeper's secret rolled (three attacks), not the 'pass' that rolled none."""
+    log = tmp_path / "g.log"
+    run("new", "battle-card", "--commit", "--side", "allied", "-o", log)
+    run("join", log)
+    allied, keeper = ("--secret", tmp_path / "g.allied.secret"), ("--secret",
+                                                                   tmp_path / "g.keeper.secret")
+    assert run("play", log, *allied).code == 0
+    for move in ("attack Eindhoven", "defend Grave", "attack Arnhem"):
+        assert run("play", log, move, *allied).code == 0
+        assert run("play", log, *keeper).code == 0
+    assert run("play", log, "pass", *allied).code == 0
+    ran = run("verify", log, *allied)
+    assert ran.code == 0
+    assert "the dice rolled with Keeper's secret (3 lines)" in ran.out

@@ -53,10 +53,10 @@ def test_an_illegal_move_changes_nothing_and_says_why(seeded: Path) -> None:
     run("play", seeded, "attack Eindhoven")
     before = seeded.read_text()
     ran = run("play", seeded, "move 30-corps Belgium->Eindhoven")
-    assert ran.code == 1
-    assert "illegal [Turn 1]" in ran.out
-    assert "legal here: attack Grave; defend Grave" in ran.out
-    assert "nothing was written" in ran.out
+    assert ran.code == 1 and ran.out == ""  # a refusal goes to standard error
+    assert "illegal [Turn 1]" in ran.err
+    assert "legal here: attack Grave; defend Grave" in ran.err
+    assert "nothing was written" in ran.err
     assert seeded.read_text() == before
 
 
@@ -102,7 +102,7 @@ def test_a_table_log_takes_the_dice_from_the_move(tmp_path: Path) -> None:
     assert run("play", log, "airdrop {d6: 6 6 6}").code == 0
     assert run("play", log, "attack Eindhoven {d6: 5}").code == 0
     ran = run("play", log, "defend Grave")
-    assert ran.code == 1 and "write the dice rolled at the table" in ran.out
+    assert ran.code == 1 and "write the dice rolled at the table" in ran.err
 
 
 def test_a_moderated_move_needs_the_moderator(tmp_path: Path) -> None:

@@ -138,6 +138,40 @@ class Withdraw(Cmd):
 
 
 @dataclass(frozen=True)
+class WeatherRoll(Cmd):
+    chance: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "weather"
+
+
+@dataclass(frozen=True)
+class ReserveRoll(Cmd):
+    die: str = "black"
+
+    def __str__(self) -> str:
+        return f"reserves {self.die}"
+
+
+@dataclass(frozen=True)
+class Enter(Cmd):
+    groups: Groups
+    sector: str
+
+    def __str__(self) -> str:
+        return f"enter {groups_text(self.groups)} {self.sector}"
+
+
+@dataclass(frozen=True)
+class Reinforce(Cmd):
+    groups: Groups
+    sector: str
+
+    def __str__(self) -> str:
+        return f"reinforce {groups_text(self.groups)} {self.sector}"
+
+
+@dataclass(frozen=True)
 class Resign(Cmd):
     def __str__(self) -> str:
         return "resign"
@@ -155,7 +189,8 @@ class Unimplemented(Cmd):
 
 
 Command = (Deploy | ReserveOrder | EndSetup | Move | Invade | FallBack | Support | EndMovement
-           | CombatRoll | First | WithdrawOrder | Withdraw | Resign | Unimplemented)
+           | CombatRoll | First | WithdrawOrder | Withdraw | WeatherRoll | ReserveRoll | Enter
+           | Reinforce | Resign | Unimplemented)
 
 UNIMPLEMENTED: dict[str, tuple[str, str]] = {
     "barrage": ("Phase 1", "barrage fire"),
@@ -171,10 +206,6 @@ UNIMPLEMENTED: dict[str, tuple[str, str]] = {
     "swap": ("Explosives in General", "exchanging crates"),
     "bailey": ("Phase 3.4", "Bailey bridges"),
     "build": ("Phase 3.4", "Bailey bridge assembly"),
-    "weather": ("Phase 6.1", "the weather roll"),
-    "reserves": ("Phase 6.2", "Allied reserves"),
-    "enter": ("Phase 6.2", "Allied reserves"),
-    "reinforce": ("Phase 6.3", "German reserves"),
     "joker": ("Jokers", "jokers"),
     "no joker": ("Jokers", "jokers"),
 }
@@ -269,6 +300,17 @@ def build(board: Board, tree: Tree[Any]) -> Command:
         return WithdrawOrder()
     if kind == "resign":
         return Resign()
+    if kind == "weather":
+        return WeatherRoll()
+    if kind == "reserves":
+        die = str(ch[0]).casefold() if ch and ch[0] is not None else "black"
+        if die not in ("black", "green"):
+            raise IllegalMove("Phase 6.2", f"the Allied player rolls the black or the green "
+                              f"die, not '{ch[0]}'")
+        return ReserveRoll(die)
+    if kind in ("enter", "reinforce"):
+        cls2 = Enter if kind == "enter" else Reinforce
+        return cls2(_groups(board, ch[0]), _sector(board, ch[1]))
     if kind in ("unimplemented", "unimplemented_no"):
         keyword = str(ch[0]).casefold()
         text = " ".join([str(ch[0])] + [str(t) for r in ch[1:] if isinstance(r, Tree)

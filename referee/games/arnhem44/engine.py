@@ -1,6 +1,6 @@
 """The Arnhem '44 engine: set-up, the round (six blocks; those of the next issue named and
 skipped), movement phases 4.1/5.1 (moving, intrusions, fall back), combat 4.2/5.2 and
-withdrawal, the first round's airborne bonus.
+withdrawal, the first round's airborne bonus, weather and reserves (block 6).
 """
 
 from __future__ import annotations
@@ -15,22 +15,26 @@ from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.arnhem44 import combat as fight
-from referee.games.arnhem44 import movement
-from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, other
+from referee.games.arnhem44 import movement, reserves
+from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text, other
 from referee.games.arnhem44.commands import (
     CombatRoll,
     Command,
     Deploy,
     EndMovement,
     EndSetup,
+    Enter,
     FallBack,
     First,
     Invade,
     Move,
+    Reinforce,
     ReserveOrder,
+    ReserveRoll,
     Resign,
     Support,
     Unimplemented,
+    WeatherRoll,
     Withdraw,
     WithdrawOrder,
     build,
@@ -51,11 +55,19 @@ from referee.games.arnhem44.position import (
     position_lines,
 )
 from referee.games.arnhem44.report import invariants, state_json, update_control
-from referee.games.arnhem44.sequence import after_combat, begin_round, start_combat
+from referee.games.arnhem44.sequence import (
+    after_combat,
+    allied_reserves_placed,
+    begin_round,
+    german_reserves_placed,
+    start_allied_reserves,
+    start_combat,
+)
 from referee.games.arnhem44.state import (
     COMBAT,
     MOVEMENT,
     OVER,
+    RESERVES,
     SETUP_ALLIED,
     SETUP_GERMAN,
     AState,
@@ -79,10 +91,11 @@ class Arnhem44Engine:
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
         coverage=(
-            "set-up, the round (phases 1-3 and 6 named and skipped), movement phases 4.1/5.1 "
+            "set-up, the round (phases 1-3 named and skipped), movement phases 4.1/5.1 "
             "(moving, intrusions, waterway crossings, fall back), combat 4.2/5.2 and withdrawal, "
-            "the first round's airborne bonus; not yet: barrage, airborne landings, supply, "
-            "explosives, Bailey bridges, weather, reserves, jokers, veteran options, victory"
+            "the first round's airborne bonus, weather and reserves (6.1-6.3); not yet: barrage, "
+            "airborne landings, supply, explosives, Bailey bridges, jokers, veteran options, "
+            "victory"
         ),
     )
 
@@ -119,6 +132,12 @@ class Arnhem44Engine:
             return ALLIED
         if phase in MOVEMENT:
             return state.mover
+        if phase == "6.1":
+            return REFEREE
+        if phase == "6.2":
+            return ALLIED
+        if phase == "6.3":
+            return GERMAN
         if state.combats:
             return REFEREE
         need = fight.waiting(self.board, state)
@@ -131,7 +150,9 @@ class Arnhem44Engine:
 
     def forced(self, state: AState) -> Command | None:
         phase = state.phase
-        if phase in COMBAT:
+        if phase == "6.2" and not state.arriving:
+            return None  # the Allied player's choice of die, written with its roll
+        if phase in COMBAT or phase in RESERVES:
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
         if phase == SETUP_ALLIED:
@@ -166,6 +187,19 @@ class Arnhem44Engine:
                         "unseen infantry (support GROUPS) or not (no support)")
             return (f"Phase {phase}, round {state.round} ({'night' if state.night else 'day'}): "
                     "move, invade, fall back, or end movement")
+        if phase == "6.1":
+            return "Phase 6.1 - the weather roll for tomorrow (weather)"
+        if phase == "6.2":
+            if not state.arriving:
+                return "Phase 6.2 - the Allied reserve roll (reserves black)"
+            return ("Phase 6.2 - where the Allied reserves enter: "
+                    + ", ".join(key_text(k) for k in state.arriving)
+                    + " (enter GROUPS START-SECTOR)")
+        if phase == "6.3":
+            where = " above the Rhine" if state.above_rhine else ""
+            return ("Phase 6.3 - place the German reserves on German flag sectors free of enemy "
+                    f"troops{where}: " + ", ".join(key_text(k) for k in state.arriving)
+                    + " (reinforce GROUPS SECTOR)")
         if phase in COMBAT:
             if state.combats:
                 return f"the combat roll in {state.combats[0]} (combat {state.combats[0]})"
@@ -267,7 +301,35 @@ class Arnhem44Engine:
                                   f"{self.decision(work)}")
             after_combat(board, work, events)
             return events
+        if phase in RESERVES:
+            return self._block_six(work, command, dice)
         raise IllegalMove("Round", f"'{command}' is not possible now")
+
+    def _block_six(self, work: AState, command: Command, dice: Dice) -> list[Event]:
+        board = self.board
+        events: list[Event] = []
+        if work.phase == "6.1":
+            if not isinstance(command, WeatherRoll):
+                raise IllegalMove("Phase 6.1", f"'{command}' must wait: {self.decision(work)}")
+            events += reserves.weather(work, dice)
+            start_allied_reserves(board, work, events)
+        elif work.phase == "6.2":
+            if not work.arriving:
+                if not isinstance(command, ReserveRoll):
+                    raise IllegalMove("Phase 6.2", f"'{command}' must wait: "
+                                      f"{self.decision(work)}")
+                events += reserves.roll_reserves(board, work, dice, command)
+            elif isinstance(command, Enter):
+                events += reserves.enter(board, work, command)
+            else:
+                raise IllegalMove("Phase 6.2", f"'{command}' must wait: {self.decision(work)}")
+            allied_reserves_placed(board, work, events)
+        else:
+            if not isinstance(command, Reinforce):
+                raise IllegalMove("Phase 6.3", f"'{command}' must wait: {self.decision(work)}")
+            events += reserves.reinforce(board, work, command)
+            german_reserves_placed(board, work, events)
+        return events
 
     def _end_setup(self, work: AState) -> list[Event]:
         board = self.board

@@ -16,12 +16,16 @@ from referee.games.arnhem44.commands import (
     Deploy,
     EndMovement,
     EndSetup,
+    Enter,
     FallBack,
     First,
     Invade,
     Move,
+    Reinforce,
     ReserveOrder,
+    ReserveRoll,
     Support,
+    WeatherRoll,
     Withdraw,
     WithdrawOrder,
 )
@@ -34,7 +38,15 @@ from referee.games.arnhem44.deployment import (
 )
 from referee.games.arnhem44.figures import points
 from referee.games.arnhem44.movement import crossing, enemies, friends
-from referee.games.arnhem44.state import COMBAT, MOVEMENT, SETUP_ALLIED, SETUP_GERMAN, AState
+from referee.games.arnhem44.reserves import entries, flag_sectors
+from referee.games.arnhem44.state import (
+    COMBAT,
+    MOVEMENT,
+    RESERVES,
+    SETUP_ALLIED,
+    SETUP_GERMAN,
+    AState,
+)
 
 
 def legal(board: Board, state: AState) -> list[Command]:
@@ -47,7 +59,25 @@ def legal(board: Board, state: AState) -> list[Command]:
         return movement(board, state)
     if phase in COMBAT:
         return combat(board, state)
+    if phase in RESERVES:
+        return block_six(board, state)
     return []
+
+
+def block_six(board: Board, state: AState) -> list[Command]:
+    """Phases 6.1-6.3: the weather roll, the Allied reserve roll and placements, the German
+    reserves' placements (one figure at a time)."""
+    if state.phase == "6.1":
+        return [WeatherRoll()]
+    if state.phase == "6.2":
+        if not state.arriving:
+            return [ReserveRoll("black")]
+        return [Enter(((key, 1),), sector) for key in sorted(set(state.arriving))
+                for sector in entries(board, state, key)]
+    above = state.above_rhine > 0
+    keys = sorted(set(state.arriving[: state.above_rhine] if above else state.arriving))
+    return [Reinforce(((key, 1),), sector) for key in keys
+            for sector in flag_sectors(board, state, above)]
 
 
 def german_setup(board: Board, state: AState) -> list[Command]:

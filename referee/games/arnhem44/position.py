@@ -33,7 +33,7 @@ from referee.games.arnhem44.state import (
     Withdrawal,
 )
 
-PHASES = (SETUP_GERMAN, SETUP_ALLIED, "4.1", "4.2", "5.1", "5.2")
+PHASES = (SETUP_GERMAN, SETUP_ALLIED, "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
 RULE = "Positions"
 
 
@@ -55,8 +55,10 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement("round", number=int(str(ch[0])))
     if kind in ("phase", "weather", "first", "strongest"):
         return Statement(kind, value=str(ch[0]).casefold())
-    if kind in ("reserve", "pool", "eliminated"):
+    if kind in ("reserve", "pool", "eliminated", "arriving"):
         return Statement(kind, groups=_groups(board, ch[0]))
+    if kind in ("icons", "above_rhine"):
+        return Statement(kind, number=int(str(ch[0])))
     if kind in ("place", "withdrawing"):
         return Statement(kind, groups=_groups(board, ch[0]), sector=_sector(board, ch[1]))
     if kind == "moved":
@@ -110,6 +112,9 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.intruded = {}
         state.combats = []
         state.withdrawals = []
+        state.arriving = []
+        state.above_rhine = 0
+        state.icons_used = 0
         state.control = {b: GERMAN for b in board.bridges}
         state.phase = "4.1"
         return
@@ -125,7 +130,13 @@ def place(board: Board, state: AState, st: Statement) -> None:
         if st.value not in ("fine", "bad"):
             raise IllegalMove(RULE, "the weather is fine or bad")
         state.weather = st.value
-    elif kind in ("place", "reserve", "eliminated", "pool"):
+    elif kind == "icons":
+        if st.number > len(board.scenario.forces.reserve_icons):
+            raise IllegalMove(RULE, "more reserve icons than the track prints")
+        state.icons_used = st.number
+    elif kind == "above_rhine":
+        state.above_rhine = st.number
+    elif kind in ("place", "reserve", "eliminated", "pool", "arriving"):
         for key, n in _keys(st.groups):
             _take_off_board(state, key, n)
             if kind == "place":
@@ -134,6 +145,8 @@ def place(board: Board, state: AState, st: Statement) -> None:
                 state.track += [key] * n
             elif kind == "pool":
                 state.pool[key] += n
+            elif kind == "arriving":
+                state.arriving += [key] * n
             else:
                 state.eliminated[key] += n
     elif kind == "moved":
@@ -164,6 +177,10 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("withdrawals wait only in phase 4.2 or 5.2")
     if (state.moved or state.intruded) and state.phase not in MOVEMENT:
         out.append("moved figures and intrusions belong to phase 4.1 or 5.1")
+    if state.arriving and state.phase not in ("6.2", "6.3"):
+        out.append("arriving reserves wait only in phase 6.2 or 6.3")
+    if state.above_rhine > len(state.arriving):
+        out.append("more reserves above the Rhine than are arriving")
     for sector in state.combats:
         here = state.units.get(sector, Counter())
         if {side_of(g) for g, _ in here} != {ALLIED, GERMAN}:
@@ -218,6 +235,18 @@ def position_lines(board: Board, state: AState) -> list[str]:
         lines.append(f"setup: first {state.first}")
     if state.strongest:
         lines.append(f"setup: strongest {state.strongest}")
+    if state.icons_used:
+        lines.append(f"setup: icons {state.icons_used}")
+    if state.arriving:
+        runs2: list[tuple[Key, int]] = []
+        for key in state.arriving:
+            if runs2 and runs2[-1][0] == key:
+                runs2[-1] = (key, runs2[-1][1] + 1)
+            else:
+                runs2.append((key, 1))
+        lines.append(f"setup: arriving {groups_text(tuple(runs2))}")
+    if state.above_rhine:
+        lines.append(f"setup: above-rhine {state.above_rhine}")
     for bridge in board.bridges:
         side = state.control.get(bridge, GERMAN)
         if side != GERMAN:

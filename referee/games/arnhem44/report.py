@@ -90,8 +90,11 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
         "tracks": {
             "reserve": [key_text(k) for k in state.track],
             "setup_pool": figures_json(state.pool),
+            "icons_used": state.icons_used,
         },
         "waiting": figures_json(state.waiting),
+        "arriving": [key_text(k) for k in state.arriving],
+        "above_rhine": state.above_rhine,
         "eliminated": figures_json(state.eliminated),
         "movement": {
             "moved": {s: {f"{key_text((g, k))} mp {mp}": n for (g, k, mp), n in sorted(c.items())}
@@ -124,7 +127,8 @@ def invariants(board: Board, state: AState) -> list[str]:
                 out.append(f"{sid} holds {n} {side} units (at most {board.max_per_side})")
         if any(v <= 0 for v in counts.values()):
             out.append(f"{sid} holds a count that is not positive")
-    total = on_map(state) + state.pool + Counter(state.track) + state.waiting + state.eliminated
+    total = (on_map(state) + state.pool + Counter(state.track) + state.waiting
+             + state.eliminated + Counter(state.arriving))
     if total != totals(board):
         out.append("figures are not conserved: on the map, the set-up pool, R1-R15, later "
                    "arrivals and the eliminated do not add up to the scenario's figures")

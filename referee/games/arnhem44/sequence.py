@@ -1,6 +1,6 @@
 """A Single Round: the six blocks in order.  The blocks the referee does not referee yet (phases
-1, 2.1-2.3, 3.1-3.4 and 6.1-6.3, the next Arnhem '44 issue) are named and skipped with a
-sentence in the events, never silently.
+1, 2.1-2.3 and 3.1-3.4, the next Arnhem '44 issue) are named and skipped with a sentence in
+the events, never silently.  Block 6 (weather, reserves) is refereed.
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 from referee.core.engine import Event
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.combat import disputed
+from referee.games.arnhem44.reserves import due_german, reserves_left, stuck_allied, stuck_german
 from referee.games.arnhem44.state import OVER, AState
 
 SKIPPED_START = (
@@ -73,12 +74,9 @@ def after_combat(board: Board, state: AState, events: list[Event]) -> None:
 
 
 def end_round(board: Board, state: AState, events: list[Event]) -> None:
-    if state.round % 2 == 0:
-        events.append(_skip("6.1", "Phase 6.1 - The Weather", " (the weather stays "
-                            f"{state.weather})"))
-    events.append(_skip("6.2", "Phase 6.2 - The Allies Bring In Reserves"))
-    events.append(_skip("6.3", "Phase 6.3 - The German Player Receives His Reserves"))
+    """After phase 5.2: block 6, or the end of the game after the last round."""
     if state.round >= board.rounds:
+        events.append(Event("phase", f"the game ends after round {board.rounds}: no block 6"))
         state.phase = OVER
         state.result = {
             "result": "unscored",
@@ -88,5 +86,39 @@ def end_round(board: Board, state: AState, events: list[Event]) -> None:
         }
         events.append(Event("over", state.result["reason"]))
         return
+    if state.round % 2 == 0:
+        state.phase = "6.1"  # the referee rolls tomorrow's weather
+        return
+    start_allied_reserves(board, state, events)
+
+
+def start_allied_reserves(board: Board, state: AState, events: list[Event]) -> None:
+    """Phase 6.2 - the Allied reserve roll, unless no reserve is left."""
+    state.arriving = []
+    if reserves_left(board, state):
+        state.phase = "6.2"
+        return
+    events.append(Event("phase", "Phase 6.2 - The Allies Bring In Reserves: no reserves left"))
+    start_german_reserves(board, state, events)
+
+
+def allied_reserves_placed(board: Board, state: AState, events: list[Event]) -> None:
+    stuck_allied(board, state, events)
+    if not state.arriving:
+        start_german_reserves(board, state, events)
+
+
+def start_german_reserves(board: Board, state: AState, events: list[Event]) -> None:
+    """Phase 6.3 - the round's German reserves, placed by the German player."""
+    state.phase = "6.3"
+    events += due_german(board, state)
+    german_reserves_placed(board, state, events)
+
+
+def german_reserves_placed(board: Board, state: AState, events: list[Event]) -> None:
+    stuck_german(board, state, events)
+    if state.arriving:
+        return
+    state.above_rhine = 0
     state.round += 1
     begin_round(board, state, events)

@@ -14,6 +14,7 @@ SETUP_ALLIED = "setup-allied"
 OVER = "over"
 MOVEMENT = ("4.1", "5.1")
 COMBAT = ("4.2", "5.2")
+RESERVES = ("6.1", "6.2", "6.3")
 
 
 @dataclass
@@ -71,6 +72,13 @@ class AState:
     strongest: str | None = None
     """The strongest side of the sector being settled (it decides the order and, where the
     priority list leaves a choice, the destination)."""
+    # -- block 6: weather and reserves
+    icons_used: int = 0
+    """How many of the printed reserve icons after R15 have come into play (Phase 6.2)."""
+    arriving: list[Key] = field(default_factory=list)
+    """Reserves mounted this round and not placed yet (Phase 6.2: Allied; 6.3: German)."""
+    above_rhine: int = 0
+    """How many of the German figures arriving (the first ones) must go above the Rhine."""
     control: dict[str, str] = field(default_factory=dict)
     """Bridge -> the side controlling it (Waterways; all German at the start)."""
     result: dict[str, Any] | None = None

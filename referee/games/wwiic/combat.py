@@ -71,6 +71,14 @@ def dice_count(board: Board, state: WState, unit: str, space: str) -> int:
     return strength
 
 
+def capped(board: Board, state: WState, unit: str, space: str) -> str:
+    """Why ``unit`` rolls fewer dice than its strength, for the dice's label (7.1)."""
+    if dice_count(board, state, unit, space) >= state.strength[unit]:
+        return ""
+    return (f" (armor in {board.terrain[space]} rolls at most 2 dice, not one per strength "
+            f"point: 7.1)")
+
+
 def attacker_fire(
     board: Board, state: WState, unit: str, space: str, defenders: list[str]
 ) -> Fire:
@@ -131,7 +139,7 @@ def resolve(
     ):
         for unit in group:
             fire = fire_of(board, state, unit, space, foes)
-            faces = dice.roll(10, fire.dice, f"{unit} at {name}")
+            faces = dice.roll(10, fire.dice, f"{unit} at {name}{capped(board, state, unit, space)}")
             scored = sum(1 for f in faces if f <= fire.chance)
             target = other_side(board.side_of[unit])
             hits[target] += scored

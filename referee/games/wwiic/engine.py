@@ -502,6 +502,17 @@ class WWIICEngine:
             walks.append(walk)
         return walks, None
 
+    def out_of_turn(self, state: WState, command: Any) -> IllegalMove | None:
+        """Why a roll written in the log is not made now, when a rule says so: Game-turn 1
+        has no weather roll (4, Sequence of Play step 2: the weather is clear on turn 1).
+        The replay driver asks before calling it the wrong side."""
+        if isinstance(command, WeatherRoll) and state.turn == 1:
+            return IllegalMove(
+                "4", "Game-turn 1 has no weather roll: its weather is clear (Sequence of Play, "
+                "step 2); the German player rolls for the weather from Game-turn 2 on",
+            )
+        return None
+
     def _check_unit(self, work: WState, move: UnitMove) -> None:
         board = self.board
         unit = move.unit
@@ -519,6 +530,14 @@ class WWIICEngine:
                 "activated",
             )
         if unit in work.spent:
+            if work.turn == 1 and info.start in board.unprepared and info.side == GERMAN:
+                # 3.G: an unprepared II SS unit starts Game-turn 1 spent; none activated it.
+                raise IllegalMove(
+                    "3.G", f"{unit} starts Game-turn 1 spent: the II SS Panzer Corps is "
+                    f"unprepared ({board.name(info.start)}), so it may be activated from "
+                    "Game-turn 2",
+                    self._few(self._unspent_alternatives(work)),
+                )
             raise IllegalMove(
                 "4", f"{unit} is spent: it was activated already this game-turn",
                 self._few(self._unspent_alternatives(work)),

@@ -1,0 +1,69 @@
+"""Logs that went through a mail client's hands: quoted with ``> `` or wrapped at 72-78
+columns.  Such a log is named for what happened to it, in one problem, instead of a syntax
+error for every broken line."""
+
+from __future__ import annotations
+
+from referee.core.errors import LogSyntaxError, Problem, ProblemKind
+
+ADVICE = "send the log as an attachment (or save the original file) and try again"
+
+WRAP_WIDTHS = range(60, 81)
+"""The widths mail clients wrap at (72 to 78 mostly; a little either side)."""
+
+
+def quoted(lines: list[str]) -> Problem | None:
+    """A log whose lines are quoted with ``>`` as a mail reply quotes them."""
+    body = [line for line in lines if line.strip()]
+    marked = [n for n, line in enumerate(lines, 1) if line.lstrip().startswith(">")]
+    if len(marked) < 2 or len(marked) * 2 < len(body):
+        return None
+    return LogSyntaxError(
+        f"this log looks quoted by a mail client ({len(marked)} lines start with '>'); "
+        f"{ADVICE}"
+    ).to_problem(line=marked[0], text=lines[marked[0] - 1])
+
+
+def wrapped(lines: list[str], problems: list[Problem]) -> Problem | None:
+    """A log wrapped by a mail client: at least two lines that cannot be read each follow a
+    line that ends near the wrap width, just where the next word would have crossed it."""
+    syntax = [p for p in problems if p.kind is ProblemKind.SYNTAX and p.line]
+    if len(syntax) < 2:
+        return None
+    longest = max((len(line.rstrip()) for line in lines), default=0)
+    if longest not in WRAP_WIDTHS:
+        return None
+    broken = []
+    for problem in syntax:
+        assert problem.line is not None
+        before = _previous(lines, problem.line)
+        if before is None:
+            continue
+        first_word = lines[problem.line - 1].split(maxsplit=1)[0]
+        width = len(before.rstrip())
+        if width >= WRAP_WIDTHS.start and width + 1 + len(first_word) > longest:
+            broken.append(problem.line)
+    if len(broken) < 2 or len(broken) * 2 < len(syntax):
+        return None
+    shown = ", ".join(str(n) for n in broken[:5]) + (", ..." if len(broken) > 5 else "")
+    return LogSyntaxError(
+        f"this log looks wrapped by a mail client: no line is longer than {longest} "
+        f"characters, and {len(broken)} lines (lines {shown}) continue the line before "
+        f"them; {ADVICE}"
+    ).to_problem(line=broken[0], text=lines[broken[0] - 1])
+
+
+def _previous(lines: list[str], number: int) -> str | None:
+    index = number - 2
+    while index >= 0 and not lines[index].strip():
+        index -= 1
+    return lines[index] if index >= 0 else None
+
+
+def explain(lines: list[str], problems: list[Problem]) -> list[Problem]:
+    """``problems`` with the syntax errors a mail client caused replaced by one problem
+    that says so (unchanged when the log does not look mangled)."""
+    found = wrapped(lines, problems)
+    if found is None:
+        return problems
+    return [found, *(p for p in problems if p.kind is not ProblemKind.SYNTAX)]

@@ -1,0 +1,99 @@
+"""Errors that lead to the fix: did-you-mean by the game's own names first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.api import replay_text
+
+HEADER = '[Game "wwiic"]\n[Seed "1"]\n'
+
+
+def suggestion(line: str) -> str:
+    report = replay_text(HEADER + line + "\n")
+    assert report.problems and report.problems[0].kind == "unknown-name"
+    return report.problems[0].message
+
+
+def test_did_you_mean_ranks_the_name_the_typed_one_begins() -> None:
+    assert "did you mean '1P/1AB'" in suggestion("allied: move-out 1P Heelsum->Renkum")
+    assert "did you mean 'B/504/82' or 'A/504/82'" in suggestion(
+        "allied: move-out 504 Heelsum->Renkum")
+
+
+def test_did_you_mean_finds_a_unit_by_words_of_its_full_name() -> None:
+    assert "did you mean '21G/5G'" in suggestion("allied: move-out Irish Heelsum->Renkum")
+
+
+def test_follow_on_problems_are_grouped_under_the_line_they_follow_from(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    log = tmp_path / "table.log"
+    # Line 3 is illegal and skipped: the table went on as if Nijmegen had fought.
+    log.write_text('[Game "battle-card"]\n[Seed "1"]\nattack Nijmegen\n'
+                   "attack Eindhoven; defend Grave; attack Arnhem\nturn 2\n"
+                   "landing {d6: 1 2}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(log)])
+    assert "more problems may follow from line 3; fix it first" in result.stdout
+    assert "      line 5: assertion: the log says turn 2" in result.stdout
+    result = CliRunner().invoke(main, ["replay", str(log), "--json"])
+    problems = json.loads(result.stdout)["problems"]
+    assert problems[0]["line"] == 3 and problems[0]["follows"] is None
+    assert [p["follows"] for p in problems[1:]] == [3] * (len(problems) - 1)
+
+
+def first_problem(lines: str) -> tuple[str | None, str]:
+    report = replay_text(HEADER + lines)
+    assert report.problems
+    return report.problems[0].rule, report.problems[0].message
+
+
+def test_3G_an_unprepared_unit_starts_turn_1_spent() -> None:
+    rule, message = first_problem("allied: move-out 1P/1AB Heelsum->Renkum\n"
+                                  "allied: activate 505/82 Groesbeek->Hengstal\n"
+                                  "german: activate 9SS Apeldoorn\n")
+    assert rule == "3.G" and "9SS starts Game-turn 1 spent" in message
+
+
+def test_4_turn_1_has_no_weather_roll() -> None:
+    rule, message = first_problem("allied: move-out 1P/1AB Heelsum->Renkum\nweather {d10: 3}\n")
+    assert rule == "4" and "Game-turn 1 has no weather roll: its weather is clear" in message
+
+
+def test_7_1_extra_dice_are_explained_unit_by_unit() -> None:
+    text = """[Game "wwiic"]
+setup: clear; turn 6; weather clear; initiative allied; time 0; phase weather
+setup: control De Groote allied; control Borkel allied; control Valkenswaard allied
+setup: control Eindhoven allied
+setup: place 21G/5G Waalre strength 3; place 32G Waalre; place 505/82 Groesbeek strength 4
+setup: place 44RT Hernen strength 2; place 59 Geldorp strength 1
+setup: place KG-Walther Nuenen strength 2; place 107Pz Mierlo strength 2
+weather {d10: 1}
+turn 6
+allied: replace 21G/5G
+german: replace KG-Walther
+allied: activate 21G/5G Waalre->Geldorp, 32G Waalre->Geldorp
+allied: attack Geldorp {d10: 1 1 1 1 | 1 1 1 1 1 1 | 10 10}
+"""
+    report = replay_text(text)
+    assert [p.message for p in report.problems] == [
+        "12 dice recorded for 'attack Geldorp', but the rules rolled 11: 4 for 21G/5G at "
+        "Geldorp, 6 for 32G at Geldorp, 1 for 59 at Geldorp"]
+
+
+def test_7_1_armor_in_rough_terrain_says_why_it_rolls_two() -> None:
+    from referee.games.wwiic.board import bundled_board
+    from referee.games.wwiic.combat import capped
+    from referee.games.wwiic.sequence import opening
+
+    board = bundled_board()
+    state = opening(board)
+    rough = next(s for s, t in board.terrain.items() if t == "woods")
+    state.strength["21G/5G"] = 4
+    assert capped(board, state, "21G/5G", rough) == (
+        " (armor in woods rolls at most 2 dice, not one per strength point: 7.1)")
+    assert capped(board, state, "32G", rough) == ""
