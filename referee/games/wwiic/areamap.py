@@ -32,6 +32,9 @@ MARGIN_X = 120.0
 TOP = 150.0
 """Room above the map for the header."""
 BOTTOM = 90.0
+LETTER = 5.0
+"""About how wide a letter of a space's name is (8.5 px DejaVu Sans), for keeping counters
+off the names."""
 COUNTER_W = 27.0
 COUNTER_H = 20.0
 """A counter's size in pixels."""
@@ -116,6 +119,8 @@ class _Frame:
             for space_id, cell in geometry.cells.items()
         }
         self.stacks: dict[tuple[str, tuple[Counter, ...]], str] = {}
+        self.labels: list[tuple[float, float, float, float]] = []
+        """The boxes of the map's labels and marks that no counter may cover."""
         """The SVG of a stack of counters in a place, drawn once per process."""
         for box in scenario.boxes:
             self.at[box.id] = self._box(box)
@@ -233,6 +238,10 @@ def _base(scenario: Scenario) -> tuple[str, str, _Frame]:
     labels: list[str] = ['<g id="labels" font-size="8.5" text-anchor="middle">']
     for space in scenario.spaces:
         x, y = at[space.id]
+        half = len(space.name) * LETTER / 2
+        frame.labels.append((x - half, y - 15, x + half, y - 4))
+        if space.vp is not None:
+            frame.labels.append((x + 14, y - 30, x + 30, y - 18))
         labels.append(_text(x, y - 7, space.name, ' paint-order="stroke" stroke="#fbfaf5" '
                                                    'stroke-width="2.5"'))
     for box in scenario.boxes:
@@ -297,10 +306,37 @@ def _symbol(x: float, y: float, kind: str) -> list[str]:
     return out
 
 
+_SHIFTS = tuple(sorted(
+    ((dx, dy) for dx in range(-72, 73, 6) for dy in range(-60, 61, 4)),
+    key=lambda d: (abs(d[0]) + abs(d[1]) * 1.3 + (6 if d[1] < 0 else 0), d),
+))
+"""Where a stack may move from just below its space's mark, nearest first."""
+
+
+def _per_row(count: int) -> int:
+    """Counters a row: a stack of four (two of each side, 6.2) is a square of two rows."""
+    return 2 if count == 4 else 3
+
+
+def _clear_of_labels(frame: _Frame, x: float, y: float, count: int) -> Point:
+    """The place nearest below the mark at (x, y) where a stack of ``count`` counters covers
+    no name or VP box; the first place when none is clear."""
+    columns = _per_row(count)
+    rows = -(-count // columns)
+    width = columns * (COUNTER_W + 2) - 2
+    height = rows * (COUNTER_H + 2) - 2
+    for dx, dy in _SHIFTS:
+        left, top = x + dx - width / 2, y + dy + 5
+        if not any(left < x1 and left + width > x0 and top < y1 and top + height > y0
+                   for x0, y0, x1, y1 in frame.labels):
+            return x + dx, y + dy
+    return x, y
+
+
 def _counters(x: float, y: float, stack: Sequence[Counter]) -> list[str]:
-    """A stack below a space's mark: counters side by side, in rows of three."""
+    """A stack below a space's mark: counters side by side, in rows of three (two for four)."""
     out: list[str] = []
-    per_row = 3
+    per_row = _per_row(len(stack))
     width = min(len(stack), per_row) * (COUNTER_W + 2) - 2
     for index, counter in enumerate(stack):
         row, col = divmod(index, per_row)
@@ -380,6 +416,8 @@ def draw_board(scenario: Scenario, view: BoardView | None = None) -> str:
                 x, y = at[place]
                 if place[:1] in "WNE" and len(place) == 2:
                     y += 10  # below a box's name
+                else:
+                    x, y = _clear_of_labels(frame, x, y, len(key[1]))
                 if len(frame.stacks) >= 20_000:  # a long-lived process stays bounded
                     frame.stacks.clear()
                 stack = frame.stacks[key] = "\n".join(_counters(x, y, key[1]))

@@ -136,3 +136,22 @@ def test_a_replayed_position_fills_the_header() -> None:
     assert view.header[0].startswith(f"Turn {state['turn']} ")
     placed = sum(len(stack) for stack in view.units.values())
     assert placed == sum(1 for unit in state["units"] if unit["space"])
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4])
+def test_counters_never_cover_a_name_or_vp_box(mg: Scenario, count: int) -> None:
+    """Every space holding a stack at once (four is the most a space holds, 6.2): no counter
+    lies over any space's name, nor an objective's VP box."""
+    from referee.games.wwiic.areamap import COUNTER_H, COUNTER_W, _base
+
+    stack = [Counter(f"U{i}", "allied", "infantry", 3) for i in range(count)]
+    svg = draw_board(mg, BoardView({space.id: stack for space in mg.spaces}))
+    labels = _base(mg)[2].labels
+    units = _group(ET.fromstring(svg.encode("utf-8")), "units")
+    rects = [r for r in units.iter(f"{SVG}rect") if r.get("width") == f"{COUNTER_W:.1f}"]
+    assert len(rects) == count * len(mg.spaces)
+    for rect in rects:
+        left, top = float(rect.get("x") or 0), float(rect.get("y") or 0)
+        for x0, y0, x1, y1 in labels:
+            assert not (left < x1 and left + COUNTER_W > x0 and top < y1
+                        and top + COUNTER_H > y0), (left, top, (x0, y0, x1, y1))
