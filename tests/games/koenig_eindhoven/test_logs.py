@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from referee.core import output
+from referee import output
 
 from ...conftest import LOGS
 from .conftest import expected, problems, run
