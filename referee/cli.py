@@ -1,5 +1,5 @@
 """The ``referee`` command: click commands only.  Each parses its options, calls the library
-(``referee.api`` and the core) and hands the result to ``referee.core.output``."""
+(``referee.api`` and the core) and hands the result to ``referee.output``."""
 
 from __future__ import annotations
 
@@ -16,13 +16,15 @@ from referee.core.resources import forget_shown, resolve
 from referee.core.scenario import ScenarioError
 
 if TYPE_CHECKING:
-    from referee import api
-    from referee.core import output
+    from referee import api, output
+    from referee.core import envelope, progress
 else:  # imported on first use: --help and --version load no engine, check no rich
     from referee.core.lazy import LazyModule
 
     api = LazyModule("referee.api")
-    output = LazyModule("referee.core.output")
+    output = LazyModule("referee.output")
+    envelope = LazyModule("referee.core.envelope")
+    progress = LazyModule("referee.core.progress")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -121,7 +123,7 @@ def main(color: str) -> None:
     be read, an illegal move that play did not write) goes to standard error.  A log named
     '-' is read from standard input.
     """
-    if color != "auto" or "referee.core.output" in sys.modules:  # rich only when used
+    if color != "auto" or "referee.output" in sys.modules:  # rich only when used
         output.set_color(color)
     forget_shown()
 
@@ -161,7 +163,7 @@ def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: boo
     """Replay LOG: check every line, roll or check the dice, print the resulting state."""
     report = api.replay_file(log, seed=seed, strict=strict, upto=upto)
     if as_json:
-        output.print_json(output.report_json(
+        output.print_json(envelope.report_json(
             report, tags=dict(report.tags), events=[e.to_json() for e in report.events]))
     elif report.unreadable and report.state is None:
         output.print_report(output.make_console(stderr=True), report)  # a refusal
@@ -185,7 +187,7 @@ def check(logs: tuple[Path, ...], seed: str | None, strict: bool, as_json: bool)
     for path in logs:
         report = api.replay_file(path, seed=seed, strict=strict)
         if as_json:
-            sys.stdout.write(output.json_text(output.report_json(report)) + "\n")
+            sys.stdout.write(envelope.json_text(envelope.report_json(report)) + "\n")
             worst = max(worst, report.exit_code)
             continue
         if report.problems:  # rich is loaded only when there is something to print
@@ -234,14 +236,14 @@ def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
     console = output.make_console()
     if report.unreadable or report.engine is None:
         if as_json:
-            output.print_json(output.report_json(report, units=[]))
+            output.print_json(envelope.report_json(report, units=[]))
         else:
             output.print_problems(output.make_console(stderr=True), report)
         sys.exit(2)
     grouped = api.moves_by_unit(report)
     if as_json:
         # The envelope's exit code is the command's: the moves could be listed.
-        output.print_json(output.report_json(report, exit_code=0, units=grouped))
+        output.print_json(envelope.report_json(report, exit_code=0, units=grouped))
         sys.exit(0)
     if grouped:
         # Activations grouped by unit: the pairs of units legal() also lists can run to
@@ -280,16 +282,16 @@ def position(log: Path, seed: str | None, upto: int | None, out: Path | None,
 
 def _position_json(report: api.Report) -> NoReturn:
     if report.unreadable:
-        output.print_json(output.report_json(report, position=None))
+        output.print_json(envelope.report_json(report, position=None))
         sys.exit(2)
     try:
         text = api.position_text(report)
     except RefereeError as error:
         problem = error.to_problem()
-        output.print_json(output.report_json(report, problems=[*report.problems, problem],
+        output.print_json(envelope.report_json(report, problems=[*report.problems, problem],
                                              exit_code=1, position=None))
         sys.exit(1)
-    output.print_json(output.report_json(report, position=text))
+    output.print_json(envelope.report_json(report, position=text))
     sys.exit(report.exit_code)
 
 
@@ -428,7 +430,7 @@ def scenario_show(game: str, as_json: bool) -> None:
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
     if as_json:
-        head = output.envelope(source=f"bundled:scenarios/{data['game']}", game=data["game"],
+        head = envelope.envelope(source=f"bundled:scenarios/{data['game']}", game=data["game"],
                                problems=[], exit_code=0)
         output.print_json({**head, **{k: v for k, v in data.items() if k not in head}})
     else:
@@ -553,7 +555,7 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
     try:
         with (
             open_results(out, replace=force, resume=resume) as sink,
-            output.progress_bar(errors) as bar,
+            progress.progress_bar(errors) as bar,
             open_runner(kind, workers, scheduler) as runner,
         ):
             task = bar.add_task("replaying", total=None)
@@ -669,9 +671,9 @@ def status(log: Path, as_json: bool) -> None:
     if as_json:
         own = state.to_json()
         assert state.report is not None  # status_of always keeps its replay
-        output.print_json(output.report_json(
+        output.print_json(envelope.report_json(
             state.report, problems=state.problems, exit_code=code,
-            **{k: v for k, v in own.items() if k not in output.ENVELOPE_KEYS}))
+            **{k: v for k, v in own.items() if k not in envelope.ENVELOPE_KEYS}))
     else:
         output.print_status(sys.stdout, state)
     sys.exit(code)

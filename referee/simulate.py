@@ -11,7 +11,7 @@ from rich.console import Console
 from referee.batch.executors import open_runner
 from referee.batch.runner import LARGEST_CHUNK, ramped
 from referee.core.files import write_atomic
-from referee.core.output import progress_bar
+from referee.core.progress import progress_bar
 from referee.core.selfplay import GameRecord, Policy, Summary, play_game, random_policy, summarise
 from referee.games import engine_for, game_entry
 

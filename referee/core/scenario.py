@@ -57,6 +57,25 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ScenarioError([f"{path}: not valid TOML (nested too deeply)"]) from None
 
 
+def gather_toml(path: Path, problems: list[str]) -> dict[str, Any]:
+    """The TOML table in ``path``; what is wrong with the file is added to ``problems`` (a
+    sentence naming the file) and an empty table returned, so a loader reports every file's
+    problems at once."""
+    try:
+        return tomllib.loads(scenario_text(path))  # a regular file, of bounded size
+    except ScenarioError as error:
+        problems.extend(error.problems)
+    except FileNotFoundError:
+        problems.append(f"{path.name}: the file is missing from {path.parent}")
+    except tomllib.TOMLDecodeError as error:
+        problems.append(f"{path.name}: not valid TOML: {error}")
+    except RecursionError:
+        problems.append(f"{path.name}: not valid TOML: nested too deeply")
+    except OSError as error:
+        problems.append(f"{path.name}: cannot be read: {error.strerror}")
+    return {}
+
+
 def validation_sentences(error: ValidationError, where: str) -> list[str]:
     """One sentence per pydantic error: the file, the field path and what is wrong."""
     sentences = []

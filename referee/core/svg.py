@@ -28,6 +28,7 @@ DRAWERS: dict[str, str] = {
     "battle-card": "referee.games.battle_card.board_svg:draw_board",
     "wwiic": "referee.pbem.maps:draw_wwiic",  # the engine's own map drawer, adapted
     "arnhem44": "referee.games.arnhem44.mapsvg:draw_position",
+    "koenig-eindhoven": "referee.games.koenig_eindhoven.drawing:draw_board",
 }
 """Game id -> ``module:function`` of its board drawer."""
 

@@ -41,7 +41,7 @@ GAMES: dict[str, GameEntry] = {
         "koenig-eindhoven",
         "Paul Koenig's Market-Garden: Eindhoven Bridge",
         "koenig-eindhoven-bridge.txt",
-        None,
+        "referee.games.koenig_eindhoven.engine",
     ),
     "arnhem44": GameEntry(
         "arnhem44", "Arnhem '44", "arnhem-44.txt", "referee.games.arnhem44"

@@ -95,7 +95,7 @@ def status_of(table: Table) -> Status:
 
 def _result(outcome: dict[str, Any]) -> str:
     """The outcome in words: ``draw (the reason); vp objective 22, vp total 21``."""
-    from referee.core.output import outcome_json, outcome_words
+    from referee.core.envelope import outcome_json, outcome_words
 
     return outcome_words(outcome_json(outcome))
 

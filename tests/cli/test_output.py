@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from referee import output
 from referee.cli import main
-from referee.core import output
+from referee.core import envelope
 
 from ..conftest import LOGS
 
@@ -120,7 +121,7 @@ def test_the_caret_stays_under_the_column_after_escapes() -> None:
 def test_printable() -> None:
     assert output.printable("a\tb") == "a\tb"
     assert output.printable("\x1b[1m\r\x9b\u2028") == "\\x1b[1m\\x0d\\x9b\\u2028"
-    assert output.json_text("\x9b\u202e") == '"\\u009b\\u202e"'
+    assert envelope.json_text("\x9b\u202e") == '"\\u009b\\u202e"'
 
 
 def test_bundled_logs_are_named_by_their_bundled_name() -> None:

@@ -8,14 +8,13 @@ satisfy are checked in ``facts.py``.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from referee.core.resources import scenario_dir
-from referee.core.scenario import ScenarioError, scenario_text, validation_sentences
+from referee.core.scenario import ScenarioError, gather_toml, validation_sentences
 
 SectorType = Literal["open-field", "forest", "polder", "village", "town"]
 BorderKind = Literal["plain", "waterway", "stream"]
@@ -166,22 +165,6 @@ def bundled_path() -> Path:
     return scenario_dir("arnhem44") / "standard"
 
 
-def _read(path: Path, problems: list[str]) -> dict[str, Any]:
-    try:
-        return tomllib.loads(scenario_text(path))  # a regular file, of bounded size
-    except ScenarioError as error:
-        problems.extend(error.problems)
-    except FileNotFoundError:
-        problems.append(f"{path.name}: the file is missing from {path.parent}")
-    except tomllib.TOMLDecodeError as error:
-        problems.append(f"{path.name}: not valid TOML: {error}")
-    except RecursionError:
-        problems.append(f"{path.name}: not valid TOML: nested too deeply")
-    except OSError as error:
-        problems.append(f"{path.name}: cannot be read: {error.strerror}")
-    return {}
-
-
 def load_scenario(path: Path | None = None) -> Scenario:
     """Read and validate the scenario folder ``path`` (None: the bundled one).
 
@@ -192,7 +175,7 @@ def load_scenario(path: Path | None = None) -> Scenario:
     if not folder.is_dir():
         raise ScenarioError([f"{folder}: no such scenario directory"])
     problems: list[str] = []
-    meta, sectors, borders, crossings, forces = (_read(folder / f, problems) for f in FILES)
+    meta, sectors, borders, crossings, forces = (gather_toml(folder / f, problems) for f in FILES)
     if problems:
         raise ScenarioError(problems)
     parts: list[tuple[str, type[BaseModel], Any]] = [

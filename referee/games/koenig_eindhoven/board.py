@@ -183,8 +183,8 @@ class Board:
     support_per_battle: dict[str, int]
     """Side -> the most points it may commit to one battle (9.0)."""
     tec: Tec
-    _neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
-    _names: NameIndex[str] | None = field(default=None, repr=False)
+    _neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    _names: NameIndex[str] | None = field(default=None, repr=False, compare=False)
 
     # -- building ----------------------------------------------------------------------
 

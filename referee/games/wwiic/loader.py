@@ -7,14 +7,13 @@ traceback.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from referee.core.resources import scenario_dir
-from referee.core.scenario import ScenarioError, scenario_text
+from referee.core.scenario import ScenarioError, gather_toml
 from referee.games.wwiic.crossref import FILES, cross_check, sentences
 from referee.games.wwiic.scenario import Scenario
 
@@ -22,22 +21,6 @@ from referee.games.wwiic.scenario import Scenario
 def bundled_path() -> Path:
     """The directory of the bundled Market-Garden scenario."""
     return scenario_dir("wwiic") / "market-garden"
-
-
-def _read_toml(path: Path, problems: list[str]) -> dict[str, Any]:
-    try:
-        return tomllib.loads(scenario_text(path))  # a regular file, of bounded size
-    except ScenarioError as error:
-        problems.extend(error.problems)
-    except FileNotFoundError:
-        problems.append(f"{path.name}: the file is missing from {path.parent}")
-    except tomllib.TOMLDecodeError as error:
-        problems.append(f"{path.name}: not valid TOML: {error}")
-    except RecursionError:
-        problems.append(f"{path.name}: not valid TOML: nested too deeply")
-    except OSError as error:
-        problems.append(f"{path.name}: cannot be read: {error.strerror}")
-    return {}
 
 
 def load_scenario(path: Path | None = None) -> Scenario:
@@ -49,12 +32,12 @@ def load_scenario(path: Path | None = None) -> Scenario:
     problems: list[str] = []
     if not folder.is_dir():
         raise ScenarioError([f"{folder}: no such scenario directory"])
-    meta = _read_toml(folder / FILES["scenario"], problems)
-    spaces = _read_toml(folder / FILES["spaces"], problems)
-    borders = _read_toml(folder / FILES["borders"], problems)
-    boxes = _read_toml(folder / FILES["boxes"], problems)
-    units = _read_toml(folder / FILES["units"], problems)
-    tracks = _read_toml(folder / FILES["tracks"], problems)
+    meta = gather_toml(folder / FILES["scenario"], problems)
+    spaces = gather_toml(folder / FILES["spaces"], problems)
+    borders = gather_toml(folder / FILES["borders"], problems)
+    boxes = gather_toml(folder / FILES["boxes"], problems)
+    units = gather_toml(folder / FILES["units"], problems)
+    tracks = gather_toml(folder / FILES["tracks"], problems)
     if problems:
         raise ScenarioError(problems)
     data: dict[str, Any] = {

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
+from referee import output
 from referee.api import replay_file
-from referee.core import output
 
 from ...conftest import LOGS
 

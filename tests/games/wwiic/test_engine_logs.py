@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from referee.core import output
+from referee import output
 from referee.core.parsing import parse_log
 from referee.core.replay import Report, replay
 from referee.games.wwiic.engine import ENGINE

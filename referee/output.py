@@ -1,5 +1,8 @@
 """The one place that writes reports: rich text for people, JSON for programs.
 
+The presentation layer, under the command line and above the library (api, pbem, batch): it
+prints their results.  The JSON contract itself is ``referee.core.envelope``.
+
 A rich ``Console`` is built per call (never at import time), so tests can pin its width and
 colour and so output never depends on what the terminal was when the module was imported.
 """
@@ -18,12 +21,19 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.core.engine import GameInfo
+from referee.core.envelope import (
+    ENVELOPE_KEYS,
+    envelope,
+    follow_ons,
+    outcome_json,
+    pending_json,
+    safe_json_piece,
+)
 from referee.core.errors import Problem
 from referee.core.replay import Report
 from referee.core.selfplay import Summary
 
 if TYPE_CHECKING:  # play-by-email results, printed below; imported only for the types
-    from rich.progress import Progress
 
     from referee.pbem.header import Created
     from referee.pbem.play import IllegalPlay, PlayResult, UndoResult
@@ -145,35 +155,9 @@ def problem_text(problem: Problem, source: str = "") -> Text:
     return text
 
 
-_ROOT_KINDS = frozenset({"illegal-move", "wrong-side", "missing-decision", "game-over",
-                         "not-implemented", "dice-extra", "position"})
-"""Problems whose line the replay skipped (or whose position it could not set up): the
-state goes on without it, so what the log says afterwards may no longer fit."""
-
-_FOLLOW_KINDS = frozenset({"wrong-side", "missing-decision", "assertion", "dice-extra",
-                           "dice-missing", "game-over"})
-"""Problems that say the log and the referee disagree about where the game stands (whose
-turn, which step, how many dice): after a skipped line they are what its absence causes.
-An illegal move, a syntax error, an unknown name or a changed die is a mistake of its own."""
 
 
-def follow_ons(problems: Sequence[Problem | Mapping[str, Any]]) -> dict[int, int]:
-    """For each problem (by index) that may follow from the first skipped line before it,
-    that line.  One mistake is then one problem to fix, not twelve."""
-    root: int | None = None
-    follows: dict[int, int] = {}
-    for index, problem in enumerate(problems):
-        kind, line = (
-            (str(problem.kind), problem.line) if isinstance(problem, Problem)
-            else (str(problem.get("kind")), problem.get("line"))
-        )
-        if line is None:
-            continue
-        if root is not None and line > root and kind in _FOLLOW_KINDS:
-            follows[index] = root
-        elif root is None and kind in _ROOT_KINDS:
-            root = line
-    return follows
+
 
 
 def print_problems(console: Console, report: Report) -> None:
@@ -251,7 +235,7 @@ def print_json(data: Any, file: IO[str] | None = None) -> None:
     out = file or sys.stdout
     pieces: list[str] = []
     for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(data):
-        pieces.append(_JSON_UNSAFE.sub(_json_escape, piece))
+        pieces.append(safe_json_piece(piece))
         if len(pieces) >= 4096:
             out.write("".join(pieces))
             pieces.clear()
@@ -259,16 +243,10 @@ def print_json(data: Any, file: IO[str] | None = None) -> None:
     out.write("".join(pieces))
 
 
-_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
-def _json_escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
 
 
-def json_text(data: Any, indent: int | None = None) -> str:
-    """``data`` as JSON text, UTF-8 as is, every control character escaped."""
-    return _JSON_UNSAFE.sub(_json_escape, json.dumps(data, indent=indent, ensure_ascii=False))
 
 
 def markup_free(text: str) -> str:
@@ -460,28 +438,6 @@ def print_summary(console: Console, data: Mapping[str, Any]) -> None:
             console.print(f"  seed {item['seed']}: {'; '.join(item['broken'])}", markup=False)
 
 
-def progress_bar(console: Console | None, *, total: int | None = None) -> Progress:
-    """A progress bar for long work, on ``console`` (give a stderr console: stdout stays
-    clean); none when ``console`` is ``None`` or not a terminal.  Without a ``total`` it
-    counts."""
-    from rich.progress import (  # loaded only for long work: it is slow to import
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    columns: list[ProgressColumn | str] = [TextColumn("{task.description}")]
-    if total is None:
-        columns.append(TextColumn("{task.completed:,.0f} done"))
-    else:
-        columns += [BarColumn(), MofNCompleteColumn()]
-    columns.append(TimeElapsedColumn())
-    return Progress(*columns, console=console, transient=True,
-                    disable=console is None or not console.is_terminal,
-                    redirect_stdout=False, redirect_stderr=False)
 
 
 def print_batch_summary(
@@ -581,123 +537,40 @@ def print_unit_moves(
 ) -> None:
     """``referee moves`` for games that group activations by unit (WWII Commander)."""
     console.print(Text(f"awaiting {side.capitalize()}: {decision}", style="bold"))
-    kinds = (("single", "one space"), ("two_space", "two spaces"), ("strategic", "strategic"))
+    kinds = (("single", "one space"), ("two_space", "two spaces"), ("strategic", "strategic"),
+             ("movement", "movement"), ("combined", "combined"), ("redeploy", "redeploy"),
+             ("fire", "fire"))
     for unit in units:
         console.print(Text(f"{unit['unit']} ({unit.get('type', '')}) in {unit['from']}",
                            style="bold"))
         for key, label in kinds:
             if unit.get(key):
-                console.print(f"  {label}: {', '.join(unit[key])}", markup=False)
+                value = unit[key]
+                shown = value if isinstance(value, str) else ", ".join(value)
+                console.print(f"  {label}: {shown}", markup=False)
 
 
 # -- the JSON envelope every --json command shares (docs/schema/) --------------------------
 
-SCHEMA = "referee/1"
-"""The version of the JSON envelope; it changes only when a key changes meaning or goes."""
-
-_OUTCOME_WORDS = ("result", "winner", "reason", "over")
 
 
-def outcome_json(raw: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """An engine's outcome as the one outcome object: ``over``, ``result``, ``winner``,
-    ``reason`` and ``score`` (the game's numbers, one level deep: ``vp_total``)."""
-    if raw is None:
-        return None
-    score: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key in _OUTCOME_WORDS:
-            continue
-        if isinstance(value, Mapping):
-            score.update({f"{key}_{inner}": item for inner, item in value.items()})
-        else:
-            score[key] = value
-    result = raw.get("result")
-    return {
-        "over": bool(raw.get("over", result is not None)),
-        "result": None if result is None else str(result),
-        "winner": None if raw.get("winner") is None else str(raw["winner"]),
-        "reason": None if raw.get("reason") is None else str(raw["reason"]),
-        "score": score,
-    }
 
 
-def outcome_words(outcome: Mapping[str, Any] | None) -> str:
-    """The outcome object in words: ``allied victory (the reason); vp total 12``."""
-    if outcome is None:
-        return "unknown: the log cannot be replayed"
-    text = outcome["result"] if outcome["result"] else "in progress"
-    if outcome["reason"]:
-        text += f" ({outcome['reason']})"
-    score = ", ".join(f"{key.replace('_', ' ')} {value}"
-                      for key, value in outcome["score"].items() if value is not None)
-    return f"{text}; {score}" if score else text
 
 
-def pending_json(report: Report) -> dict[str, Any] | None:
-    """The decision the log leaves open (``Report.pending``); when the game is over, an
-    empty one saying so (never a bare null); ``None`` only when there is no game state."""
-    pending = report.pending()
-    if pending is not None:
-        return {key: pending[key] for key in ("side", "decision", "text", "choices", "more")}
-    if report.engine is None or report.state is None:
-        return None
-    outcome = outcome_json(report.outcome()) or {}
-    reason = outcome.get("reason") or outcome.get("result") or "it has ended"
-    return {"side": None, "decision": "", "text": f"the game is over: {reason}",
-            "choices": [], "more": False}
 
 
-def envelope(
-    *, source: str, game: str | None, problems: Sequence[Mapping[str, Any]],
-    exit_code: int, state: Any = None, pending: Mapping[str, Any] | None = None,
-    outcome: Mapping[str, Any] | None = None, **own: Any,
-) -> dict[str, Any]:
-    """The envelope every ``--json`` document has, then the command's own keys."""
-    return {
-        "schema": SCHEMA,
-        "source": source,
-        "game": game,
-        "ok": not problems and exit_code == 0,
-        "exit_code": exit_code,
-        "problems": [problem_json(p) for p in _with_follows([dict(p) for p in problems])],
-        "state": state,
-        "pending": pending,
-        "outcome": outcome,
-        **own,
-    }
 
 
-_PROBLEM_KEYS = ("line", "column", "kind", "rule", "message", "hint", "text", "follows")
 
 
-def problem_json(problem: Mapping[str, Any]) -> dict[str, Any]:
-    """A problem object with every key, in order (a missing one is null)."""
-    return {key: problem.get(key) for key in _PROBLEM_KEYS}
 
 
-def _with_follows(problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    follows = follow_ons(problems)
-    return [{**p, "follows": follows.get(i)} for i, p in enumerate(problems)]
 
 
-def report_json(report: Report, problems: Sequence[Problem] | None = None,
-                exit_code: int | None = None, **own: Any) -> dict[str, Any]:
-    """The envelope of a replayed log (``problems``: instead of the report's own;
-    ``exit_code``: the command's, when it is not the report's)."""
-    listed = report.problems if problems is None else problems
-    if exit_code is None:
-        exit_code = Report(report.game, report.source, {}, list(listed)).exit_code
-    return envelope(
-        source=report.source, game=report.game,
-        problems=[p.to_json() for p in listed], exit_code=exit_code,
-        state=report.state_json(), pending=pending_json(report),
-        outcome=outcome_json(report.outcome()), **own,
-    )
 
 
-ENVELOPE_KEYS = frozenset(
-    ("schema", "source", "game", "ok", "exit_code", "problems", "state", "pending", "outcome")
-)
+
 
 
 def verdict_json(verdict: Verdict) -> dict[str, Any]:

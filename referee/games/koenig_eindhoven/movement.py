@@ -1,0 +1,198 @@
+"""Movement (8.0-8.4, Exclusive 8.5, 4.0 redeployment): the cost of each step, the path a
+log writes checked hex by hex, and every hex a unit can reach.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from referee.games.koenig_eindhoven.board import Board
+from referee.games.koenig_eindhoven.state import KState
+
+STACK = 2
+"""8.2: two units a hex, both sides together, at all times."""
+
+
+def half(value: int) -> int:
+    """2.2 The Rule of Halves: fractions round up."""
+    return (value + 1) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    rule: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What entering one hex costs, or why it cannot be entered."""
+
+    cost: int
+    refusal: Refusal | None = None
+    close_combat: bool = False
+    """The hex holds exactly one enemy unit: entering it starts Close Combat (8.3, 10.0)."""
+
+
+class Occupancy:
+    """Who is in each hex (a view of the state for one move)."""
+
+    def __init__(self, board: Board, state: KState, moving: str | None = None) -> None:
+        self.side: dict[str, list[str]] = {}
+        self.count: dict[str, int] = {}
+        for unit, place in state.hex.items():
+            if place is not None and unit != moving:
+                self.count[place] = self.count.get(place, 0) + 1
+                self.side.setdefault(place, []).append(board.units[unit].side)
+
+    def enemies(self, hex_id: str, side: str) -> int:
+        return sum(1 for s in self.side.get(hex_id, ()) if s != side)
+
+    def units(self, hex_id: str) -> int:
+        return self.count.get(hex_id, 0)
+
+
+def step(board: Board, occ: Occupancy, side: str, a: str | None, b: str,
+         road_entry: bool = False, night: bool = False) -> Step:
+    """The cost of entering ``b`` from ``a`` (``None``: from off the map; ``road_entry``:
+    along the entry road, Exclusive 8.5)."""
+    tec = board.tec
+    target = board.hexes[b]
+    if a is None:
+        cost = tec.movement["road"] if road_entry else tec.enter_cost(target.terrain,
+                                                                      target.hilltop)
+    else:
+        if not board.adjacent(a, b):
+            return Step(0, Refusal("8.0", f"{b} is not adjacent to {a}: a unit moves from hex "
+                                   "to adjacent hex, never skipping a hex"))
+        side_ = board.hexside(a, b)
+        if side_.river and side_.bridge is None:
+            name = f" ({side_.name})" if side_.name else ""
+            return Step(0, Refusal("8.1.1", f"the hexside {a}-{b} is a River hexside{name} "
+                                   "without a bridge: units may not move across it"))
+        if side_.road:
+            cost = tec.movement["road"]  # 8.1.2: regardless of terrain or hexside
+        else:
+            cost = tec.enter_cost(target.terrain, target.hilltop)
+            if side_.slope:
+                cost += tec.hexside_movement["slope"]
+            if side_.stream:
+                cost += tec.hexside_movement["stream"]
+            if side_.bridge is not None:
+                cost += tec.hexside_movement["bridge"]
+    enemies = occ.enemies(b, side)
+    if enemies:
+        if night:
+            return Step(0, Refusal("4.0", f"{b} holds an enemy unit: a night redeployment "
+                                   "never enters an enemy hex (no Close Combat at night)"))
+        if occ.units(b) >= STACK:
+            return Step(0, Refusal("8.2", f"{b} already holds two units: it cannot be entered, "
+                                   "not even to start Close Combat (8.2, 10.0)"))
+        return Step(cost + tec.movement["close_combat"], close_combat=True)
+    if occ.units(b) >= STACK:
+        return Step(0, Refusal("8.2", f"{b} already holds two units: stacking is two units a "
+                               "hex, both sides together, at all times (moving through too)"))
+    return Step(cost)
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """A path checked: what it cost and whether it ends in Close Combat."""
+
+    spent: int
+    close_combat: bool
+
+
+def walk(board: Board, occ: Occupancy, side: str, start: str | None, entry: str | None,
+         path: tuple[str, ...], allowance: int, night: bool = False) -> Walk | Refusal:
+    """Check a path hex by hex.  ``start`` is the unit's hex, or ``None`` for a reinforcement
+    entering by road ``entry`` (its first hex: the entry hex, or one adjacent to it when an
+    enemy unit blocks the entry hex, 8.3.1)."""
+    spent = 0
+    here = start
+    for index, there in enumerate(path):
+        if here is None:
+            assert entry is not None
+            gate = board.entry_roads[entry]
+            if there == gate:
+                s = step(board, occ, side, None, there, road_entry=True)
+            elif board.adjacent(gate, there) and occ.enemies(gate, side):
+                s = step(board, occ, side, None, there)
+            elif board.adjacent(gate, there):
+                return Refusal("8.3.1", f"road {entry} enters the map at {gate}: a unit enters "
+                               f"at a hex adjacent to it ({there}) only when an enemy unit "
+                               "blocks the entry hex")
+            else:
+                return Refusal("8.5", f"road {entry} enters the map at {gate}, not {there}")
+        else:
+            s = step(board, occ, side, here, there, night=night)
+        if s.refusal is not None:
+            return s.refusal
+        if spent + s.cost > allowance:
+            what = "Close Combat in " if s.close_combat else ""
+            return Refusal("8.1", f"entering {what}{there} costs {s.cost} MP, but only "
+                           f"{allowance - spent} of {allowance} remain (8.1: a unit that cannot "
+                           "pay the total cost cannot enter)")
+        spent += s.cost
+        if s.close_combat and index != len(path) - 1:
+            return Refusal("8.3", f"{there} holds an enemy unit: a unit must stop when it "
+                           "enters it and engage in Close Combat")
+        here = there
+    return Walk(spent, bool(path) and s.close_combat)
+
+
+def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
+              entry: str | None, allowance: int, night: bool = False,
+              close: dict[str, tuple[int, tuple[str, ...]]] | None = None,
+              ) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Every hex the unit can end its movement in without Close Combat: the cheapest cost and
+    a path to it (ties broken by hex id, so the listing is stable).  With ``close``, the
+    enemy hexes it can enter for Close Combat go there (10.0)."""
+    best: dict[str, tuple[int, tuple[str, ...]]] = {}
+    queue: list[tuple[int, tuple[str, ...]]] = []
+    if start is None:
+        assert entry is not None
+        gate = board.entry_roads[entry]
+        firsts = [(gate, step(board, occ, side, None, gate, road_entry=True))]
+        if occ.enemies(gate, side):
+            firsts += [(h, step(board, occ, side, None, h)) for h in board.neighbours(gate)]
+        for h, s in firsts:
+            if s.refusal is None and s.cost <= allowance:
+                if s.close_combat:
+                    _closer(close, h, s.cost, (h,))
+                else:
+                    heapq.heappush(queue, (s.cost, (h,)))
+    else:
+        heapq.heappush(queue, (0, ()))
+    while queue:
+        cost, path = heapq.heappop(queue)
+        here = path[-1] if path else start
+        assert here is not None
+        if here in best and best[here][0] <= cost:
+            continue
+        if path:
+            best[here] = (cost, path)
+        elif here in best:
+            continue
+        else:
+            best[here] = (0, ())
+        for there in board.neighbours(here):
+            s = step(board, occ, side, here, there, night=night)
+            if s.refusal is not None or cost + s.cost > allowance:
+                continue
+            if s.close_combat:
+                _closer(close, there, cost + s.cost, (*path, there))
+                continue
+            if there in best and best[there][0] <= cost + s.cost:
+                continue
+            heapq.heappush(queue, (cost + s.cost, (*path, there)))
+    if start is not None:
+        best.pop(start, None)
+    return best
+
+
+def _closer(close: dict[str, tuple[int, tuple[str, ...]]] | None, hex_id: str, cost: int,
+            path: tuple[str, ...]) -> None:
+    if close is not None and (hex_id not in close or close[hex_id][0] > cost):
+        close[hex_id] = (cost, path)

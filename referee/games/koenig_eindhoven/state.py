@@ -1,0 +1,119 @@
+"""The Eindhoven Bridge state: where every unit is, its hits, the Command Cup, the support
+points and where in the Game Turn the players stand (3.0, 4.0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    """The phases of a Game Turn (4.0) the players act in; housekeeping is instant."""
+
+    LANDING = "landing"            # 5.0: the landing rolls of arriving Allied reinforcements
+    SUPPORT = "support"            # 6.0: day turns, the artillery and Allied support rolls
+    OPERATIONS = "operations"      # 7.0: day turns, the Command Cup
+    REDEPLOYMENT = "redeployment"  # 4.0: night turns, the German redeployment
+    OVER = "over"                  # after Game Turn 10 (3.0)
+
+
+IN_PLAY = "in play"
+DUE = "due"
+ELIMINATED = "eliminated"
+OFF_MAP = "off map"
+NEVER = "never arrived"
+STATUSES = (IN_PLAY, DUE, ELIMINATED, OFF_MAP, NEVER)
+
+MOVEMENT = "movement"
+FULL_FIRE = "full-fire"
+COMBINED = "combined"
+REDEPLOYED = "redeployed"
+OPERATIONS = (MOVEMENT, FULL_FIRE, COMBINED, REDEPLOYED)
+
+ARTILLERY = "artillery"
+ALLIED_SUPPORT = "allied-support"
+
+
+@dataclass(frozen=True, slots=True)
+class Battle:
+    """A Full or Mobile Fire attack from its preparation to its last decision (9.0-9.2.3).
+
+    Immutable: each step makes a new one (``dataclasses.replace``)."""
+
+    kind: str
+    """full-fire or mobile-fire."""
+    target: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    attacker: str
+    """The attacking (active) side."""
+    af: int
+    """The Attack Factor after preparation and terrain (9.0 steps 1 and 4), before support."""
+    modifiers: tuple[str, ...]
+    step: str
+    """defensive-support, offensive-support, roll, hit-defender, hit-attacker, retreat."""
+    defensive: int = 0
+    offensive: int = 0
+    roll: int | None = None
+    result: str | None = None
+    hit: tuple[str, ...] = ()
+    """Units that took a Hit and may still retreat (9.2.3), defender's first."""
+
+    @property
+    def net(self) -> int:
+        return self.af + self.offensive - self.defensive
+
+
+@dataclass(slots=True)
+class KState:
+    """Everything on the map, the tracks and in the cup."""
+
+    scenario: str
+    turn: int
+    phase: Phase
+    hex: dict[str, str | None]
+    """Every combat unit (HQs are never on the map, K20): its hex, or None when not on it."""
+    status: dict[str, str]
+    """Every combat unit: in play, due, eliminated, off map, never arrived."""
+    hits: dict[str, int]
+    cup: list[str] = field(default_factory=list)
+    """Formations whose HQ is still in the Command Cup this Operations Phase (7.0)."""
+    active: str | None = None
+    """The formation drawn and activated (7.0), until its activation ends."""
+    operation: dict[str, str] = field(default_factory=dict)
+    """Units that performed (or are performing) an Operation this turn, and which (7.0)."""
+    mp_left: dict[str, int] = field(default_factory=dict)
+    """Movement Points a unit had left when its movement ended this turn (8.0)."""
+    current: str | None = None
+    """The unit whose Combined Operation is still open (it moved; its Mobile Fire may follow,
+    8.4); any other unit's Operation closes it (7.1)."""
+    landed: set[str] = field(default_factory=set)
+    """Allied reinforcements whose Paratroop Landing roll was made (5.0)."""
+    rolled: list[str] = field(default_factory=list)
+    """This Support Phase's rolls made so far: artillery, then allied-support (6.0)."""
+    points: dict[str, int] = field(default_factory=lambda: {ARTILLERY: 0, ALLIED_SUPPORT: 0})
+    result: dict[str, object] | None = None
+    battle: Battle | None = None
+    fired: set[str] = field(default_factory=set)
+    """Combined units that made their Mobile Fire this turn (8.4)."""
+    engaged: set[str] = field(default_factory=set)
+    """Units that initiated a Close Combat this turn: their Operation is over (10.3)."""
+
+    def copy(self) -> KState:
+        return KState(
+            scenario=self.scenario, turn=self.turn, phase=self.phase, hex=dict(self.hex),
+            status=dict(self.status), hits=dict(self.hits), cup=list(self.cup),
+            active=self.active, operation=dict(self.operation), mp_left=dict(self.mp_left),
+            current=self.current, landed=set(self.landed), rolled=list(self.rolled),
+            points=dict(self.points), result=self.result, battle=self.battle,
+            fired=set(self.fired), engaged=set(self.engaged),
+        )
+
+    def take(self, other: KState) -> None:
+        """Become ``other`` (the work copy a command was applied to)."""
+        for item in fields(self):
+            setattr(self, item.name, getattr(other, item.name))
+
+    def occupants(self, hex_id: str) -> list[str]:
+        return [u for u, h in self.hex.items() if h == hex_id]
