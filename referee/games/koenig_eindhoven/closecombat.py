@@ -13,7 +13,7 @@ from dataclasses import replace
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.koenig_eindhoven.board import Board
-from referee.games.koenig_eindhoven.combat import CLOSE, OFF, retreat_hexes
+from referee.games.koenig_eindhoven.combat import CLOSE, OFF, move_in_retreat, retreat_hexes
 from referee.games.koenig_eindhoven.state import ELIMINATED, IN_PLAY, OFF_MAP, Battle, KState
 
 
@@ -201,21 +201,7 @@ def retreat(board: Board, state: KState, unit: str, where: str | None, events: l
         else:
             state.battle = replace(battle, step="round")
         return
-    allowed = options(board, state, unit)
-    if where not in allowed:
-        raise IllegalMove("11.0", f"{unit} cannot retreat to {where}: a retreat goes to an "
-                          "adjacent hex without enemy units, within stacking, not across a "
-                          "River hexside" + (f" ({', '.join(allowed)})" if allowed else ""))
-    origin = state.hex[unit]
-    if where == OFF:
-        state.hex[unit] = None
-        state.status[unit] = OFF_MAP
-        events.append(Event("retreat", f"{unit} retreats off the map from {origin}: out of "
-                            "play, not eliminated (11.1)", {"unit": unit, "to": OFF}))
-    else:
-        state.hex[unit] = where
-        events.append(Event("retreat", f"{unit} retreats {origin}->{where} (11.0)",
-                            {"unit": unit, "to": where}))
+    events.append(move_in_retreat(state, unit, where, options(board, state, unit)))
     if step == "retreat-forced":
         state.battle = replace(battle, hit=battle.hit[1:])
     assert state.status[unit] in (IN_PLAY, OFF_MAP)

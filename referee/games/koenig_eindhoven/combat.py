@@ -8,6 +8,7 @@ owner's retreat or stay.  A step with nothing to decide is skipped.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from referee.core.engine import Event
@@ -272,6 +273,24 @@ def retreat_hexes(board: Board, state: KState, unit: str) -> list[str]:
     return found
 
 
+def move_in_retreat(state: KState, unit: str, where: str, allowed: Sequence[str]) -> Event:
+    """Move ``unit`` back to ``where``, one of the ``allowed`` hexes (11.0), or off the map
+    (11.1: out of play, not eliminated): after fire (9.2.3) and in Close Combat (10.0)."""
+    if where not in allowed:
+        raise IllegalMove("11.0", f"{unit} cannot retreat to {where}: a retreat goes to an "
+                          "adjacent hex without enemy units, within stacking, not across a "
+                          "River hexside" + (f" ({', '.join(allowed)})" if allowed else ""))
+    origin = state.hex[unit]
+    if where == OFF:
+        state.hex[unit] = None
+        state.status[unit] = OFF_MAP
+        return Event("retreat", f"{unit} retreats off the map from {origin}: out of play, not "
+                     "eliminated (11.1)", {"unit": unit, "to": OFF})
+    state.hex[unit] = where
+    return Event("retreat", f"{unit} retreats {origin}->{where} (11.0)",
+                 {"unit": unit, "to": where})
+
+
 def retreat(board: Board, state: KState, unit: str, where: str | None,
             events: list[Event]) -> None:
     """9.2.3: after a Full or Mobile Fire Hit the unit may retreat (``where``) or stay."""
@@ -280,22 +299,7 @@ def retreat(board: Board, state: KState, unit: str, where: str | None,
     if unit != battle.hit[0]:
         raise IllegalMove("9.2.3", f"the retreat decision now is {battle.hit[0]}'s, not {unit}'s")
     if where is not None:
-        options = retreat_hexes(board, state, unit)
-        if where not in options:
-            raise IllegalMove("11.0", f"{unit} cannot retreat to {where}: a retreat goes to an "
-                              "adjacent hex without enemy units, within stacking, not across a "
-                              "River hexside"
-                              + (f" ({', '.join(options)})" if options else ""))
-        origin = state.hex[unit]
-        if where == OFF:
-            state.hex[unit] = None
-            state.status[unit] = OFF_MAP
-            events.append(Event("retreat", f"{unit} retreats off the map from {origin}: out of "
-                                "play, not eliminated (11.1)", {"unit": unit, "to": OFF}))
-        else:
-            state.hex[unit] = where
-            events.append(Event("retreat", f"{unit} retreats {origin}->{where} (11.0)",
-                                {"unit": unit, "to": where}))
+        events.append(move_in_retreat(state, unit, where, retreat_hexes(board, state, unit)))
     else:
         events.append(Event("stay", f"{unit} stays (9.2.3)", {"unit": unit}))
     state.battle = replace(battle, hit=battle.hit[1:])
