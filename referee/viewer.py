@@ -76,8 +76,17 @@ class _Recorder(Replayer):
             self.after.append((entry, self.engine.copy(self.report.state)))
 
 
-def _highlight(report: Report, line: ActionLine) -> Highlight:
-    events = tuple(e.event.text for e in report.events if e.line == line.number)
+def _events_by_line(report: Report) -> dict[int | None, tuple[str, ...]]:
+    """The words of each line's events, gathered in one pass over the report."""
+    found: dict[int | None, list[str]] = {}
+    for item in report.events:
+        found.setdefault(item.line, []).append(item.event.text)
+    return {line: tuple(texts) for line, texts in found.items()}
+
+
+def _highlight(report: Report, line: ActionLine,
+               by_line: dict[int | None, tuple[str, ...]] | None = None) -> Highlight:
+    events = (by_line if by_line is not None else _events_by_line(report)).get(line.number, ())
     return Highlight(line.number, " ".join(line.text.split("#", 1)[0].split()),
                      tuple(item.command for item in line.items), events)
 
@@ -108,15 +117,16 @@ def view_data(log: ParsedLog, engine: Engine[Any, Any], seed: str | None = None)
     if report.state is not None:
         opening = recorder.opening if recorder.opening is not None else report.state
         add(0, "opening", opening, None)
+        by_line = _events_by_line(report)
         for line, state in recorder.after:
-            add(line.number, line.text, state, _highlight(report, line))
+            add(line.number, line.text, state, _highlight(report, line, by_line))
         if recorder.after:
             # The end of the log: what the referee applied by itself after the last line.
             last_line = recorder.after[-1][0]
             final = engine.to_json(report.state)
             if final != engine.to_json(recorder.after[-1][1]):
                 add(last_line.number, "(the referee's own steps at the end)", report.state,
-                    _highlight(report, last_line))
+                    _highlight(report, last_line, by_line))
     events: dict[int, list[dict[str, Any]]] = {}
     for item in report.events:
         events.setdefault(item.line or 0, []).append({
