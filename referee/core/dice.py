@@ -59,7 +59,7 @@ class DiceStream:
     def __init__(self, seed: str) -> None:
         self.seed = seed
         self._mac = hmac.new(seed.encode("utf-8"), digestmod=hashlib.sha256)
-        self._block_index = -1
+        self._block_index: int | None = None  # no block read yet (a negative draw is refused)
         self._block: tuple[int, ...] = ()
 
     def _hmac(self, message: bytes) -> bytes:
@@ -68,6 +68,15 @@ class DiceStream:
         return mac.digest()
 
     def face(self, index: int, sides: int) -> int:
+        # The common case first: a draw from the block already read, below its die's limit.
+        if index >> 2 == self._block_index:
+            x = self._block[index & 3]
+            limit = _LIMITS.get(sides)
+            if limit is not None and x < limit:
+                return x % sides + 1
+        return self._face(index, sides)
+
+    def _face(self, index: int, sides: int) -> int:
         limit = _LIMITS.get(sides)
         if limit is None:
             if not 2 <= sides <= 1000:

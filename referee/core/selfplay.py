@@ -29,27 +29,33 @@ def random_policy(state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
 
 
 class StreamDice:
-    """The dice of self-play: straight from the stream, remembering the faces of each command."""
+    """The dice of self-play: straight from the stream, remembering the faces of each command.
 
-    __slots__ = ("position", "rolls", "stream")
+    With ``keep_rolls=False`` the rolls are not remembered (a game whose log nobody keeps
+    needs only the faces): the stream, and so every face, is the same either way.
+    """
 
-    def __init__(self, stream: DiceStream) -> None:
+    __slots__ = ("keep_rolls", "position", "rolls", "stream")
+
+    def __init__(self, stream: DiceStream, *, keep_rolls: bool = True) -> None:
         self.stream = stream
         self.position = 0
         self.rolls: list[Roll] = []
+        self.keep_rolls = keep_rolls
 
     def roll(
         self, sides: int, count: int = 1, label: str = "", *, low: int = 1
     ) -> tuple[int, ...]:
-        shift = low - 1
+        position = self.position
+        face = self.stream.face
         if count == 1:
-            faces: tuple[int, ...] = (self.stream.face(self.position, sides) + shift,)
+            faces: tuple[int, ...] = (face(position, sides) + low - 1,)
         else:
-            faces = tuple(
-                self.stream.face(self.position + i, sides) + shift for i in range(count)
-            )
-        self.position += count
-        self.rolls.append(Roll(sides, faces, label, low))
+            shift = low - 1
+            faces = tuple(face(position + i, sides) + shift for i in range(count))
+        self.position = position + count
+        if self.keep_rolls:
+            self.rolls.append(Roll(sides, faces, label, low))
         return faces
 
     def draw(self, pool: Sequence[str], label: str = "") -> str:
@@ -58,7 +64,8 @@ class StreamDice:
         else:
             chit = draw_from_stream(self.stream, self.position, pool)
             self.position += 1
-        self.rolls.append(Roll(len(pool), (pool.index(chit) + 1,), label, 1, chit))
+        if self.keep_rolls:
+            self.rolls.append(Roll(len(pool), (pool.index(chit) + 1,), label, 1, chit))
         return chit
 
 
@@ -87,7 +94,7 @@ def play_game(
     at the end; with ``check`` also after every command."""
     rng = random.Random(seed)
     state = engine.setup(scenario, {})
-    dice = StreamDice(DiceStream(seed))
+    dice = StreamDice(DiceStream(seed), keep_rolls=keep_log)
     lines: list[str] = []
     if keep_log:
         lines += [
@@ -118,7 +125,8 @@ def play_game(
             command = (
                 legal[0] if side == REFEREE and len(legal) == 1 else policy(state, legal, rng)
             )
-        dice.rolls = []
+        if keep_log:
+            dice.rolls = []
         try:
             engine.apply(state, command, dice)
         except RefereeError as error:

@@ -31,10 +31,24 @@ from referee.games.battle_card.commands import (
     fight,
     move,
 )
+from referee.games.battle_card.events import (
+    LazyEvent,
+    combat_data,
+    combat_words,
+    fight_label,
+    grown_data,
+    grown_words,
+    held_back_data,
+    held_back_words,
+    turn_data,
+    turn_words,
+)
 from referee.games.battle_card.policy import greedy_policy
 from referee.games.battle_card.position import SetupStatement
 
 if TYPE_CHECKING:
+    import random
+
     from rich.console import RenderableType
 
 from referee.games.battle_card.state import (
@@ -46,7 +60,6 @@ from referee.games.battle_card.state import (
 )
 
 ALLIED: Side = "allied"
-ROW_WORDS = {"allied": "Allies stronger", "german": "Germans stronger", "equal": "equal"}
 
 # Options for the readings careful players disagree on (docs/battle-card-interpretations.md).
 OPTIONS = {
@@ -100,14 +113,16 @@ def _is_over(state: BattleCardState) -> bool:
     return state.step is _OVER
 
 
-def _german_control(state: BattleCardState, city: str, german: int) -> str:
+def _german_control(state: BattleCardState, city: str, german: int) -> bool:
     """Turn 2: "If the value of the German unit exceeds that of the Allied unit, set the
-    control die to 1" (a city with no Allied unit counts it as 0)."""
+    control die to 1" (a city with no Allied unit counts it as 0).  True when it was set."""
+    if state.control[city] == GERMAN_CONTROL:
+        return False
     unit = state.unit_in(city)
-    if german > (unit.strength if unit else 0) and state.control[city] != GERMAN_CONTROL:
+    if german > (unit.strength if unit else 0):
         state.control[city] = GERMAN_CONTROL
-        return ", German control"
-    return ""
+        return True
+    return False
 
 
 class BattleCardEngine:
@@ -194,6 +209,22 @@ class BattleCardEngine:
             return [LANDING]
         return []
 
+    def random_command(self, state: BattleCardState, rng: random.Random) -> Command:
+        """What the random policy picks, drawn without listing every command: the same
+        command, from the same draw of ``rng``, as ``legal(state)[rng.randrange(n)]``, and a
+        forced referee step without a draw (as self-play treats a single referee command)."""
+        step = state.step
+        if step is _COMBAT:
+            left = state.combats_left
+            choice = rng.randrange(2 * len(left))
+            return fight(left[choice >> 1], not choice & 1)
+        if step is _AIRDROP:
+            return AIRDROP
+        if step is _LANDING:
+            return LANDING
+        legal = self.legal(state)
+        return legal[rng.randrange(len(legal))]
+
     def forced(self, state: BattleCardState) -> Command | None:
         if state.step is _AIRDROP:
             return AIRDROP
@@ -236,24 +267,30 @@ class BattleCardEngine:
         return position.position_lines(state)
 
     def apply(self, state: BattleCardState, command: Command, dice: Dice) -> list[Event]:
-        if state.step is _OVER:
+        step = state.step
+        if step is _OVER:
             raise GameOver(f"the game is over: {state.reason}")
-        if isinstance(command, Airdrop):
-            self._expect(state, _AIRDROP, command)
-            return self._airdrop(state, dice)
+        # The step checks are written out: this is self-play's hottest path.
         if isinstance(command, Fight):
-            self._expect(state, _COMBAT, command)
+            if step is not _COMBAT:
+                self._expect(state, _COMBAT, command)
             return self._fight(state, command, dice)
         if isinstance(command, Move | Pass):
-            self._expect(state, _MOVEMENT, command)
+            if step is not _MOVEMENT:
+                self._expect(state, _MOVEMENT, command)
             if isinstance(command, Move):
                 events = self._move(state, command)
             else:
                 events = [Event("pass", "no Allied movement this turn")]
-            if not _is_over(state):
+            if state.step is not _OVER:
                 events += self._after_movement(state)
             return events
-        self._expect(state, _LANDING, command)
+        if isinstance(command, Airdrop):
+            if step is not _AIRDROP:
+                self._expect(state, _AIRDROP, command)
+            return self._airdrop(state, dice)
+        if step is not _LANDING:
+            self._expect(state, _LANDING, command)
         return self._landing(state, dice)
 
     def out_of_turn(self, state: BattleCardState, command: Command) -> IllegalMove | None:
@@ -322,12 +359,14 @@ class BattleCardEngine:
     def _start_turn(self, state: BattleCardState) -> list[Event]:
         """Turn 1 begins: the cities that hold both sides must each fight once."""
         state.step = _COMBAT
+        held = {unit.city for unit in state.units.values()}
+        german = state.german
         state.combats_left = [
             city
             for city in state.card.cities
-            if state.unit_in(city) is not None and state.german.get(city) is not None
+            if city in held and german.get(city) is not None
         ]
-        events = [Event("turn", f"turn {state.turn} begins", {"turn": state.turn})]
+        events: list[Event] = [LazyEvent("turn", (state.turn,), turn_words, turn_data)]
         if not state.combats_left:
             events.append(Event("combat", "no city holds both sides: no combat this turn"))
             events += self._reinforce(state)
@@ -348,45 +387,29 @@ class BattleCardEngine:
                 f"no combat at {command.city}: {why}",
                 [str(c) for c in self.legal(state)],
             )
-        unit = state.unit_in(command.city)
-        german = state.german[command.city]
-        assert unit is not None and german is not None
-        row = (
-            "allied" if unit.strength > german else "german" if german > unit.strength else "equal"
-        )
-        (face,) = dice.roll(6, 1, f"{command} ({unit.strength} against {german})")
-        mode = "attack" if command.attack else "defend"
-        allied_change, german_change, control = state.card.combat[(command.attack, row, face)]
-        before = (unit.strength, german)
-        unit.strength += allied_change
-        new_german = max(1, german + german_change)  # "cannot be less than 1"
-        state.german[command.city] = new_german
-        parts = []
-        if allied_change:
-            parts.append(f"Allies {allied_change}")
-        if german_change:
-            parts.append(f"Germany {german_change}")
-        if control and unit.strength < 1 and "no-control-when-destroyed" in state.options:
-            parts.append("no Allied control: the Allied unit is removed (option)")
-        elif control:
-            parts.append("Allied control")
-            state.control[command.city] = ALLIED_CONTROL
-        result = "; ".join(parts) or "no effect"
         city = command.city
-        events = [
-            Event(  # the words and data are made only if someone reads them
+        attack = command.attack
+        unit = state.unit_in(city)
+        german = state.german[city]
+        assert unit is not None and german is not None
+        allied = unit.strength
+        row = "allied" if allied > german else "german" if german > allied else "equal"
+        (face,) = dice.roll(6, 1, fight_label(city, attack, allied, german))
+        allied_change, german_change, control = state.card.combat[(attack, row, face)]
+        unit.strength = allied + allied_change
+        state.german[city] = max(1, german + german_change)  # "cannot be less than 1"
+        refused = (
+            control and unit.strength < 1 and "no-control-when-destroyed" in state.options
+        )
+        if control and not refused:
+            state.control[city] = ALLIED_CONTROL
+        events: list[Event] = [
+            LazyEvent(  # the words and data are made only if someone reads them
                 "combat",
-                lambda: f"{mode} at {city}: {unit.id} {before[0]} against German {before[1]} "
-                f"({ROW_WORDS[row]}), rolled {face}: {result}",
-                lambda: {
-                    "city": city,
-                    "mode": mode,
-                    "row": row,
-                    "roll": face,
-                    "allied": allied_change,
-                    "german": german_change,
-                    "control": control,
-                },
+                (city, attack, unit.id, allied, german, row, face,
+                 allied_change, german_change, control, refused),
+                combat_words,
+                combat_data,
             )
         ]
         if unit.strength < 1:
@@ -395,7 +418,7 @@ class BattleCardEngine:
             events.append(
                 Event("eliminated", f"{unit.id} is removed from the map", {"unit": unit.id})
             )
-        state.combats_left.remove(command.city)
+        state.combats_left.remove(city)
         if not state.units:
             self._end(state, "loss", "all Allied forces have left the game")
             events.append(Event("end", "the game is lost: all Allied forces have left the game"))
@@ -406,62 +429,58 @@ class BattleCardEngine:
 
     def _reinforce(self, state: BattleCardState) -> list[Event]:
         """Turn 2 (German Reinforcement): +1 to each German unit, from the topmost city down."""
-        events = []
+        events: list[Event] = []
         arnhem, nijmegen = "Arnhem", "Nijmegen"
+        germans, control, options = state.german, state.control, state.options
+        top = state.card.max_strength
         for city in state.card.top_down:
-            german = state.german.get(city)
+            german = germans.get(city)
             if german is None:
                 continue
-            if city == nijmegen and arnhem in state.control:
+            if city == nijmegen and arnhem in control:
                 wanted = (
-                    ALLIED_CONTROL
-                    if "nijmegen-needs-allied-arnhem" in state.options
-                    else GERMAN_CONTROL
+                    ALLIED_CONTROL if "nijmegen-needs-allied-arnhem" in options else GERMAN_CONTROL
                 )
-                if state.control[arnhem] != wanted:
-                    text = (
-                        f"no reinforcement for {city}: Arnhem is "
-                        f"{'Allied' if state.control[arnhem] == ALLIED_CONTROL else 'German'}"
-                        "-controlled"
+                if control[arnhem] != wanted:
+                    taken = "check-grown-cities-only" not in options and _german_control(
+                        state, city, german
                     )
-                    if "check-grown-cities-only" not in state.options:
-                        text += _german_control(state, city, german)
+                    facts = (city, german, control[arnhem] == ALLIED_CONTROL, taken)
                     events.append(
-                        Event("reinforcement", text, {"city": city, "german": german})
+                        LazyEvent("reinforcement", facts, held_back_words, held_back_data)
                     )
                     continue
-            state.german[city] = grown = min(state.card.max_strength, german + 1)
-            text = f"German reinforcement at {city}: {german} -> {grown}"
-            text += _german_control(state, city, grown)
+            germans[city] = grown = top if german >= top else german + 1
+            taken = _german_control(state, city, grown)
             events.append(
-                Event("reinforcement", text, {"city": city, "german": state.german[city]})
+                LazyEvent("reinforcement", (city, german, grown, taken), grown_words, grown_data)
             )
         state.step = _MOVEMENT
         return events
 
+    def _refused_move(self, state: BattleCardState, why: str) -> IllegalMove:
+        """Turn 3: a move the card does not allow, with the moves it does (listed only now)."""
+        return IllegalMove("Turn 3", why, [str(c) for c in self.legal(state)])
+
     def _move(self, state: BattleCardState, command: Move) -> list[Event]:
         """Turn 3 (Allied Movement): 30th Corps, or a unit with it, to an adjacent location."""
         card = state.card
-        legal = [str(c) for c in self.legal(state)]
         if command.unit == card.corps:
             where = state.corps
         elif command.unit in state.units:
             where = state.units[command.unit].city
         else:
-            raise IllegalMove("Turn 3", f"{command.unit} has left the game", legal)
+            raise self._refused_move(state, f"{command.unit} has left the game")
         if command.origin is not None and command.origin != where:
-            raise IllegalMove(
-                "Turn 3", f"{command.unit} is in {where}, not {command.origin}", legal
-            )
+            raise self._refused_move(state, f"{command.unit} is in {where}, not {command.origin}")
         to = command.destination
         if not card.adjacent(where, to):
-            raise IllegalMove("Turn 3", f"{to} is not adjacent to {where}", legal)
+            raise self._refused_move(state, f"{to} is not adjacent to {where}")
         if command.unit == card.corps:
             if to not in card.cities or not state.allied_controls(to):
-                raise IllegalMove(
-                    "Turn 3",
+                raise self._refused_move(
+                    state,
                     f"30th Corps may move only to a location under Allied control; {to} is not",
-                    legal,
                 )
             state.corps = to
             events = [
@@ -475,14 +494,13 @@ class BattleCardEngine:
                 events.append(Event("end", f"the game is won: 30th Corps reached {to}"))
             return events
         if where != state.corps:
-            raise IllegalMove(
-                "Turn 3",
+            raise self._refused_move(
+                state,
                 f"{command.unit} may move only while 30th Corps is with it "
                 f"(30th Corps is in {state.corps})",
-                legal,
             )
         if to not in card.cities:
-            raise IllegalMove("Turn 3", f"Allied units stay in the cities; {to} is not one", legal)
+            raise self._refused_move(state, f"Allied units stay in the cities; {to} is not one")
         unit = state.units[command.unit]
         other = state.unit_in(to)
         unit.city = to

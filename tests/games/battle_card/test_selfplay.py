@@ -87,3 +87,32 @@ def test_summary_interval_contains_the_rate() -> None:
     assert summary.games == 200
     assert low <= share <= high
     assert 0.0 < share < 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_random_command_is_the_random_policy_choice_from_the_same_draw(seed: int) -> None:
+    """``random_command`` (self-play's shortcut) picks what ``random_policy`` picks from
+    ``legal()`` with the same generator state, and a forced referee step without a draw."""
+    state = ENGINE.setup(None, {})
+    dice = StreamDice(DiceStream(str(seed)), keep_rolls=False)
+    quick, slow = random.Random(seed), random.Random(seed)
+    while (side := ENGINE.to_act(state)) is not None:
+        legal = list(ENGINE.legal(state))
+        expected = legal[0] if side == "referee" and len(legal) == 1 else random_policy(
+            state, legal, slow
+        )
+        command = ENGINE.random_command(state, quick)
+        assert command == expected
+        assert quick.getstate() == slow.getstate()
+        ENGINE.apply(state, command, dice)
+
+
+def test_rolls_kept_or_not_the_faces_are_the_same() -> None:
+    kept = StreamDice(DiceStream("same"))
+    bare = StreamDice(DiceStream("same"), keep_rolls=False)
+    for sides, count in [(6, 1), (6, 3), (10, 2), (6, 1), (20, 5), (6, 1)]:
+        assert kept.roll(sides, count, "x") == bare.roll(sides, count, "x")
+    assert kept.draw(["a", "b", "c"]) == bare.draw(["a", "b", "c"])
+    assert kept.position == bare.position
+    assert len(kept.rolls) == 7 and bare.rolls == []
