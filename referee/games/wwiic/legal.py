@@ -82,13 +82,19 @@ def unit_options(view: MapView, unit: str) -> list[Option]:
     return found
 
 
-def search(view: MapView, unit: str, target: str | None = None) -> UnitMoves:
+def search(
+    view: MapView, unit: str, target: str | frozenset[str] | None = None
+) -> UnitMoves:
     """Every move ``unit`` may make on ``view`` as it stands (``view.active`` set by caller);
-    with ``target``, only the moves that end there."""
+    with ``target`` (a space, or a set of them), only the moves that end there, in the order
+    the whole search finds them.  Steps from which no target is within the unit's remaining
+    allowance on an empty map are not taken, so the blockers noted are those of the paths
+    that could still end at a target."""
     start = view.loc[unit]
     assert start is not None
+    targets = frozenset((target,)) if isinstance(target, str) else target
     result = UnitMoves([])
-    if target is None or target == start:
+    if targets is None or start in targets:
         result.options.append(Option(unit, start, (), False, frozenset(), False, False))
     board = view.board
     for strategic in (False, True):
@@ -96,17 +102,29 @@ def search(view: MapView, unit: str, target: str | None = None) -> UnitMoves:
         if walk.begin() is not None:
             continue
         distance = None
-        if target is not None:
-            distance = board.distances(target, roads=strategic)
-        _search(view, walk, result, target, distance)
+        if targets is not None:
+            distance = _nearest(board, targets, strategic)
+        _search(view, walk, result, targets, distance)
     return result
+
+
+def _nearest(board: Board, targets: frozenset[str], roads: bool) -> dict[str, int]:
+    """Steps from each place to the nearest of ``targets`` on an empty map."""
+    if len(targets) == 1:
+        return board.distances(next(iter(targets)), roads=roads)
+    nearest: dict[str, int] = {}
+    for target in targets:
+        for place, steps in board.distances(target, roads=roads).items():
+            if steps < nearest.get(place, 1_000_000):
+                nearest[place] = steps
+    return nearest
 
 
 def _search(
     view: MapView,
     walk: Walk,
     result: UnitMoves,
-    target: str | None = None,
+    target: frozenset[str] | None = None,
     distance: dict[str, int] | None = None,
 ) -> None:
     board = view.board
@@ -122,8 +140,8 @@ def _search(
         if walk.stop is not None:
             result.blockers.update(walk.stop.on)
         end_mark = view.mark()
-        refusal = walk.finish() if target is None or nxt == target else None
-        if target is not None and nxt != target:
+        refusal = walk.finish() if target is None or nxt in target else None
+        if target is not None and nxt not in target:
             pass
         elif refusal is None:
             path = tuple(walk.path)
@@ -234,7 +252,15 @@ def _pair(
         # enters, so only those can give the second unit a move it does not have there.
         lifted = None
         if not same and view.loc[first] in later.blockers:
-            lifted = _lifted_search(view, first, second, both)
+            # Only the ends of the first unit's moves matter (4: the pair ends together).
+            if second not in reaches:
+                reaches[second] = reach(view, second)
+            ends = frozenset(
+                option.end for option in moves[first].options
+                if option.path and reaches[second].could_end(view.board, option.end)
+            )
+            if ends:
+                lifted = _lifted_search(view, first, second, both, ends)
         # The second unit's moves depend on the board as the first unit's move left it, not
         # on the path it took there: moves that leave the same board share one search, and
         # one verdict for each of the second unit's candidate moves.
@@ -242,9 +268,20 @@ def _pair(
         verdicts: dict[tuple[object, ...], bool] = {}
         if not same and second not in reaches:
             reaches[second] = reach(view, second)
+        # 4: units from two spaces end together in one space, so the second unit's moves are
+        # looked up by where they end (in their order), and each end is judged reachable once.
+        ending = {} if same else {id(later): _by_end(later.options)}
+        if lifted is not None:
+            ending[id(lifted)] = _by_end(lifted.options)
+        reachable: dict[str, bool] = {}
         for option in moves[first].options:
-            if not same and not reaches[second].could_end(view.board, option.end):
-                continue  # 4: the second unit could never end where the first does
+            end = option.end
+            if not same:
+                can = reachable.get(end)
+                if can is None:
+                    can = reachable[end] = reaches[second].could_end(view.board, end)
+                if not can:
+                    continue  # 4: the second unit could never end where the first does
             source = later
             if same:
                 affected = option.entered
@@ -253,12 +290,11 @@ def _pair(
             else:
                 affected = option.entered | {option.start}
             fresh = not affected.isdisjoint(source.blockers)
+            candidates = source.options if same else ending[id(source)].get(end, ())
             for move in option.forms(partner=second):
                 replies: list[UnitMove] = []
                 if not fresh:
-                    for other in source.options:
-                        if not same and other.end != option.end:
-                            continue  # 4: units from two spaces end together in one space
+                    for other in candidates:
                         if same and _independent(option, other):
                             if first == a:  # the same pair the other way round: found already
                                 activation = Activate.of(move, other.forms()[0])
@@ -303,19 +339,30 @@ def _pair(
     view.crossed = set()
 
 
+def _by_end(options: Sequence[Option]) -> dict[str, list[Option]]:
+    """The options grouped by the space they end in, each group in the options' order."""
+    grouped: dict[str, list[Option]] = {}
+    for option in options:
+        grouped.setdefault(option.end, []).append(option)
+    return grouped
+
+
 _LIFTED = "(lifted off the board)"
 """Where ``_lifted_search`` puts a unit while it looks at the board without it."""
 
 
-def _lifted_search(view: MapView, first: str, second: str, both: frozenset[str]) -> UnitMoves:
-    """Every move of ``second`` (activated with ``first``) on the board without ``first``."""
+def _lifted_search(
+    view: MapView, first: str, second: str, both: frozenset[str], ends: frozenset[str]
+) -> UnitMoves:
+    """Every move of ``second`` (activated with ``first``) on the board without ``first``
+    that ends in one of ``ends``."""
     start = view.loc[first]
     assert start is not None
     view.active = both
     view.crossed = set()
     mark = view.mark()
     view.move(first, start, _LIFTED)
-    found = search(view, second)
+    found = search(view, second, ends)
     view.undo(mark)
     view.active = frozenset()
     return found

@@ -287,7 +287,6 @@ class Walk:
         enemy_next = view.has(nxt, enemy)
         friendly_next = view.controller(nxt) == side
         n = self.steps
-        there = board.name(nxt)
         # 6.1: where a unit may go from a contested space (boxes count as friendly, uncontested).
         if board.kind[here] == SPACE and view.has(here, enemy):
             where = board.name(here)
@@ -296,7 +295,7 @@ class Walk:
                     mine = _an(side.capitalize())
                     return Refusal(
                         "6.1", f"{name} is in {where}, a friendly-controlled contested space: "
-                        f"it may move only into {mine}-controlled space, and {there} is "
+                        f"it may move only into {mine}-controlled space, and {board.name(nxt)} is "
                         f"{enemy.capitalize()}-controlled", (nxt,),
                     )
             else:
@@ -305,13 +304,13 @@ class Walk:
                     return Refusal(
                         "6.1", f"{name} is in {where}, {theirs}-controlled contested space: "
                         f"it may move only into {mine}-controlled uncontested space, and "
-                        f"{there} is not", (nxt,),
+                        f"{board.name(nxt)} is not", (nxt,),
                     )
                 if crossing.kind == RIVER and crossing.bridge and not view.has(nxt, side):
                     return Refusal(
                         "6.3", f"{name} is in {where}, {theirs}-controlled contested space: "
                         f"it crosses the river bridge only into a friendly-controlled, "
-                        f"friendly-occupied space, and {there} holds no "
+                        f"friendly-occupied space, and {board.name(nxt)} holds no "
                         f"{side.capitalize()} unit", (nxt,),
                     )
         # 6.3: rivers, canals and bridges.
@@ -329,13 +328,13 @@ class Walk:
                 if view.has(nxt, enemy):
                     return Refusal(
                         "6.3", f"a unit can't cross the Oosterbeek foot crossing into a space "
-                        f"with enemy units, and {there} has some",
+                        f"with enemy units, and {board.name(nxt)} has some",
                     )
             else:
                 if side != ALLIED or not info.leg:
                     return Refusal(
                         "6.3", f"{name} can't cross the unbridged river between "
-                        f"{board.name(here)} and {there}",
+                        f"{board.name(here)} and {board.name(nxt)}",
                     )
                 if view.special_used:
                     return Refusal(
@@ -345,56 +344,60 @@ class Walk:
         elif crossing.kind == "canal" and not crossing.bridge:
             if n > 0:
                 return Refusal(
-                    "6.3", f"{name} can't cross the canal into {there} as the second space of "
+                    "6.3", f"{name} can't cross the canal into {board.name(nxt)}"
+                           f" as the second space of "
                     "its move: a unit crossing an unbridged canal moves only one space",
                 )
             if enemy_next and crossing.key in view.crossed:
                 return Refusal(
                     "6.3", f"only one unit per activation crosses the canal boundary of "
-                    f"{there} from {board.name(here)} into an enemy-occupied space",
+                    f"{board.name(nxt)} from {board.name(here)} into an enemy-occupied space",
                 )
         elif crossing.bridge and enemy_next:
             if n > 0:
                 return Refusal(
-                    "6.3", f"{name} can't cross the bridge into enemy-occupied {there} as the "
+                    "6.3", f"{name} can't cross the bridge into enemy-occupied {board.name(nxt)}"
+                           f" as the "
                     "second space of its move",
                 )
             if crossing.key in view.crossed:
                 return Refusal(
                     "6.3", f"only one unit per activation crosses the bridge between "
-                    f"{board.name(here)} and {there} into an enemy-occupied space",
+                    f"{board.name(here)} and {board.name(nxt)} into an enemy-occupied space",
                 )
         # 8.2: out of supply.
         if self.oos and enemy_next and not friendly_next:
             return Refusal(
                 "8.2", f"{name} is out of supply and can't move into an enemy-controlled space "
-                f"with enemy units ({there})",
+                f"with enemy units ({board.name(nxt)})",
             )
         # 6.4: strategic movement.
         if self.strategic:
             if not crossing.road:
                 return Refusal(
-                    "6.4", f"no road connects {board.name(here)} and {there}: strategic "
+                    "6.4", f"no road connects {board.name(here)} and {board.name(nxt)}: strategic "
                     "movement enters every space along a connecting road",
                 )
             if side == ALLIED and nxt not in board.club_route:
                 return Refusal(
-                    "6.4", f"{there} is not on Club Route: Allied strategic movement enters "
+                    "6.4", f"{board.name(nxt)}"
+                           f" is not on Club Route: Allied strategic movement enters "
                     "only Club Route spaces",
                 )
             if enemy_next:
                 return Refusal(
-                    "6.4", f"strategic movement can't enter enemy-occupied {there}"
+                    "6.4", f"strategic movement can't enter enemy-occupied {board.name(nxt)}"
                 )
             if view.count(nxt, side) >= 2:
                 return Refusal(
-                    "6.4", f"strategic movement can't enter or move through {there}: it holds "
+                    "6.4", f"strategic movement can't enter or move through {board.name(nxt)}"
+                           f": it holds "
                     "two friendly units", (nxt,),
                 )
             if side == GERMAN and not friendly_next:
                 return Refusal(
                     "6.4", f"German strategic movement can't enter the empty Allied-controlled "
-                    f"space {there}", (nxt,),
+                    f"space {board.name(nxt)}", (nxt,),
                 )
         return None
 
@@ -402,19 +405,20 @@ class Walk:
         board, view = self.board, self.view
         side, name = self.side, self.unit
         enemy = other_side(side)
-        there = board.name(nxt)
         kind = board.kind[nxt]
         stop: Refusal | None = None
         if kind == SPACE and self.strategic:
             units = view.units_in(nxt)
             if side == ALLIED and any(board.units[u].corps30 for u in units):
                 stop = Refusal(
-                    "6.4", f"{name} must stop in {there}: Allied strategic movement stops on "
+                    "6.4", f"{name} must stop in {board.name(nxt)}"
+                           f": Allied strategic movement stops on "
                     "entering a space with a 30 Corps unit", (nxt,),
                 )
             elif side == GERMAN and units:
                 stop = Refusal(
-                    "6.4", f"{name} must stop in {there}: German strategic movement stops on "
+                    "6.4", f"{name} must stop in {board.name(nxt)}"
+                           f": German strategic movement stops on "
                     "entering a space with a German unit", (nxt,),
                 )
         enemy_next = kind == SPACE and view.has(nxt, enemy)
@@ -430,7 +434,7 @@ class Walk:
         if kind == SPACE:
             if enemy_next:
                 stop = Refusal(
-                    "6.1", f"{name} must stop in {there}: it holds enemy units"
+                    "6.1", f"{name} must stop in {board.name(nxt)}: it holds enemy units"
                 )
                 if crossing.water and (crossing.bridge or crossing.kind == "canal"):
                     view.add_crossed(crossing.key)
@@ -438,7 +442,8 @@ class Walk:
                 view.set_control(nxt, side)
         if crossing.kind == "canal" and not crossing.bridge and stop is None:
             stop = Refusal(
-                "6.3", f"{name} crossed an unbridged canal into {there}, so it moves only one "
+                "6.3", f"{name} crossed an unbridged canal into {board.name(nxt)}"
+                       f", so it moves only one "
                 "space",
             )
         if kind == BOX:
@@ -478,10 +483,9 @@ class Walk:
             if self.strategic:
                 return Refusal("6.4", "a strategic move enters at least one space")
             return None
-        there = board.name(end)
         if board.kind[end] == SPACE and view.count(end, side) > 2:
             return Refusal(
-                "6.2", f"{name} can't end its move in {there}: it already holds two "
+                "6.2", f"{name} can't end its move in {board.name(end)}: it already holds two "
                 f"{side.capitalize()} units (a unit may move through such a space but not stop "
                 "there)", (end,),
             )
@@ -494,12 +498,13 @@ class Walk:
             if info.type == MOTORIZED:
                 return Refusal(
                     "6", f"{name} is motorized infantry: moving two spaces it can't end its "
-                    f"move in an enemy-occupied space ({there})",
+                    f"move in an enemy-occupied space ({board.name(end)})",
                 )
             if info.type in TRACKED_TYPES and board.terrain[end] in ROUGH and not self.last_road:
                 return Refusal(
                     "6", f"{name} is {info.type_words}: moving two spaces it can't end its "
-                    f"move in enemy-occupied {board.terrain[end]} ({there}) unless it enters "
+                    f"move in enemy-occupied {board.terrain[end]} ({board.name(end)}"
+                    f") unless it enters "
                     "by a connecting road",
                 )
         return None
