@@ -8,6 +8,9 @@ and after every command of one game in N (``--check-every``, 10 by default, as `
 does); after every command of every game (``simulate --check-every 1``); and at the end of
 every game only.  This process's CPU time is the figure to compare on a busy machine (the
 wall time is shown too).  The target is 5,000 games/s per core with the sampled checks.
+
+The anchor, timed in the same run, is a fixed pure-Python loop (``anchor()``): the games'
+CPU time divided by the anchor's is the figure that the machine's load disturbs least.
 """
 
 from __future__ import annotations
@@ -17,6 +20,15 @@ import time
 
 from referee.core.selfplay import play_game, random_policy
 from referee.games.battle_card import ENGINE
+
+
+def anchor() -> float:
+    """CPU seconds of a fixed pure-Python loop (the same work on every run)."""
+    start = time.process_time()
+    x = 0
+    for i in range(1_000_000):
+        x = (x * 31 + i) % 1_000_003
+    return time.process_time() - start
 
 
 def main() -> None:
@@ -31,6 +43,7 @@ def main() -> None:
         "checked after every command of every game": 1,
         "checked at the end of each game only": 0,
     }
+    anchors = [anchor()]
     for label, sample in ways.items():
         start, cpu = time.perf_counter(), time.process_time()
         commands = 0
@@ -42,8 +55,12 @@ def main() -> None:
         elapsed, used = time.perf_counter() - start, time.process_time() - cpu
         print(
             f"{games} games {label}: {games / used:,.0f} games/s CPU "
-            f"({commands / used:,.0f} commands/s CPU; {games / elapsed:,.0f} games/s wall)"
+            f"({commands / used:,.0f} commands/s CPU; {games / elapsed:,.0f} games/s wall); "
+            f"CPU {used:.2f} s = {used / min(anchors):.2f}x the anchor"
         )
+        anchors.append(anchor())
+    print(f"anchor (a fixed pure-Python loop): best {min(anchors) * 1000:.0f} ms CPU "
+          f"of {len(anchors)}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,337 @@
+"""The enumeration of legal activations as it was before the pair search was made cheaper
+(issue 14), kept verbatim as the reference ``test_legal_reference.py`` compares against.
+
+
+What a side may do in its impulse: every activation of one or two units (4, 6).
+
+Each unit's moves are found by a backtracking search through ``Walk`` (the same steps
+``apply`` takes), which also notes the *blockers*: the spaces whose units or control stopped
+or refused the unit somewhere.  A pair of units moves one unit at a time, in either order
+(``apply`` tries the order written, then the other).  For the order "A, then B":
+
+* B's moves can only differ from its moves alone where A's move changed something: A's start
+  (if not B's), and the spaces A entered.  If none of those is one of B's blockers, B can't
+  gain a move, so B's moves alone are the candidates, each checked after A's move (or, when
+  the two moves touch no common space and use no once-per-turn crossing, taken as they are);
+* otherwise B's moves are searched afresh on the board as A left it.
+
+So the list is exact: what ``apply`` accepts is listed, and what is listed is accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from referee.games.wwiic.board import BOX, FERRY, SPACE, Board
+from referee.games.wwiic.commands import Activate, Command, UnitMove
+from referee.games.wwiic.mapview import MapView
+from referee.games.wwiic.movement import Walk, run_move
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One way a unit may move when activated (before naming a special crossing's enabler)."""
+
+    unit: str
+    start: str
+    path: tuple[str, ...]
+    strategic: bool
+    entered: frozenset[str]
+    special: bool
+    foot: bool
+    candidates: tuple[str, ...] = ()
+    """For a special river crossing: the 30 Corps units that may enable it."""
+
+    @property
+    def end(self) -> str:
+        return self.path[-1] if self.path else self.start
+
+    def forms(self, partner: str | None = None) -> list[UnitMove]:
+        """The moves a log may write for this option (with or without 'with UNIT')."""
+        if not self.special:
+            return [UnitMove(self.unit, self.path, self.strategic, None, self.start)]
+        found = [c for c in self.candidates if c != partner]
+        moves = [UnitMove(self.unit, self.path, self.strategic, c, self.start) for c in found]
+        if len(found) == 1:
+            moves.insert(0, UnitMove(self.unit, self.path, self.strategic, None, self.start))
+        return moves
+
+
+@dataclass(slots=True)
+class UnitMoves:
+    """A unit's options, and the spaces whose state limited them."""
+
+    options: list[Option]
+    blockers: set[str] = field(default_factory=set)
+
+
+def activatable(board: Board, view: MapView, side: str) -> list[str]:
+    """Unspent units of ``side`` in a map space, an off-map box or the ferry box (4)."""
+    out = []
+    for unit in board.unit_order:
+        if board.side_of[unit] != side or unit in view.spent:
+            continue
+        place = view.loc[unit]
+        if place is not None and board.kind[place] in (SPACE, BOX, FERRY):
+            out.append(unit)
+    return out
+
+
+def unit_options(view: MapView, unit: str) -> list[Option]:
+    """Every move ``unit`` may make if activated alone (no move included)."""
+    view.active = frozenset((unit,))
+    found = search(view, unit).options
+    view.active = frozenset()
+    return found
+
+
+def search(view: MapView, unit: str, target: str | None = None) -> UnitMoves:
+    """Every move ``unit`` may make on ``view`` as it stands (``view.active`` set by caller);
+    with ``target``, only the moves that end there."""
+    start = view.loc[unit]
+    assert start is not None
+    result = UnitMoves([])
+    if target is None or target == start:
+        result.options.append(Option(unit, start, (), False, frozenset(), False, False))
+    board = view.board
+    for strategic in (False, True):
+        walk = Walk(view, unit, strategic)
+        if walk.begin() is not None:
+            continue
+        distance = None
+        if target is not None:
+            distance = board.distances(target, roads=strategic)
+        _search(view, walk, result, target, distance)
+    return result
+
+
+def _search(
+    view: MapView,
+    walk: Walk,
+    result: UnitMoves,
+    target: str | None = None,
+    distance: dict[str, int] | None = None,
+) -> None:
+    board = view.board
+    for nxt in board.exits[walk.at]:
+        if distance is not None and distance.get(nxt, 1_000_000) > walk.allowance - walk.steps - 1:
+            continue
+        mark = view.mark()
+        saved = walk.save()
+        refusal = walk.step(nxt)
+        if refusal is not None:
+            result.blockers.update(refusal.on)
+            continue
+        if walk.stop is not None:
+            result.blockers.update(walk.stop.on)
+        end_mark = view.mark()
+        refusal = walk.finish() if target is None or nxt == target else None
+        if target is not None and nxt != target:
+            pass
+        elif refusal is None:
+            path = tuple(walk.path)
+            if walk.special:
+                found = tuple(walk.candidates())
+                if found:
+                    result.options.append(Option(
+                        walk.unit, walk.start, path, walk.strategic, frozenset(path),
+                        True, walk.foot, found,
+                    ))
+            else:
+                result.options.append(Option(
+                    walk.unit, walk.start, path, walk.strategic, frozenset(path), False,
+                    walk.foot,
+                ))
+        else:
+            result.blockers.update(refusal.on)
+        view.undo(end_mark)
+        if walk.stop is None and walk.steps < walk.allowance:
+            _search(view, walk, result, target, distance)
+        view.undo(mark)
+        walk.restore(saved)
+
+
+def activations(
+    board: Board, view: MapView, side: str, between: Sequence[Command] = ()
+) -> Iterator[Command]:
+    """Every legal activation, lazily: each unit alone first (in the order of battle), then
+    ``between`` (the pass, when allowed), then the pairs, pair by pair.  The pairs of two
+    units in one space can run to hundreds of thousands of joint moves, so a caller that
+    shows a page of answers (``pending``, ``moves``, the play-by-e-mail table) takes only
+    the first ones, and the joint moves of a pair are found only when reached.
+
+    ``view`` belongs to the generator until it is exhausted or dropped."""
+    units = activatable(board, view, side)
+    moves: dict[str, UnitMoves] = {}
+    for unit in units:
+        view.active = frozenset((unit,))
+        moves[unit] = search(view, unit)
+    view.active = frozenset()
+    for unit in units:
+        for option in moves[unit].options:
+            for move in option.forms():
+                yield Activate((move,))
+    yield from between
+    reaches: dict[str, Reach] = {}
+    for index, unit in enumerate(units):
+        for other in units[index + 1 :]:
+            same = view.loc[unit] == view.loc[other]
+            if same or board.units[unit].formation == board.units[other].formation:
+                a, b = sorted((unit, other))
+                yield from _pair(view, a, b, moves, same, reaches)
+
+
+def _independent(one: Option, two: Option) -> bool:
+    """Two moves from one space that can't affect each other (see the module docstring)."""
+    return (
+        not (one.special or two.special or one.foot or two.foot)
+        and one.entered.isdisjoint(two.entered)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """How far a unit could move on an empty board: a quick filter for pairs."""
+
+    start: str
+    regular: int
+    strategic: int
+
+    def could_end(self, board: Board, target: str) -> bool:
+        if board.distances(self.start).get(target, 1_000_000) <= self.regular:
+            return True
+        return board.distances(self.start, roads=True).get(target, 1_000_000) <= self.strategic
+
+
+def reach(view: MapView, unit: str) -> Reach:
+    start = view.loc[unit]
+    assert start is not None
+    walk = Walk(view, unit, strategic=True)
+    strategic = walk.allowance if walk.begin() is None else -1
+    return Reach(start, Walk(view, unit).allowance, strategic)
+
+
+def _pair(
+    view: MapView,
+    a: str,
+    b: str,
+    moves: dict[str, UnitMoves],
+    same: bool,
+    reaches: dict[str, Reach],
+) -> Iterator[Activate]:
+    """Every legal activation of units ``a`` and ``b`` together, each once, as found."""
+    found: set[Activate] = set()
+    both = frozenset((a, b))
+
+    def new(activation: Activate) -> bool:
+        if activation in found:
+            return False
+        found.add(activation)
+        return True
+
+    for first, second in ((a, b), (b, a)):
+        later = moves[second]
+        # Units from two spaces, when the first unit's space limited the second's moves:
+        # the second unit's moves once the first has left its space (lifted off the board).
+        # A first move along a path changes the board only there and in the spaces it
+        # enters, so only those can give the second unit a move it does not have there.
+        lifted = None
+        if not same and view.loc[first] in later.blockers:
+            lifted = _lifted_search(view, first, second, both)
+        # The second unit's moves depend on the board as the first unit's move left it, not
+        # on the path it took there: moves that leave the same board share one search, and
+        # one verdict for each of the second unit's candidate moves.
+        searched: dict[tuple[object, ...], list[Option]] = {}
+        verdicts: dict[tuple[object, ...], bool] = {}
+        if not same and second not in reaches:
+            reaches[second] = reach(view, second)
+        for option in moves[first].options:
+            if not same and not reaches[second].could_end(view.board, option.end):
+                continue  # 4: the second unit could never end where the first does
+            source = later
+            if same:
+                affected = option.entered
+            elif option.path and lifted is not None:
+                source, affected = lifted, option.entered
+            else:
+                affected = option.entered | {option.start}
+            fresh = not affected.isdisjoint(source.blockers)
+            for move in option.forms(partner=second):
+                replies: list[UnitMove] = []
+                if not fresh:
+                    for other in source.options:
+                        if not same and other.end != option.end:
+                            continue  # 4: units from two spaces end together in one space
+                        if same and _independent(option, other):
+                            if first == a:  # the same pair the other way round: found already
+                                activation = Activate.of(move, other.forms()[0])
+                                if new(activation):
+                                    yield activation
+                            continue
+                        for reply in other.forms(partner=first):
+                            if Activate.of(move, reply) not in found:
+                                replies.append(reply)
+                    if not replies:
+                        continue
+                view.active = both
+                view.crossed = set()
+                mark = view.mark()
+                refusal, _ = run_move(view, first, move.path, move.strategic, move.enabler)
+                if refusal is None:
+                    board_after = _board_after(view, first, mark)
+                    if fresh:
+                        target = None if same else option.end
+                        if board_after not in searched:
+                            searched[board_after] = search(view, second, target).options
+                        for other in searched[board_after]:
+                            for reply in other.forms(partner=first):
+                                activation = Activate.of(move, reply)
+                                if new(activation):
+                                    yield activation
+                    after = view.mark()
+                    for reply in replies:
+                        verdict = (board_after, reply)
+                        if verdict not in verdicts:
+                            refusal, _ = run_move(
+                                view, second, reply.path, reply.strategic, reply.enabler
+                            )
+                            view.undo(after)
+                            verdicts[verdict] = refusal is None
+                        if verdicts[verdict]:
+                            activation = Activate.of(move, reply)
+                            if new(activation):
+                                yield activation
+                view.undo(mark)
+    view.active = frozenset()
+    view.crossed = set()
+
+
+_LIFTED = "(lifted off the board)"
+"""Where ``_lifted_search`` puts a unit while it looks at the board without it."""
+
+
+def _lifted_search(view: MapView, first: str, second: str, both: frozenset[str]) -> UnitMoves:
+    """Every move of ``second`` (activated with ``first``) on the board without ``first``."""
+    start = view.loc[first]
+    assert start is not None
+    view.active = both
+    view.crossed = set()
+    mark = view.mark()
+    view.move(first, start, _LIFTED)
+    found = search(view, second)
+    view.undo(mark)
+    view.active = frozenset()
+    return found
+
+
+def _board_after(view: MapView, unit: str, mark: int) -> tuple[object, ...]:
+    """What a move of ``unit`` since ``mark`` changed on ``view``: where the unit is, the
+    control of the spaces it flipped, the crossings and enablers used.  Two moves with the
+    same result leave the same board for the other unit of the pair, whatever their paths."""
+    flipped = frozenset(
+        (entry[1], entry[1] in view.allied) for entry in view.journal[mark:]
+        if entry[0] == "control"
+    )
+    return (view.loc[unit], flipped, frozenset(view.crossed), view.foot_used,
+            view.special_used, tuple(view.spend))
