@@ -26,25 +26,34 @@ from referee.games.koenig_eindhoven.state import (
 )
 
 
-def unit_moves(board: Board, state: KState, unit: str, verb: str) -> list[Move]:
-    """The unit's ``verb`` (move, combined, redeploy) to every hex it can reach, by the
-    cheapest path (ties by hex id), in hex order; a reinforcement once per entry road.
-    Moves into Close Combat (10.0) come after the others."""
+def unit_moves(board: Board, state: KState, unit: str, verbs: tuple[str, ...]) -> list[Move]:
+    """The unit's moves for each of ``verbs`` in turn (move, combined, redeploy) to every hex
+    it can reach, by the cheapest path (ties by hex id), in hex order; a reinforcement once
+    per entry road.  Moves into Close Combat (10.0) come after the others.
+
+    One search per start serves every verb: the hexes a smaller allowance reaches, their
+    cheapest costs and paths are those of the larger search up to that cost (the search
+    takes hexes in order of cost, and a path never costs less than its beginning)."""
     spec = board.units[unit]
     here = state.hex[unit]
-    limit = allowance(board, verb, unit)
+    limits = [allowance(board, verb, unit) for verb in verbs]
     occ = Occupancy(board, state, moving=unit)
-    found: list[Move] = []
     starts: list[tuple[str | None, str | None]] = (
         [(here, None)] if here is not None else [(None, road) for road in spec.entry_roads]
     )
+    night = "redeploy" in verbs
+    searched = []
     for start, road in starts:
         close: dict[str, tuple[int, tuple[str, ...]]] = {}
-        night = verb == "redeploy"
-        reach = reachable(board, occ, spec.side, start, road, limit, night=night,
+        reach = reachable(board, occ, spec.side, start, road, max(limits), night=night,
                           close=None if night else close)
-        for _, (_, path) in sorted(reach.items()) + sorted(close.items()):
-            found.append(Move(verb, unit, path, start if start is not None else road))
+        searched.append((start if start is not None else road,
+                         sorted(reach.items()) + sorted(close.items())))
+    found: list[Move] = []
+    for verb, limit in zip(verbs, limits, strict=True):
+        for origin, ends in searched:
+            found.extend(Move(verb, unit, path, origin) for _, (cost, path) in ends
+                         if cost <= limit)
     return found
 
 
@@ -116,8 +125,7 @@ def legal(board: Board, state: KState) -> list[Command]:
         found: list[Command] = [End()]
         verbs = ("redeploy",) if phase is Phase.REDEPLOYMENT else ("move", "combined")
         for unit in actors(board, state):
-            for verb in verbs:
-                found.extend(unit_moves(board, state, unit, verb))
+            found.extend(unit_moves(board, state, unit, verbs))
         if phase is Phase.OPERATIONS:
             found.extend(fires(board, state))
         return found
@@ -134,12 +142,13 @@ def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
             "unit": unit, "type": spec.kind,
             "from": state.hex[unit] or "road " + "/".join(spec.entry_roads),
         }
+        keys = {"move": "movement", "combined": "combined", "redeploy": "redeploy"}
         for verb in verbs:
-            key = {"move": "movement", "combined": "combined", "redeploy": "redeploy"}[verb]
-            entry[key] = [
-                (f"{m.start}->" if state.hex[unit] is None else "") + m.path[-1]
-                for m in unit_moves(board, state, unit, verb)
-            ]
+            entry[keys[verb]] = []
+        for m in unit_moves(board, state, unit, verbs):
+            ends = entry[keys[m.verb]]
+            assert isinstance(ends, list)
+            ends.append((f"{m.start}->" if state.hex[unit] is None else "") + m.path[-1])
         if state.phase is Phase.OPERATIONS:
             targets = fire_targets(board, state, unit)
             if targets:

@@ -52,6 +52,15 @@ class Occupancy:
     def units(self, hex_id: str) -> int:
         return self.count.get(hex_id, 0)
 
+    def enemy_counts(self, side: str) -> dict[str, int]:
+        """Hex -> the number of units of the other side in it (hexes with none left out)."""
+        found: dict[str, int] = {}
+        for hex_id, sides in self.side.items():
+            enemies = sum(1 for s in sides if s != side)
+            if enemies:
+                found[hex_id] = enemies
+        return found
+
 
 def step(board: Board, occ: Occupancy, side: str, a: str | None, b: str,
          road_entry: bool = False, night: bool = False) -> Step:
@@ -71,16 +80,7 @@ def step(board: Board, occ: Occupancy, side: str, a: str | None, b: str,
             name = f" ({side_.name})" if side_.name else ""
             return Step(0, Refusal("8.1.1", f"the hexside {a}-{b} is a River hexside{name} "
                                    "without a bridge: units may not move across it"))
-        if side_.road:
-            cost = tec.movement["road"]  # 8.1.2: regardless of terrain or hexside
-        else:
-            cost = tec.enter_cost(target.terrain, target.hilltop)
-            if side_.slope:
-                cost += tec.hexside_movement["slope"]
-            if side_.stream:
-                cost += tec.hexside_movement["stream"]
-            if side_.bridge is not None:
-                cost += tec.hexside_movement["bridge"]
+        cost = board.enter_cost(a, b)  # 8.1, 8.1.2: terrain and hexsides, or the road
     enemies = occ.enemies(b, side)
     if enemies:
         if night:
@@ -165,28 +165,40 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
                     heapq.heappush(queue, (s.cost, (h,)))
     else:
         heapq.heappush(queue, (0, ()))
+    # The same costs and refusals as ``step`` (the search takes them from the board's
+    # ``crossings`` and the hexes' counts, without a ``Step`` at every one).
+    count = occ.count
+    enemy = occ.enemy_counts(side)
+    close_cost = board.tec.movement["close_combat"]
+    crossings = board.crossings
+    pop, push = heapq.heappop, heapq.heappush
     while queue:
-        cost, path = heapq.heappop(queue)
+        cost, path = pop(queue)
         here = path[-1] if path else start
         assert here is not None
-        if here in best and best[here][0] <= cost:
+        old = best.get(here)
+        if old is not None and (old[0] <= cost or not path):
             continue
-        if path:
-            best[here] = (cost, path)
-        elif here in best:
-            continue
-        else:
-            best[here] = (0, ())
-        for there in board.neighbours(here):
-            s = step(board, occ, side, here, there, night=night)
-            if s.refusal is not None or cost + s.cost > allowance:
+        best[here] = (cost, path)
+        for there, price in crossings(here):
+            total = cost + price
+            units = count.get(there, 0)
+            if units:
+                if there in enemy:
+                    # 4.0: never into an enemy hex at night; 8.2: not into two units; 10.0:
+                    # Close Combat costs its extra MP and ends the move.
+                    total += close_cost
+                    if not night and units < STACK and total <= allowance:
+                        _closer(close, there, total, (*path, there))
+                    continue
+                if units >= STACK:
+                    continue  # 8.2
+            if total > allowance:
                 continue
-            if s.close_combat:
-                _closer(close, there, cost + s.cost, (*path, there))
+            known = best.get(there)
+            if known is not None and known[0] <= total:
                 continue
-            if there in best and best[there][0] <= cost + s.cost:
-                continue
-            heapq.heappush(queue, (cost + s.cost, (*path, there)))
+            push(queue, (total, (*path, there)))
     if start is not None:
         best.pop(start, None)
     return best
