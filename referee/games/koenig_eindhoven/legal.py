@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from itertools import combinations
 
 from referee.games.koenig_eindhoven.board import GERMAN, Board
@@ -24,6 +26,9 @@ from referee.games.koenig_eindhoven.state import (
     KState,
     Phase,
 )
+
+VERBS = {Phase.OPERATIONS: ("move", "combined"), Phase.REDEPLOYMENT: ("redeploy",)}
+"""The movement Operations of each phase, in the order ``legal`` lists them."""
 
 
 def unit_moves(board: Board, state: KState, unit: str, verbs: tuple[str, ...]) -> list[Move]:
@@ -113,29 +118,68 @@ def fires(board: Board, state: KState) -> list[Command]:
     return found
 
 
-def legal(board: Board, state: KState) -> list[Command]:
+def legal(board: Board, state: KState) -> Iterator[Command]:
+    """Every legal command, yielded as it is found: ``end`` first, then each unit's moves,
+    then the fire attacks, so a caller that wants only a few (``forced``: is there more than
+    one?) searches one unit's moves, not every unit's."""
     phase = state.phase
     if phase is Phase.LANDING:
-        return [Landing(u) for u in landing_due(board, state)[:1]]
-    if phase is Phase.SUPPORT:
-        return [SupportRoll(ARTILLERY if not state.rolled else ALLIED_SUPPORT)]
-    if phase is Phase.OPERATIONS and state.active is None:
-        return [Draw()] if state.cup else []
-    if phase in (Phase.OPERATIONS, Phase.REDEPLOYMENT):
-        found: list[Command] = [End()]
-        verbs = ("redeploy",) if phase is Phase.REDEPLOYMENT else ("move", "combined")
+        yield from (Landing(u) for u in landing_due(board, state)[:1])
+    elif phase is Phase.SUPPORT:
+        yield SupportRoll(ARTILLERY if not state.rolled else ALLIED_SUPPORT)
+    elif phase is Phase.OPERATIONS and state.active is None:
+        if state.cup:
+            yield Draw()
+    elif phase in (Phase.OPERATIONS, Phase.REDEPLOYMENT):
+        yield End()
+        verbs = VERBS[phase]
         for unit in actors(board, state):
-            found.extend(unit_moves(board, state, unit, verbs))
+            yield from unit_moves(board, state, unit, verbs)
         if phase is Phase.OPERATIONS:
-            found.extend(fires(board, state))
-        return found
-    return []
+            yield from fires(board, state)
+
+
+END_CHANCE = 0.125
+"""How often the random player ends an activation (or the night redeployment) when it could
+do something else: one chance in eight, so formations move most of their units."""
+
+
+def random_legal(board: Board, state: KState, rng: random.Random) -> Command:
+    """The random player's command (``referee simulate --policy random``), found without
+    listing every legal command.
+
+    In an Operations Phase with an active formation and in the night redeployment: ``end``
+    with chance ``END_CHANCE``; otherwise one of the units that may still act, or the
+    formation's fire attacks taken together, chosen uniformly, and then one of that unit's
+    moves (every Operation, every destination) or one of the fire attacks, uniformly; a
+    choice with nothing to offer is set aside and another made; with nothing left, ``end``.
+    So each unit's moves are searched only when it is chosen.  Every other decision is a
+    uniform choice among all the legal commands (there are few)."""
+    phase = state.phase
+    if phase not in (Phase.OPERATIONS, Phase.REDEPLOYMENT) or (state.active is None and (
+            phase is Phase.OPERATIONS)):
+        options = list(legal(board, state))
+        return options[rng.randrange(len(options))]
+    if rng.random() < END_CHANCE:
+        return End()
+    verbs = VERBS[phase]
+    choices: list[str | None] = [*actors(board, state)]
+    if phase is Phase.OPERATIONS:
+        choices.append(None)  # the fire attacks
+    while choices:
+        index = rng.randrange(len(choices))
+        choices[index], choices[-1] = choices[-1], choices[index]
+        unit = choices.pop()
+        found = fires(board, state) if unit is None else unit_moves(board, state, unit, verbs)
+        if found:
+            return found[rng.randrange(len(found))]
+    return End()
 
 
 def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
     """``referee moves``: each unit that may act, its Operations and destinations."""
     grouped: list[dict[str, object]] = []
-    verbs = ("redeploy",) if state.phase is Phase.REDEPLOYMENT else ("move", "combined")
+    verbs = VERBS.get(state.phase, ())
     for unit in actors(board, state):
         spec = board.units[unit]
         entry: dict[str, object] = {
