@@ -347,6 +347,13 @@ class Board:
             self._crossings[hex_id] = found
         return found
 
+    def crossing_table(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        """``crossings`` of every hex."""
+        if len(self._crossings) < len(self.hexes):
+            for hex_id in self.hexes:
+                self.crossings(hex_id)
+        return self._crossings
+
     def on_edge(self, hex_id: str) -> tuple[str, ...]:
         """The map sides (northeast, ...) a hex lies on."""
         col, row = int(hex_id[:2]), int(hex_id[2:])

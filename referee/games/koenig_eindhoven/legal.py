@@ -31,7 +31,18 @@ VERBS = {Phase.OPERATIONS: ("move", "combined"), Phase.REDEPLOYMENT: ("redeploy"
 """The movement Operations of each phase, in the order ``legal`` lists them."""
 
 
+Destination = tuple[str, str | None, tuple[str, ...]]
+"""A move not yet made a ``Move``: its verb, where it starts (hex or road) and its path."""
+
+
 def unit_moves(board: Board, state: KState, unit: str, verbs: tuple[str, ...]) -> list[Move]:
+    """The unit's moves (``destinations``)."""
+    return [Move(verb, unit, path, origin)
+            for verb, origin, path in destinations(board, state, unit, verbs)]
+
+
+def destinations(board: Board, state: KState, unit: str,
+                 verbs: tuple[str, ...]) -> list[Destination]:
     """The unit's moves for each of ``verbs`` in turn (move, combined, redeploy) to every hex
     it can reach, by the cheapest path (ties by hex id), in hex order; a reinforcement once
     per entry road.  Moves into Close Combat (10.0) come after the others.
@@ -54,11 +65,10 @@ def unit_moves(board: Board, state: KState, unit: str, verbs: tuple[str, ...]) -
                           close=None if night else close)
         searched.append((start if start is not None else road,
                          sorted(reach.items()) + sorted(close.items())))
-    found: list[Move] = []
+    found: list[Destination] = []
     for verb, limit in zip(verbs, limits, strict=True):
         for origin, ends in searched:
-            found.extend(Move(verb, unit, path, origin) for _, (cost, path) in ends
-                         if cost <= limit)
+            found.extend((verb, origin, path) for _, (cost, path) in ends if cost <= limit)
     return found
 
 
@@ -170,9 +180,15 @@ def random_legal(board: Board, state: KState, rng: random.Random) -> Command:
         index = rng.randrange(len(choices))
         choices[index], choices[-1] = choices[-1], choices[index]
         unit = choices.pop()
-        found = fires(board, state) if unit is None else unit_moves(board, state, unit, verbs)
-        if found:
-            return found[rng.randrange(len(found))]
+        if unit is None:
+            attacks = fires(board, state)
+            if attacks:
+                return attacks[rng.randrange(len(attacks))]
+            continue
+        ends = destinations(board, state, unit, verbs)
+        if ends:
+            verb, origin, path = ends[rng.randrange(len(ends))]
+            return Move(verb, unit, path, origin)
     return End()
 
 

@@ -150,7 +150,7 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
     a path to it (ties broken by hex id, so the listing is stable).  With ``close``, the
     enemy hexes it can enter for Close Combat go there (10.0)."""
     best: dict[str, tuple[int, tuple[str, ...]]] = {}
-    queue: list[tuple[int, tuple[str, ...]]] = []
+    queue: list[tuple[int, tuple[str, ...], str]] = []
     if start is None:
         assert entry is not None
         gate = board.entry_roads[entry]
@@ -162,26 +162,28 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
                 if s.close_combat:
                     _closer(close, h, s.cost, (h,))
                 else:
-                    heapq.heappush(queue, (s.cost, (h,)))
+                    heapq.heappush(queue, (s.cost, (h,), h))
     else:
-        heapq.heappush(queue, (0, ()))
+        heapq.heappush(queue, (0, (), start))
     # The same costs and refusals as ``step`` (the search takes them from the board's
-    # ``crossings`` and the hexes' counts, without a ``Step`` at every one).
+    # ``crossings`` and the hexes' counts, without a ``Step`` at every one).  A queue entry
+    # is (cost, path, last hex): entries never tie on (cost, path).
     count = occ.count
     enemy = occ.enemy_counts(side)
     close_cost = board.tec.movement["close_combat"]
-    crossings = board.crossings
+    dearer = close_cost >= 0  # a hex beyond the allowance is beyond it for Close Combat too
+    crossings = board.crossing_table()
     pop, push = heapq.heappop, heapq.heappush
     while queue:
-        cost, path = pop(queue)
-        here = path[-1] if path else start
-        assert here is not None
+        cost, path, here = pop(queue)
         old = best.get(here)
         if old is not None and (old[0] <= cost or not path):
             continue
         best[here] = (cost, path)
-        for there, price in crossings(here):
+        for there, price in crossings[here]:
             total = cost + price
+            if total > allowance and dearer:
+                continue
             units = count.get(there, 0)
             if units:
                 if there in enemy:
@@ -198,7 +200,7 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
             known = best.get(there)
             if known is not None and known[0] <= total:
                 continue
-            push(queue, (total, (*path, there)))
+            push(queue, (total, (*path, there), there))
     if start is not None:
         best.pop(start, None)
     return best
