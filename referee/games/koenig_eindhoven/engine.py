@@ -43,7 +43,13 @@ from referee.games.koenig_eindhoven.commands import (
     SupportRoll,
     build,
 )
-from referee.games.koenig_eindhoven.legal import legal, moves_by_unit, random_legal
+from referee.games.koenig_eindhoven.legal import (
+    choosing,
+    legal,
+    moves_by_unit,
+    only_end,
+    random_legal,
+)
 from referee.games.koenig_eindhoven.operations import apply_move, check_fire, end_activation
 from referee.games.koenig_eindhoven.position import (
     SetupStatement,
@@ -183,6 +189,10 @@ class KoenigEngine:
         return [Stay(), *(Retreat(unit, h) for h in combat.retreat_hexes(board, state, unit))]
 
     def forced(self, state: KState) -> Command | None:
+        if state.battle is None and choosing(state):
+            # Asked before every line a log replays: whether any unit can take one step,
+            # not where every unit can go.
+            return End() if only_end(self.board, state) else None
         options = list(islice(self.legal(state), 2))
         if len(options) == 1:
             return options[0]

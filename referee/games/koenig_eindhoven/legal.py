@@ -16,7 +16,7 @@ from referee.games.koenig_eindhoven.commands import (
     Move,
     SupportRoll,
 )
-from referee.games.koenig_eindhoven.movement import Occupancy, reachable
+from referee.games.koenig_eindhoven.movement import Occupancy, reachable, step
 from referee.games.koenig_eindhoven.operations import adjacent_enemy, allowance
 from referee.games.koenig_eindhoven.sequence import available, landing_due
 from referee.games.koenig_eindhoven.state import (
@@ -149,6 +149,36 @@ def legal(board: Board, state: KState) -> Iterator[Command]:
             yield from fires(board, state)
 
 
+def choosing(state: KState) -> bool:
+    """Whether a formation's Operations or the night redeployment are under way: ``end`` and
+    every unit's moves and attacks are legal (``legal`` lists them, ``random_legal`` draws)."""
+    return state.phase is Phase.REDEPLOYMENT or (
+        state.phase is Phase.OPERATIONS and state.active is not None)
+
+
+def only_end(board: Board, state: KState) -> bool:
+    """While ``choosing``: whether ``end`` is the only legal command (the referee then ends
+    the activation itself).  A unit can move when it can take a first step (4.0, 8.0-8.3:
+    the cost of entering an adjacent hex, or of starting Close Combat there, within its
+    allowance); a reinforcement's entry is searched in full."""
+    verbs = VERBS[state.phase]
+    night = state.phase is Phase.REDEPLOYMENT
+    for unit in actors(board, state):
+        here = state.hex[unit]
+        if here is None:
+            if destinations(board, state, unit, verbs):
+                return False
+            continue
+        occ = Occupancy(board, state, moving=unit)
+        side = board.units[unit].side
+        limit = max(allowance(board, verb, unit) for verb in verbs)
+        for there in board.neighbours(here):
+            first = step(board, occ, side, here, there, night=night)
+            if first.refusal is None and first.cost <= limit:
+                return False
+    return night or not fires(board, state)
+
+
 END_CHANCE = 0.125
 """How often the random player ends an activation (or the night redeployment) when it could
 do something else: one chance in eight, so formations move most of their units."""
@@ -166,8 +196,7 @@ def random_legal(board: Board, state: KState, rng: random.Random) -> Command:
     So each unit's moves are searched only when it is chosen.  Every other decision is a
     uniform choice among all the legal commands (there are few)."""
     phase = state.phase
-    if phase not in (Phase.OPERATIONS, Phase.REDEPLOYMENT) or (state.active is None and (
-            phase is Phase.OPERATIONS)):
+    if not choosing(state):
         options = list(legal(board, state))
         return options[rng.randrange(len(options))]
     if rng.random() < END_CHANCE:
