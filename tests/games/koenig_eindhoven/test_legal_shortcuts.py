@@ -1,0 +1,64 @@
+"""The shortcuts that keep self-play and replay fast agree with the full listing of legal
+commands: the random player's draw is always a legal command, ``forced`` (which only asks
+whether a unit can take a first step) matches ``legal()``, and one move search serves both a
+Movement (8.0) and a Combined Operation (8.4, half the MA) as two searches would."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.core.dice import DiceStream
+from referee.core.selfplay import StreamDice
+from referee.games.koenig_eindhoven.engine import ENGINE
+from referee.games.koenig_eindhoven.legal import actors, choosing, destinations
+from referee.games.koenig_eindhoven.state import KState, Phase
+
+BOARD = ENGINE.board
+
+
+def check_position(state: KState, rng: random.Random) -> None:
+    listed = list(ENGINE.legal(state))
+    texts = {str(c) for c in listed}
+    assert len(texts) == len(listed)  # no command listed twice
+    drawn = ENGINE.random_command(state, random.Random(rng.random()))
+    assert str(drawn) in texts
+    assert ENGINE.forced(state) == (listed[0] if len(listed) == 1 else None)
+    if state.phase is Phase.OPERATIONS and choosing(state) and state.battle is None:
+        for unit in actors(BOARD, state):
+            both = destinations(BOARD, state, unit, ("move", "combined"))
+            for verb in ("move", "combined"):
+                alone = destinations(BOARD, state, unit, (verb,))
+                assert alone == [d for d in both if d[0] == verb]
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.integers(0, 10_000))
+def test_the_random_draw_forced_and_one_search_agree_with_legal(seed: int) -> None:
+    rng = random.Random(seed)
+    state = ENGINE.setup(None, {})
+    dice = StreamDice(DiceStream(f"shortcut-{seed}"))
+    positions = 0
+    while ENGINE.to_act(state) is not None:
+        check_position(state, rng)
+        ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+        positions += 1
+    assert positions > 100 and state.result is not None
+
+
+def test_forced_ends_an_activation_with_nothing_left_to_do() -> None:
+    """7.2: when no unit of the active formation can move or fire, ``end`` is the only
+    legal command and the referee applies it."""
+    rng = random.Random(7)
+    state = ENGINE.setup(None, {})
+    dice = StreamDice(DiceStream("forced-end"))
+    seen = 0
+    while ENGINE.to_act(state) is not None and seen < 3:
+        listed = list(ENGINE.legal(state))
+        if choosing(state) and state.battle is None and len(listed) == 1:
+            assert str(ENGINE.forced(state)) == "end"
+            seen += 1
+        ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+    assert seen >= 1
