@@ -41,10 +41,16 @@ class Occupancy:
     def __init__(self, board: Board, state: KState, moving: str | None = None) -> None:
         self.side: dict[str, list[str]] = {}
         self.count: dict[str, int] = {}
+        units = board.units
         for unit, place in state.hex.items():
             if place is not None and unit != moving:
-                self.count[place] = self.count.get(place, 0) + 1
-                self.side.setdefault(place, []).append(board.units[unit].side)
+                sides = self.side.get(place)
+                if sides is None:
+                    self.side[place] = [units[unit].side]
+                    self.count[place] = 1
+                else:
+                    sides.append(units[unit].side)
+                    self.count[place] += 1
 
     def enemies(self, hex_id: str, side: str) -> int:
         return sum(1 for s in self.side.get(hex_id, ()) if s != side)

@@ -62,3 +62,27 @@ def test_forced_ends_an_activation_with_nothing_left_to_do() -> None:
             seen += 1
         ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
     assert seen >= 1
+
+
+def test_invariants_name_each_broken_one() -> None:
+    """The one-pass check of every command finds each kind of breakage, and the sentences
+    name it: hits 0-2 (9.2), stacking (8.2), one place per unit (2.1), statuses."""
+    state = ENGINE.setup(None, {})
+    units = sorted(state.hex)
+    for unit, place in zip(units[:3], ("0505", "0505", "0606"), strict=True):
+        state.hex[unit], state.status[unit] = place, "in play"
+    assert ENGINE.invariants(state) == []
+    a, b, c, due = units[:4]
+    cases = {
+        f"{a} has 3 hits": lambda s: s.hits.__setitem__(a, 3),
+        "0505 holds 3 units (8.2": lambda s: s.hex.__setitem__(c, "0505"),
+        f"{a} is in play but its hex is None": lambda s: s.hex.__setitem__(a, None),
+        f"{due} is due but its hex is 0101": lambda s: s.hex.__setitem__(due, "0101"),
+        f"{due} has an unknown status 'lost'": lambda s: s.status.__setitem__(due, "lost"),
+        f"{b} is in 9999, which is not on the map": lambda s: s.hex.__setitem__(b, "9999"),
+    }
+    for words, breaks in cases.items():
+        broken = state.copy()
+        breaks(broken)
+        found = ENGINE.invariants(broken)
+        assert any(words in line for line in found), (words, found)
