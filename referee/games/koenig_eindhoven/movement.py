@@ -173,17 +173,18 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
         heapq.heappush(queue, (0, (), start))
     # The same costs and refusals as ``step`` (the search takes them from the board's
     # ``crossings`` and the hexes' counts, without a ``Step`` at every one).  A queue entry
-    # is (cost, path, last hex): entries never tie on (cost, path).
+    # is (cost, path, last hex); ``queued`` keeps the least entry for each hex so far, and an
+    # entry no less than it is never queued (it would be taken after it and passed over).
     count = occ.count
     enemy = occ.enemy_counts(side)
     close_cost = board.tec.movement["close_combat"]
     dearer = close_cost >= 0  # a hex beyond the allowance is beyond it for Close Combat too
     crossings = board.crossing_table()
+    queued = {entry[2]: (entry[0], entry[1]) for entry in queue}
     pop, push = heapq.heappop, heapq.heappush
     while queue:
         cost, path, here = pop(queue)
-        old = best.get(here)
-        if old is not None and (old[0] <= cost or not path):
+        if here in best:
             continue
         best[here] = (cost, path)
         for there, price in crossings[here]:
@@ -203,10 +204,14 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
                     continue  # 8.2
             if total > allowance:
                 continue
-            known = best.get(there)
-            if known is not None and known[0] <= total:
+            known = queued.get(there)
+            if known is not None and known[0] < total:
                 continue
-            push(queue, (total, (*path, there), there))
+            longer = (*path, there)
+            if known is not None and known <= (total, longer):
+                continue
+            queued[there] = (total, longer)
+            push(queue, (total, longer, there))
     if start is not None:
         best.pop(start, None)
     return best
