@@ -41,11 +41,15 @@ def unit_moves(board: Board, state: KState, unit: str, verbs: tuple[str, ...]) -
             for verb, origin, path in destinations(board, state, unit, verbs)]
 
 
-def destinations(board: Board, state: KState, unit: str,
-                 verbs: tuple[str, ...]) -> list[Destination]:
-    """The unit's moves for each of ``verbs`` in turn (move, combined, redeploy) to every hex
-    it can reach, by the cheapest path (ties by hex id), in hex order; a reinforcement once
-    per entry road.  Moves into Close Combat (10.0) come after the others.
+Ends = dict[str, tuple[int, tuple[str, ...]]]
+"""Hex -> the cost and path of reaching it (``reachable``)."""
+
+
+def search(board: Board, state: KState, unit: str,
+           verbs: tuple[str, ...]) -> tuple[list[int], list[tuple[str | None, Ends, Ends]]]:
+    """The allowance of each of ``verbs``, and for each start of the unit (its hex, or each
+    entry road of a reinforcement) the hexes one search reaches with the largest allowance,
+    and the hexes it can enter for Close Combat (10.0).
 
     One search per start serves every verb: the hexes a smaller allowance reaches, their
     cheapest costs and paths are those of the larger search up to that cost (the search
@@ -58,18 +62,49 @@ def destinations(board: Board, state: KState, unit: str,
         [(here, None)] if here is not None else [(None, road) for road in spec.entry_roads]
     )
     night = "redeploy" in verbs
-    searched = []
+    searched: list[tuple[str | None, Ends, Ends]] = []
     for start, road in starts:
-        close: dict[str, tuple[int, tuple[str, ...]]] = {}
+        close: Ends = {}
         reach = reachable(board, occ, spec.side, start, road, max(limits), night=night,
                           close=None if night else close)
-        searched.append((start if start is not None else road,
-                         sorted(reach.items()) + sorted(close.items())))
+        searched.append((start if start is not None else road, reach, close))
+    return limits, searched
+
+
+def destinations(board: Board, state: KState, unit: str,
+                 verbs: tuple[str, ...]) -> list[Destination]:
+    """The unit's moves for each of ``verbs`` in turn (move, combined, redeploy) to every hex
+    it can reach, by the cheapest path (ties by hex id), in hex order; a reinforcement once
+    per entry road.  Moves into Close Combat (10.0) come after the others."""
+    limits, searched = search(board, state, unit, verbs)
     found: list[Destination] = []
+    ordered = [(origin, sorted(reach.items()) + sorted(close.items()))
+               for origin, reach, close in searched]
     for verb, limit in zip(verbs, limits, strict=True):
-        for origin, ends in searched:
+        for origin, ends in ordered:
             found.extend((verb, origin, path) for _, (cost, path) in ends if cost <= limit)
     return found
+
+
+def random_destination(board: Board, state: KState, unit: str, verbs: tuple[str, ...],
+                       rng: random.Random) -> Move | None:
+    """One of the unit's moves (``destinations``), each as likely as the others, found
+    without sorting or listing them; ``None`` when it has none."""
+    limits, searched = search(board, state, unit, verbs)
+    total = sum(1 for limit in limits for _, reach, close in searched
+                for ends in (reach, close) for cost, _ in ends.values() if cost <= limit)
+    if not total:
+        return None
+    index = rng.randrange(total)
+    for verb, limit in zip(verbs, limits, strict=True):
+        for origin, reach, close in searched:
+            for ends in (reach, close):
+                for cost, path in ends.values():
+                    if cost <= limit:
+                        if not index:
+                            return Move(verb, unit, path, origin)
+                        index -= 1
+    raise AssertionError("the drawn move was counted but not found")
 
 
 def actors(board: Board, state: KState) -> list[str]:
@@ -214,10 +249,9 @@ def random_legal(board: Board, state: KState, rng: random.Random) -> Command:
             if attacks:
                 return attacks[rng.randrange(len(attacks))]
             continue
-        ends = destinations(board, state, unit, verbs)
-        if ends:
-            verb, origin, path = ends[rng.randrange(len(ends))]
-            return Move(verb, unit, path, origin)
+        move = random_destination(board, state, unit, verbs, rng)
+        if move is not None:
+            return move
     return End()
 
 

@@ -39,32 +39,36 @@ class Occupancy:
     """Who is in each hex (a view of the state for one move)."""
 
     def __init__(self, board: Board, state: KState, moving: str | None = None) -> None:
-        self.side: dict[str, list[str]] = {}
         self.count: dict[str, int] = {}
+        self.by_side: dict[str, dict[str, int]] = {}
+        """Side -> hex -> how many of its units are there."""
         units = board.units
+        count = self.count
         for unit, place in state.hex.items():
             if place is not None and unit != moving:
-                sides = self.side.get(place)
-                if sides is None:
-                    self.side[place] = [units[unit].side]
-                    self.count[place] = 1
-                else:
-                    sides.append(units[unit].side)
-                    self.count[place] += 1
+                count[place] = count.get(place, 0) + 1
+                side = units[unit].side
+                mine = self.by_side.get(side)
+                if mine is None:
+                    mine = self.by_side[side] = {}
+                mine[place] = mine.get(place, 0) + 1
 
     def enemies(self, hex_id: str, side: str) -> int:
-        return sum(1 for s in self.side.get(hex_id, ()) if s != side)
+        return sum(c.get(hex_id, 0) for s, c in self.by_side.items() if s != side)
 
     def units(self, hex_id: str) -> int:
         return self.count.get(hex_id, 0)
 
     def enemy_counts(self, side: str) -> dict[str, int]:
-        """Hex -> the number of units of the other side in it (hexes with none left out)."""
+        """Hex -> the number of units of the other side in it (hexes with none left out);
+        read it, never change it (it may be the occupancy's own table)."""
+        others = [c for s, c in self.by_side.items() if s != side]
+        if len(others) == 1:
+            return others[0]
         found: dict[str, int] = {}
-        for hex_id, sides in self.side.items():
-            enemies = sum(1 for s in sides if s != side)
-            if enemies:
-                found[hex_id] = enemies
+        for counts in others:
+            for hex_id, n in counts.items():
+                found[hex_id] = found.get(hex_id, 0) + n
         return found
 
 

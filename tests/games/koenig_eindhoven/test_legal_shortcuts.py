@@ -12,8 +12,15 @@ from hypothesis import strategies as st
 
 from referee.core.dice import DiceStream
 from referee.core.selfplay import StreamDice
+from referee.games.koenig_eindhoven.commands import Move
 from referee.games.koenig_eindhoven.engine import ENGINE
-from referee.games.koenig_eindhoven.legal import actors, choosing, destinations
+from referee.games.koenig_eindhoven.legal import (
+    VERBS,
+    actors,
+    choosing,
+    destinations,
+    random_destination,
+)
 from referee.games.koenig_eindhoven.state import KState, Phase
 
 BOARD = ENGINE.board
@@ -86,3 +93,28 @@ def test_invariants_name_each_broken_one() -> None:
         breaks(broken)
         found = ENGINE.invariants(broken)
         assert any(words in line for line in found), (words, found)
+
+
+def test_the_random_move_reaches_every_destination_of_the_unit() -> None:
+    """``random_destination`` counts and finds a unit's moves without listing them: drawn
+    often enough, it gives each of ``destinations`` (every Operation, every hex) and nothing
+    else."""
+    rng = random.Random(3)
+    state = ENGINE.setup(None, {})
+    dice = StreamDice(DiceStream("every-destination"))
+    checked = 0
+    while ENGINE.to_act(state) is not None and checked < 6:
+        if choosing(state) and state.battle is None:
+            verbs = VERBS[state.phase]
+            for unit in actors(BOARD, state)[:2]:
+                listed = {str(Move(v, unit, p, o))
+                          for v, o, p in destinations(BOARD, state, unit, verbs)}
+                drawn = set()
+                for _ in range(30 * len(listed)):
+                    move = random_destination(BOARD, state, unit, verbs, rng)
+                    assert move is not None
+                    drawn.add(str(move))
+                assert drawn == listed
+                checked += 1
+        ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+    assert checked >= 6
