@@ -16,7 +16,7 @@ from referee.games.koenig_eindhoven.commands import (
     Move,
     SupportRoll,
 )
-from referee.games.koenig_eindhoven.movement import Occupancy, reachable, step
+from referee.games.koenig_eindhoven.movement import Occupancy, entry_steps, reachable, step
 from referee.games.koenig_eindhoven.operations import adjacent_enemy, allowance
 from referee.games.koenig_eindhoven.sequence import available, landing_due
 from referee.games.koenig_eindhoven.state import (
@@ -195,22 +195,22 @@ def only_end(board: Board, state: KState) -> bool:
     """While ``choosing``: whether ``end`` is the only legal command (the referee then ends
     the activation itself).  A unit can move when it can take a first step (4.0, 8.0-8.3:
     the cost of entering an adjacent hex, or of starting Close Combat there, within its
-    allowance); a reinforcement's entry is searched in full."""
+    allowance; a reinforcement's entry hex, or one beside it, 8.3.1 and Exclusive 8.5)."""
     verbs = VERBS[state.phase]
     night = state.phase is Phase.REDEPLOYMENT
     for unit in actors(board, state):
         here = state.hex[unit]
-        if here is None:
-            if destinations(board, state, unit, verbs):
-                return False
-            continue
         occ = Occupancy(board, state, moving=unit)
         side = board.units[unit].side
         limit = max(allowance(board, verb, unit) for verb in verbs)
-        for there in board.neighbours(here):
-            first = step(board, occ, side, here, there, night=night)
-            if first.refusal is None and first.cost <= limit:
-                return False
+        if here is None:
+            firsts = [s for road in board.units[unit].entry_roads
+                      for _, s in entry_steps(board, occ, side, road)]
+        else:
+            firsts = [step(board, occ, side, here, there, night=night)
+                      for there in board.neighbours(here)]
+        if any(first.refusal is None and first.cost <= limit for first in firsts):
+            return False
     return night or not fires(board, state)
 
 

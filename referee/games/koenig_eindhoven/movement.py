@@ -152,6 +152,17 @@ def walk(board: Board, occ: Occupancy, side: str, start: str | None, entry: str 
     return Walk(spent, bool(path) and s.close_combat)
 
 
+def entry_steps(board: Board, occ: Occupancy, side: str, entry: str) -> list[tuple[str, Step]]:
+    """The first hexes of a reinforcement entering by road ``entry`` and what entering each
+    costs: the entry hex along the road (Exclusive 8.5), and the hexes adjacent to it when an
+    enemy unit blocks it (8.3.1)."""
+    gate = board.entry_roads[entry]
+    firsts = [(gate, step(board, occ, side, None, gate, road_entry=True))]
+    if occ.enemies(gate, side):
+        firsts += [(h, step(board, occ, side, None, h)) for h in board.neighbours(gate)]
+    return firsts
+
+
 def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
               entry: str | None, allowance: int, night: bool = False,
               close: dict[str, tuple[int, tuple[str, ...]]] | None = None,
@@ -163,11 +174,7 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
     queue: list[tuple[int, tuple[str, ...], str]] = []
     if start is None:
         assert entry is not None
-        gate = board.entry_roads[entry]
-        firsts = [(gate, step(board, occ, side, None, gate, road_entry=True))]
-        if occ.enemies(gate, side):
-            firsts += [(h, step(board, occ, side, None, h)) for h in board.neighbours(gate)]
-        for h, s in firsts:
+        for h, s in entry_steps(board, occ, side, entry):
             if s.refusal is None and s.cost <= allowance:
                 if s.close_combat:
                     _closer(close, h, s.cost, (h,))
