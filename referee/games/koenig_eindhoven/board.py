@@ -184,6 +184,8 @@ class Board:
     """Side -> the most points it may commit to one battle (9.0)."""
     tec: Tec
     _neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    _crossings: dict[str, tuple[tuple[str, int], ...]] = field(
+        default_factory=dict, repr=False, compare=False)
     _names: NameIndex[str] | None = field(default=None, repr=False, compare=False)
 
     # -- building ----------------------------------------------------------------------
@@ -282,7 +284,8 @@ class Board:
             if not self.adjacent(a, b):
                 raise ValueError(f"{a} and {b} are not adjacent")
             new_sides[frozenset((a, b))] = side
-        return replace(self, hexes=new_hexes, hexsides=new_sides, _neighbours={}, _names=None)
+        return replace(self, hexes=new_hexes, hexsides=new_sides, _neighbours={}, _crossings={},
+                       _names=None)
 
     # -- the grid ----------------------------------------------------------------------
 
@@ -310,6 +313,46 @@ class Board:
         if not self.adjacent(a, b):
             raise ValueError(f"{a} and {b} are not adjacent")
         return self.hexsides.get(frozenset((a, b)), PLAIN)
+
+    def enter_cost(self, a: str, b: str) -> int:
+        """The Movement Points to enter ``b`` from the adjacent ``a`` when no enemy unit is
+        there: 8.1.2 road movement whatever the terrain and hexside, else the terrain of ``b``
+        (8.1, a hilltop's own cost) plus the hexside's slope, stream and bridge costs (8.1:
+        "These costs are cumulative").  A River hexside without a bridge is not checked here
+        (8.1.1, ``crossings``)."""
+        tec = self.tec
+        side = self.hexside(a, b)
+        if side.road:
+            return tec.movement["road"]
+        target = self.hexes[b]
+        cost = tec.enter_cost(target.terrain, target.hilltop)
+        if side.slope:
+            cost += tec.hexside_movement["slope"]
+        if side.stream:
+            cost += tec.hexside_movement["stream"]
+        if side.bridge is not None:
+            cost += tec.hexside_movement["bridge"]
+        return cost
+
+    def crossings(self, hex_id: str) -> tuple[tuple[str, int], ...]:
+        """Each neighbour a unit may move to from ``hex_id`` (not across a River hexside
+        without a bridge, 8.1.1) with ``enter_cost``, in hex order; worked out once per hex
+        (the move search asks for it at every step)."""
+        found = self._crossings.get(hex_id)
+        if found is None:
+            found = tuple(
+                (there, self.enter_cost(hex_id, there)) for there in self.neighbours(hex_id)
+                if not ((side := self.hexside(hex_id, there)).river and side.bridge is None)
+            )
+            self._crossings[hex_id] = found
+        return found
+
+    def crossing_table(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        """``crossings`` of every hex."""
+        if len(self._crossings) < len(self.hexes):
+            for hex_id in self.hexes:
+                self.crossings(hex_id)
+        return self._crossings
 
     def on_edge(self, hex_id: str) -> tuple[str, ...]:
         """The map sides (northeast, ...) a hex lies on."""

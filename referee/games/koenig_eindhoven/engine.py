@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from lark import Tree
@@ -42,7 +43,13 @@ from referee.games.koenig_eindhoven.commands import (
     SupportRoll,
     build,
 )
-from referee.games.koenig_eindhoven.legal import legal, moves_by_unit
+from referee.games.koenig_eindhoven.legal import (
+    choosing,
+    legal,
+    moves_by_unit,
+    only_end,
+    random_legal,
+)
 from referee.games.koenig_eindhoven.operations import apply_move, check_fire, end_activation
 from referee.games.koenig_eindhoven.position import (
     SetupStatement,
@@ -106,9 +113,12 @@ class KoenigEngine:
         return dict(POLICIES)
 
     def random_command(self, state: KState, rng: random.Random) -> Command:
-        from referee.games.koenig_eindhoven.policy import random_command
-
-        return random_command(self, state, rng)
+        """``referee simulate --policy random``: a uniform choice among an attack's answers,
+        else ``random_legal``'s draw (which searches only the moves of the unit it picks)."""
+        if state.battle is not None:
+            options = self._battle_legal(state)
+            return options[rng.randrange(len(options))]
+        return random_legal(self.board, state, rng)
 
     # -- setup ---------------------------------------------------------------------------
 
@@ -179,7 +189,11 @@ class KoenigEngine:
         return [Stay(), *(Retreat(unit, h) for h in combat.retreat_hexes(board, state, unit))]
 
     def forced(self, state: KState) -> Command | None:
-        options = list(self.legal(state))
+        if state.battle is None and choosing(state):
+            # Asked before every line a log replays: whether any unit can take one step,
+            # not where every unit can go.
+            return End() if only_end(self.board, state) else None
+        options = list(islice(self.legal(state), 2))
         if len(options) == 1:
             return options[0]
         return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from itertools import combinations
 
 from referee.games.koenig_eindhoven.board import GERMAN, Board
@@ -14,7 +16,7 @@ from referee.games.koenig_eindhoven.commands import (
     Move,
     SupportRoll,
 )
-from referee.games.koenig_eindhoven.movement import Occupancy, reachable
+from referee.games.koenig_eindhoven.movement import Occupancy, entry_steps, reachable, step
 from referee.games.koenig_eindhoven.operations import adjacent_enemy, allowance
 from referee.games.koenig_eindhoven.sequence import available, landing_due
 from referee.games.koenig_eindhoven.state import (
@@ -25,27 +27,84 @@ from referee.games.koenig_eindhoven.state import (
     Phase,
 )
 
+VERBS = {Phase.OPERATIONS: ("move", "combined"), Phase.REDEPLOYMENT: ("redeploy",)}
+"""The movement Operations of each phase, in the order ``legal`` lists them."""
 
-def unit_moves(board: Board, state: KState, unit: str, verb: str) -> list[Move]:
-    """The unit's ``verb`` (move, combined, redeploy) to every hex it can reach, by the
-    cheapest path (ties by hex id), in hex order; a reinforcement once per entry road.
-    Moves into Close Combat (10.0) come after the others."""
+
+Destination = tuple[str, str | None, tuple[str, ...]]
+"""A move not yet made a ``Move``: its verb, where it starts (hex or road) and its path."""
+
+
+def unit_moves(board: Board, state: KState, unit: str, verbs: tuple[str, ...]) -> list[Move]:
+    """The unit's moves (``destinations``)."""
+    return [Move(verb, unit, path, origin)
+            for verb, origin, path in destinations(board, state, unit, verbs)]
+
+
+Ends = dict[str, tuple[int, tuple[str, ...]]]
+"""Hex -> the cost and path of reaching it (``reachable``)."""
+
+
+def search(board: Board, state: KState, unit: str,
+           verbs: tuple[str, ...]) -> tuple[list[int], list[tuple[str | None, Ends, Ends]]]:
+    """The allowance of each of ``verbs``, and for each start of the unit (its hex, or each
+    entry road of a reinforcement) the hexes one search reaches with the largest allowance,
+    and the hexes it can enter for Close Combat (10.0).
+
+    One search per start serves every verb: the hexes a smaller allowance reaches, their
+    cheapest costs and paths are those of the larger search up to that cost (the search
+    takes hexes in order of cost, and a path never costs less than its beginning)."""
     spec = board.units[unit]
     here = state.hex[unit]
-    limit = allowance(board, verb, unit)
+    limits = [allowance(board, verb, unit) for verb in verbs]
     occ = Occupancy(board, state, moving=unit)
-    found: list[Move] = []
     starts: list[tuple[str | None, str | None]] = (
         [(here, None)] if here is not None else [(None, road) for road in spec.entry_roads]
     )
+    night = "redeploy" in verbs
+    searched: list[tuple[str | None, Ends, Ends]] = []
     for start, road in starts:
-        close: dict[str, tuple[int, tuple[str, ...]]] = {}
-        night = verb == "redeploy"
-        reach = reachable(board, occ, spec.side, start, road, limit, night=night,
+        close: Ends = {}
+        reach = reachable(board, occ, spec.side, start, road, max(limits), night=night,
                           close=None if night else close)
-        for _, (_, path) in sorted(reach.items()) + sorted(close.items()):
-            found.append(Move(verb, unit, path, start if start is not None else road))
+        searched.append((start if start is not None else road, reach, close))
+    return limits, searched
+
+
+def destinations(board: Board, state: KState, unit: str,
+                 verbs: tuple[str, ...]) -> list[Destination]:
+    """The unit's moves for each of ``verbs`` in turn (move, combined, redeploy) to every hex
+    it can reach, by the cheapest path (ties by hex id), in hex order; a reinforcement once
+    per entry road.  Moves into Close Combat (10.0) come after the others."""
+    limits, searched = search(board, state, unit, verbs)
+    found: list[Destination] = []
+    ordered = [(origin, sorted(reach.items()) + sorted(close.items()))
+               for origin, reach, close in searched]
+    for verb, limit in zip(verbs, limits, strict=True):
+        for origin, ends in ordered:
+            found.extend((verb, origin, path) for _, (cost, path) in ends if cost <= limit)
     return found
+
+
+def random_destination(board: Board, state: KState, unit: str, verbs: tuple[str, ...],
+                       rng: random.Random) -> Move | None:
+    """One of the unit's moves (``destinations``), each as likely as the others, found
+    without sorting or listing them; ``None`` when it has none."""
+    limits, searched = search(board, state, unit, verbs)
+    total = sum(1 for limit in limits for _, reach, close in searched
+                for ends in (reach, close) for cost, _ in ends.values() if cost <= limit)
+    if not total:
+        return None
+    index = rng.randrange(total)
+    for verb, limit in zip(verbs, limits, strict=True):
+        for origin, reach, close in searched:
+            for ends in (reach, close):
+                for cost, path in ends.values():
+                    if cost <= limit:
+                        if not index:
+                            return Move(verb, unit, path, origin)
+                        index -= 1
+    raise AssertionError("the drawn move was counted but not found")
 
 
 def actors(board: Board, state: KState) -> list[str]:
@@ -104,42 +163,115 @@ def fires(board: Board, state: KState) -> list[Command]:
     return found
 
 
-def legal(board: Board, state: KState) -> list[Command]:
+def legal(board: Board, state: KState) -> Iterator[Command]:
+    """Every legal command, yielded as it is found: ``end`` first, then each unit's moves,
+    then the fire attacks, so a caller that wants only a few (``forced``: is there more than
+    one?) searches one unit's moves, not every unit's."""
     phase = state.phase
     if phase is Phase.LANDING:
-        return [Landing(u) for u in landing_due(board, state)[:1]]
-    if phase is Phase.SUPPORT:
-        return [SupportRoll(ARTILLERY if not state.rolled else ALLIED_SUPPORT)]
-    if phase is Phase.OPERATIONS and state.active is None:
-        return [Draw()] if state.cup else []
-    if phase in (Phase.OPERATIONS, Phase.REDEPLOYMENT):
-        found: list[Command] = [End()]
-        verbs = ("redeploy",) if phase is Phase.REDEPLOYMENT else ("move", "combined")
+        yield from (Landing(u) for u in landing_due(board, state)[:1])
+    elif phase is Phase.SUPPORT:
+        yield SupportRoll(ARTILLERY if not state.rolled else ALLIED_SUPPORT)
+    elif phase is Phase.OPERATIONS and state.active is None:
+        if state.cup:
+            yield Draw()
+    elif phase in (Phase.OPERATIONS, Phase.REDEPLOYMENT):
+        yield End()
+        verbs = VERBS[phase]
         for unit in actors(board, state):
-            for verb in verbs:
-                found.extend(unit_moves(board, state, unit, verb))
+            yield from unit_moves(board, state, unit, verbs)
         if phase is Phase.OPERATIONS:
-            found.extend(fires(board, state))
-        return found
-    return []
+            yield from fires(board, state)
+
+
+def choosing(state: KState) -> bool:
+    """Whether a formation's Operations or the night redeployment are under way: ``end`` and
+    every unit's moves and attacks are legal (``legal`` lists them, ``random_legal`` draws)."""
+    return state.phase is Phase.REDEPLOYMENT or (
+        state.phase is Phase.OPERATIONS and state.active is not None)
+
+
+def only_end(board: Board, state: KState) -> bool:
+    """While ``choosing``: whether ``end`` is the only legal command (the referee then ends
+    the activation itself).  A unit can move when it can take a first step (4.0, 8.0-8.3:
+    the cost of entering an adjacent hex, or of starting Close Combat there, within its
+    allowance; a reinforcement's entry hex, or one beside it, 8.3.1 and Exclusive 8.5)."""
+    verbs = VERBS[state.phase]
+    night = state.phase is Phase.REDEPLOYMENT
+    for unit in actors(board, state):
+        here = state.hex[unit]
+        occ = Occupancy(board, state, moving=unit)
+        side = board.units[unit].side
+        limit = max(allowance(board, verb, unit) for verb in verbs)
+        if here is None:
+            firsts = [s for road in board.units[unit].entry_roads
+                      for _, s in entry_steps(board, occ, side, road)]
+        else:
+            firsts = [step(board, occ, side, here, there, night=night)
+                      for there in board.neighbours(here)]
+        if any(first.refusal is None and first.cost <= limit for first in firsts):
+            return False
+    return night or not fires(board, state)
+
+
+END_CHANCE = 0.125
+"""How often the random player ends an activation (or the night redeployment) when it could
+do something else: one chance in eight, so formations move most of their units."""
+
+
+def random_legal(board: Board, state: KState, rng: random.Random) -> Command:
+    """The random player's command (``referee simulate --policy random``), found without
+    listing every legal command.
+
+    In an Operations Phase with an active formation and in the night redeployment: ``end``
+    with chance ``END_CHANCE``; otherwise one of the units that may still act, or the
+    formation's fire attacks taken together, chosen uniformly, and then one of that unit's
+    moves (every Operation, every destination) or one of the fire attacks, uniformly; a
+    choice with nothing to offer is set aside and another made; with nothing left, ``end``.
+    So each unit's moves are searched only when it is chosen.  Every other decision is a
+    uniform choice among all the legal commands (there are few)."""
+    phase = state.phase
+    if not choosing(state):
+        options = list(legal(board, state))
+        return options[rng.randrange(len(options))]
+    if rng.random() < END_CHANCE:
+        return End()
+    verbs = VERBS[phase]
+    choices: list[str | None] = [*actors(board, state)]
+    if phase is Phase.OPERATIONS:
+        choices.append(None)  # the fire attacks
+    while choices:
+        index = rng.randrange(len(choices))
+        choices[index], choices[-1] = choices[-1], choices[index]
+        unit = choices.pop()
+        if unit is None:
+            attacks = fires(board, state)
+            if attacks:
+                return attacks[rng.randrange(len(attacks))]
+            continue
+        move = random_destination(board, state, unit, verbs, rng)
+        if move is not None:
+            return move
+    return End()
 
 
 def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
     """``referee moves``: each unit that may act, its Operations and destinations."""
     grouped: list[dict[str, object]] = []
-    verbs = ("redeploy",) if state.phase is Phase.REDEPLOYMENT else ("move", "combined")
+    verbs = VERBS.get(state.phase, ())
     for unit in actors(board, state):
         spec = board.units[unit]
         entry: dict[str, object] = {
             "unit": unit, "type": spec.kind,
             "from": state.hex[unit] or "road " + "/".join(spec.entry_roads),
         }
+        keys = {"move": "movement", "combined": "combined", "redeploy": "redeploy"}
         for verb in verbs:
-            key = {"move": "movement", "combined": "combined", "redeploy": "redeploy"}[verb]
-            entry[key] = [
-                (f"{m.start}->" if state.hex[unit] is None else "") + m.path[-1]
-                for m in unit_moves(board, state, unit, verb)
-            ]
+            entry[keys[verb]] = []
+        for m in unit_moves(board, state, unit, verbs):
+            ends = entry[keys[m.verb]]
+            assert isinstance(ends, list)
+            ends.append((f"{m.start}->" if state.hex[unit] is None else "") + m.path[-1])
         if state.phase is Phase.OPERATIONS:
             targets = fire_targets(board, state, unit)
             if targets:

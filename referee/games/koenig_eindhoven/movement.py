@@ -39,18 +39,37 @@ class Occupancy:
     """Who is in each hex (a view of the state for one move)."""
 
     def __init__(self, board: Board, state: KState, moving: str | None = None) -> None:
-        self.side: dict[str, list[str]] = {}
         self.count: dict[str, int] = {}
+        self.by_side: dict[str, dict[str, int]] = {}
+        """Side -> hex -> how many of its units are there."""
+        units = board.units
+        count = self.count
         for unit, place in state.hex.items():
             if place is not None and unit != moving:
-                self.count[place] = self.count.get(place, 0) + 1
-                self.side.setdefault(place, []).append(board.units[unit].side)
+                count[place] = count.get(place, 0) + 1
+                side = units[unit].side
+                mine = self.by_side.get(side)
+                if mine is None:
+                    mine = self.by_side[side] = {}
+                mine[place] = mine.get(place, 0) + 1
 
     def enemies(self, hex_id: str, side: str) -> int:
-        return sum(1 for s in self.side.get(hex_id, ()) if s != side)
+        return sum(c.get(hex_id, 0) for s, c in self.by_side.items() if s != side)
 
     def units(self, hex_id: str) -> int:
         return self.count.get(hex_id, 0)
+
+    def enemy_counts(self, side: str) -> dict[str, int]:
+        """Hex -> the number of units of the other side in it (hexes with none left out);
+        read it, never change it (it may be the occupancy's own table)."""
+        others = [c for s, c in self.by_side.items() if s != side]
+        if len(others) == 1:
+            return others[0]
+        found: dict[str, int] = {}
+        for counts in others:
+            for hex_id, n in counts.items():
+                found[hex_id] = found.get(hex_id, 0) + n
+        return found
 
 
 def step(board: Board, occ: Occupancy, side: str, a: str | None, b: str,
@@ -71,16 +90,7 @@ def step(board: Board, occ: Occupancy, side: str, a: str | None, b: str,
             name = f" ({side_.name})" if side_.name else ""
             return Step(0, Refusal("8.1.1", f"the hexside {a}-{b} is a River hexside{name} "
                                    "without a bridge: units may not move across it"))
-        if side_.road:
-            cost = tec.movement["road"]  # 8.1.2: regardless of terrain or hexside
-        else:
-            cost = tec.enter_cost(target.terrain, target.hilltop)
-            if side_.slope:
-                cost += tec.hexside_movement["slope"]
-            if side_.stream:
-                cost += tec.hexside_movement["stream"]
-            if side_.bridge is not None:
-                cost += tec.hexside_movement["bridge"]
+        cost = board.enter_cost(a, b)  # 8.1, 8.1.2: terrain and hexsides, or the road
     enemies = occ.enemies(b, side)
     if enemies:
         if night:
@@ -142,6 +152,17 @@ def walk(board: Board, occ: Occupancy, side: str, start: str | None, entry: str 
     return Walk(spent, bool(path) and s.close_combat)
 
 
+def entry_steps(board: Board, occ: Occupancy, side: str, entry: str) -> list[tuple[str, Step]]:
+    """The first hexes of a reinforcement entering by road ``entry`` and what entering each
+    costs: the entry hex along the road (Exclusive 8.5), and the hexes adjacent to it when an
+    enemy unit blocks it (8.3.1)."""
+    gate = board.entry_roads[entry]
+    firsts = [(gate, step(board, occ, side, None, gate, road_entry=True))]
+    if occ.enemies(gate, side):
+        firsts += [(h, step(board, occ, side, None, h)) for h in board.neighbours(gate)]
+    return firsts
+
+
 def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
               entry: str | None, allowance: int, night: bool = False,
               close: dict[str, tuple[int, tuple[str, ...]]] | None = None,
@@ -150,43 +171,58 @@ def reachable(board: Board, occ: Occupancy, side: str, start: str | None,
     a path to it (ties broken by hex id, so the listing is stable).  With ``close``, the
     enemy hexes it can enter for Close Combat go there (10.0)."""
     best: dict[str, tuple[int, tuple[str, ...]]] = {}
-    queue: list[tuple[int, tuple[str, ...]]] = []
+    queue: list[tuple[int, tuple[str, ...], str]] = []
     if start is None:
         assert entry is not None
-        gate = board.entry_roads[entry]
-        firsts = [(gate, step(board, occ, side, None, gate, road_entry=True))]
-        if occ.enemies(gate, side):
-            firsts += [(h, step(board, occ, side, None, h)) for h in board.neighbours(gate)]
-        for h, s in firsts:
+        for h, s in entry_steps(board, occ, side, entry):
             if s.refusal is None and s.cost <= allowance:
                 if s.close_combat:
                     _closer(close, h, s.cost, (h,))
                 else:
-                    heapq.heappush(queue, (s.cost, (h,)))
+                    heapq.heappush(queue, (s.cost, (h,), h))
     else:
-        heapq.heappush(queue, (0, ()))
+        heapq.heappush(queue, (0, (), start))
+    # The same costs and refusals as ``step`` (the search takes them from the board's
+    # ``crossings`` and the hexes' counts, without a ``Step`` at every one).  A queue entry
+    # is (cost, path, last hex); ``queued`` keeps the least entry for each hex so far, and an
+    # entry no less than it is never queued (it would be taken after it and passed over).
+    count = occ.count
+    enemy = occ.enemy_counts(side)
+    close_cost = board.tec.movement["close_combat"]
+    dearer = close_cost >= 0  # a hex beyond the allowance is beyond it for Close Combat too
+    crossings = board.crossing_table()
+    queued = {entry[2]: (entry[0], entry[1]) for entry in queue}
+    pop, push = heapq.heappop, heapq.heappush
     while queue:
-        cost, path = heapq.heappop(queue)
-        here = path[-1] if path else start
-        assert here is not None
-        if here in best and best[here][0] <= cost:
+        cost, path, here = pop(queue)
+        if here in best:
             continue
-        if path:
-            best[here] = (cost, path)
-        elif here in best:
-            continue
-        else:
-            best[here] = (0, ())
-        for there in board.neighbours(here):
-            s = step(board, occ, side, here, there, night=night)
-            if s.refusal is not None or cost + s.cost > allowance:
+        best[here] = (cost, path)
+        for there, price in crossings[here]:
+            total = cost + price
+            if total > allowance and dearer:
                 continue
-            if s.close_combat:
-                _closer(close, there, cost + s.cost, (*path, there))
+            units = count.get(there, 0)
+            if units:
+                if there in enemy:
+                    # 4.0: never into an enemy hex at night; 8.2: not into two units; 10.0:
+                    # Close Combat costs its extra MP and ends the move.
+                    total += close_cost
+                    if not night and units < STACK and total <= allowance:
+                        _closer(close, there, total, (*path, there))
+                    continue
+                if units >= STACK:
+                    continue  # 8.2
+            if total > allowance:
                 continue
-            if there in best and best[there][0] <= cost + s.cost:
+            known = queued.get(there)
+            if known is not None and known[0] < total:
                 continue
-            heapq.heappush(queue, (cost + s.cost, (*path, there)))
+            longer = (*path, there)
+            if known is not None and known <= (total, longer):
+                continue
+            queued[there] = (total, longer)
+            push(queue, (total, longer, there))
     if start is not None:
         best.pop(start, None)
     return best

@@ -61,7 +61,35 @@ def state_json(board: Board, state: KState, to_act: str | None) -> dict[str, Any
 
 
 def invariants(board: Board, state: KState) -> list[str]:
-    """Stacking (8.2), one place per unit (2.1), hits 0-2 (9.2), statuses."""
+    """Stacking (8.2), one place per unit (2.1), hits 0-2 (9.2), statuses.
+
+    Self-play asks after every command: one pass finds that all hold, and only a position
+    where one is broken is gone over again for the sentences."""
+    hexes = board.hexes
+    status = state.status
+    hits = state.hits
+    counts: dict[str, int] = {}
+    for unit, place in state.hex.items():
+        if place is None:
+            if status[unit] not in GONE_OR_DUE:
+                break
+        else:
+            if status[unit] != IN_PLAY or place not in hexes:
+                break
+            counts[place] = counts.get(place, 0) + 1
+        if not 0 <= hits[unit] <= 2:
+            break
+    else:
+        if (not counts or max(counts.values()) <= STACK) and (
+                state.active is None or state.active not in state.cup):
+            return []
+    return _broken(board, state)
+
+
+GONE_OR_DUE = frozenset(STATUSES) - {IN_PLAY}
+
+
+def _broken(board: Board, state: KState) -> list[str]:
     broken: list[str] = []
     counts: dict[str, int] = {}
     for unit, place in state.hex.items():

@@ -112,8 +112,11 @@ class KState:
 
     def take(self, other: KState) -> None:
         """Become ``other`` (the work copy a command was applied to)."""
-        for item in fields(self):
-            setattr(self, item.name, getattr(other, item.name))
+        for name in _FIELDS:
+            setattr(self, name, getattr(other, name))
 
     def occupants(self, hex_id: str) -> list[str]:
         return [u for u, h in self.hex.items() if h == hex_id]
+
+
+_FIELDS = tuple(item.name for item in fields(KState))
