@@ -20,6 +20,7 @@ from referee.games.koenig_eindhoven.state import (
     ARTILLERY,
     ELIMINATED,
     OFF_MAP,
+    US_MACHINE_GUNS,
     Battle,
     KState,
 )
@@ -40,11 +41,18 @@ def support_cap(board: Board, state: KState, side: str) -> int:
     return min(board.support_per_battle[side], state.points[points_key(side)])
 
 
+def across_rivers(board: Board, state: KState, unit: str) -> bool:
+    """Optional 14.3.1: with ``[Option "us-machine-guns"]`` a US machine-gun unit may make a
+    Full Fire Attack across a River hexside (at half CS, ``unit_fire``)."""
+    return US_MACHINE_GUNS in state.options and board.units[unit].machine_gun
+
+
 def unit_fire(board: Board, state: KState, unit: str, target: str, mobile: bool
               ) -> tuple[int, list[str]]:
     """One firing unit's Combat Strength in this attack and why: Mobile Fire halves it (8.4,
     each unit on its own), fire across a large bridge halves it, across a small bridge -1
-    (Exclusive 9.1.1, K10), 2 Hits -1 after any halving (9.2.1); never below 0 (K32)."""
+    (Exclusive 9.1.1, K10), a US machine gun's across an unbridged River hexside halves it
+    (optional 14.3.1, K11), 2 Hits -1 after any halving (9.2.1); never below 0 (K32)."""
     spec = board.units[unit]
     cs = spec.cs
     notes = []
@@ -53,8 +61,14 @@ def unit_fire(board: Board, state: KState, unit: str, target: str, mobile: bool
         notes.append(f"{unit} Mobile Fire half: {cs}")
     here = state.hex[unit]
     assert here is not None
-    bridge = board.hexside(here, target).bridge
-    if bridge == "large":
+    hexside = board.hexside(here, target)
+    bridge = hexside.bridge
+    if hexside.river and bridge is None:
+        # 14.3.1 (K11): only a US machine gun's Full Fire gets here (``check_fire``); at a
+        # bridge Exclusive 9.1.1 applies as it does to every unit.
+        cs = half(cs)
+        notes.append(f"{unit} across a River hexside, half (14.3.1): {cs}")
+    elif bridge == "large":
         cs = half(cs)
         notes.append(f"{unit} across a large bridge, half: {cs}")
     elif bridge == "small":

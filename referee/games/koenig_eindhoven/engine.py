@@ -66,13 +66,21 @@ from referee.games.koenig_eindhoven.sequence import (
     night,
     opening,
 )
-from referee.games.koenig_eindhoven.state import ALLIED_SUPPORT, ARTILLERY, KState, Phase
+from referee.games.koenig_eindhoven.state import (
+    ALLIED_SUPPORT,
+    ARTILLERY,
+    US_MACHINE_GUNS,
+    KState,
+    Phase,
+)
 from referee.games.koenig_eindhoven.state import NEVER as NEVER_ARRIVED
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
 SCENARIOS = (DEFAULT_SCENARIO,)
+OPTIONS = {US_MACHINE_GUNS: "14.3.1"}
+"""The optional rules a log may switch on with ``[Option "..."]``, and their cases."""
 
 
 class KoenigEngine:
@@ -90,7 +98,8 @@ class KoenigEngine:
             "night redeployment, paratroop landings (5.0), support points (6.0-6.2), the "
             "Command Cup and Operations (7.0-7.2), movement (8.0-8.4, Exclusive 8.5), "
             "fire combat (9.0-9.2.3, Exclusive 9.1.1), close combat (10.0-10.3), retreats "
-            "and Capture! (11.0-11.2), victory (12.0); optional rule 14.3.1 not yet"
+            "and Capture! (11.0-11.2), victory (12.0); optional rule 14.3.1 (US machine guns "
+            "across rivers) with [Option \"us-machine-guns\"]"
         ),
     )
 
@@ -127,9 +136,11 @@ class KoenigEngine:
             raise HeaderError(f"Eindhoven Bridge has no scenario '{scenario}'; it knows "
                               + ", ".join(SCENARIOS))
         for option in options:
-            raise HeaderError(f"unknown option '{option}'; Eindhoven Bridge has no options yet "
-                              "(us-machine-guns, 14.3.1, comes with fire combat)")
+            if option not in OPTIONS:
+                raise HeaderError(f"unknown option '{option}'; Eindhoven Bridge knows "
+                                  + ", ".join(f"{o} ({rule})" for o, rule in OPTIONS.items()))
         state = opening(self.board, DEFAULT_SCENARIO)
+        state.options = frozenset(options)
         advance(self.board, state, [])
         return state
 
@@ -429,6 +440,7 @@ class KoenigEngine:
         return {
             "game": lambda: "koenig-eindhoven",
             "scenario": lambda: state.scenario,
+            "options": lambda: sorted(state.options),
             "turn": lambda: state.turn,
             "night": lambda: night(self.board, state),
             "phase": lambda: str(state.phase),

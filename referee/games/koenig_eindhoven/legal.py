@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from referee.games.koenig_eindhoven.board import GERMAN, Board
+from referee.games.koenig_eindhoven.combat import across_rivers
 from referee.games.koenig_eindhoven.commands import (
     Command,
     Draw,
@@ -120,18 +121,19 @@ def actors(board: Board, state: KState) -> list[str]:
     return []
 
 
-def fire_targets(board: Board, state: KState, unit: str) -> list[str]:
+def fire_targets(board: Board, state: KState, unit: str, full: bool = True) -> list[str]:
     """Adjacent hexes with enemy units the unit may fire at (9.0, 9.1: not across a River
-    hexside without a bridge)."""
+    hexside without a bridge, but for a US machine gun's Full Fire under 14.3.1)."""
     here = state.hex[unit]
     if here is None:
         return []  # 8.3.1: no fire from off the map
     side = board.units[unit].side
     enemy = {h for u, h in state.hex.items() if h is not None and board.units[u].side != side}
+    over_rivers = full and across_rivers(board, state, unit)
     found = []
     for there in board.neighbours(here):
         hexside = board.hexside(here, there)
-        if there in enemy and not (hexside.river and hexside.bridge is None):
+        if there in enemy and (over_rivers or not (hexside.river and hexside.bridge is None)):
             found.append(there)
     return found
 
@@ -154,7 +156,7 @@ def fires(board: Board, state: KState) -> list[Command]:
     for verb, units in (("full-fire", full), ("mobile-fire", mobile)):
         targets: dict[str, list[str]] = {}
         for unit in units:
-            for target in fire_targets(board, state, unit):
+            for target in fire_targets(board, state, unit, verb == "full-fire"):
                 targets.setdefault(target, []).append(unit)
         for target, group in sorted(targets.items()):
             for size in range(1, len(group) + 1):

@@ -21,6 +21,7 @@ from referee.games.koenig_eindhoven.state import (
     NEVER,
     OFF_MAP,
     REDEPLOYED,
+    US_MACHINE_GUNS,
     KState,
     Phase,
 )
@@ -195,8 +196,7 @@ def check_fire(board: Board, state: KState, command: Fire, events: list[Event]) 
                               "units must be adjacent to the target")
         hexside = board.hexside(here, command.target)
         if hexside.river and hexside.bridge is None:
-            raise IllegalMove("9.1", f"{unit} would fire across a River hexside: Fire Combat "
-                              "is prohibited across River hexsides")
+            river_fire(board, state, unit, command.verb)
     mobile = command.verb == "mobile-fire"
     for unit in command.units:
         moved = unit in state.mp_left
@@ -209,6 +209,24 @@ def check_fire(board: Board, state: KState, command: Fire, events: list[Event]) 
     from referee.games.koenig_eindhoven.combat import open_battle
 
     open_battle(board, state, command.verb, command.target, command.units, events)
+
+
+def river_fire(board: Board, state: KState, unit: str, verb: str) -> None:
+    """9.1: no Fire Combat across a River hexside without a bridge; optional 14.3.1 lets a US
+    machine-gun unit make a Full Fire Attack across one at half CS."""
+    from referee.games.koenig_eindhoven.combat import across_rivers
+
+    if verb == "full-fire" and across_rivers(board, state, unit):
+        return
+    if board.units[unit].machine_gun and US_MACHINE_GUNS in state.options:
+        raise IllegalMove("14.3.1", f"{unit} would fire across a River hexside in a Mobile Fire "
+                          "Attack: a US machine-gun unit fires across River hexsides in Full "
+                          "Fire Attacks only")
+    why = ""
+    if board.units[unit].machine_gun:
+        why = f" (optional 14.3.1, [Option \"{US_MACHINE_GUNS}\"], is not in play)"
+    raise IllegalMove("9.1", f"{unit} would fire across a River hexside: Fire Combat is "
+                      "prohibited across River hexsides" + why)
 
 
 def end_activation(board: Board, state: KState, events: list[Event]) -> None:

@@ -22,6 +22,7 @@ def state_json(board: Board, state: KState, to_act: str | None) -> dict[str, Any
     return {
         "game": "koenig-eindhoven",
         "scenario": state.scenario,
+        "options": sorted(state.options),
         "turn": state.turn,
         "night": turn.night,
         "date": turn.date,

@@ -32,6 +32,8 @@ REDEPLOYED = "redeployed"
 OPERATIONS = (MOVEMENT, FULL_FIRE, COMBINED, REDEPLOYED)
 
 ARTILLERY = "artillery"
+US_MACHINE_GUNS = "us-machine-guns"
+"""Optional rule 14.3.1: US machine-gun units Full Fire across River hexsides at half CS."""
 ALLIED_SUPPORT = "allied-support"
 
 
@@ -99,6 +101,8 @@ class KState:
     """Combined units that made their Mobile Fire this turn (8.4)."""
     engaged: set[str] = field(default_factory=set)
     """Units that initiated a Close Combat this turn: their Operation is over (10.3)."""
+    options: frozenset[str] = frozenset()
+    """The optional rules in play, from the log's ``[Option]`` tags (14.0)."""
 
     def copy(self) -> KState:
         return KState(
@@ -107,7 +111,7 @@ class KState:
             active=self.active, operation=dict(self.operation), mp_left=dict(self.mp_left),
             current=self.current, landed=set(self.landed), rolled=list(self.rolled),
             points=dict(self.points), result=self.result, battle=self.battle,
-            fired=set(self.fired), engaged=set(self.engaged),
+            fired=set(self.fired), engaged=set(self.engaged), options=self.options,
         )
 
     def take(self, other: KState) -> None:

@@ -72,3 +72,23 @@ def test_hexes_by_printed_place_name() -> None:
     state = report.state_json()
     assert state is not None
     assert {u["id"]: u["hex"] for u in state["units"]}["1/935"] == "1121"
+
+
+def test_batch_over_the_bundled_logs() -> None:
+    import json
+    from collections import Counter
+
+    from .conftest import expected
+
+    folder = LOGS / "koenig-eindhoven"
+    result = CliRunner().invoke(main, ["batch", str(folder)])
+    assert result.exit_code == 1  # the illegal-* logs break the rules, on purpose
+    rows = {Path(row["path"]).name: row for row in map(json.loads, result.stdout.splitlines())}
+    assert set(rows) == {p.name for p in folder.glob("*.log")}
+    for name, row in rows.items():
+        cases = expected(folder / name)
+        assert row["status"] == ("illegal" if cases else "legal"), name
+        assert row["problems_by_rule"] == dict(Counter(rule for _, _, rule in cases if rule)), name
+    for name in ("complete-game.log", "complete-tabletop.log"):
+        assert rows[name]["result"] == "allied victory" and rows[name]["turn"] == 10
+    assert "Game Turn 10 completed" in rows["complete-game.log"]["reason"]
