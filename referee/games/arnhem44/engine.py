@@ -5,6 +5,7 @@ withdrawal, the first round's airborne bonus, weather and reserves (block 6).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,8 +16,9 @@ from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.arnhem44 import combat as fight
-from referee.games.arnhem44 import movement, reserves
-from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text, other
+from referee.games.arnhem44 import movement, reserves, victory
+from referee.games.arnhem44 import options as veterans
+from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text
 from referee.games.arnhem44.commands import (
     CombatRoll,
     Command,
@@ -112,10 +114,9 @@ class Arnhem44Engine:
         if scenario is not None and normalise(scenario) not in {normalise(s) for s in SCENARIOS}:
             raise HeaderError(f"Arnhem '44 has no scenario '{scenario}'; it knows "
                               + ", ".join(SCENARIOS))
-        for option in options:
-            raise HeaderError(f"the option '{option}' is not refereed yet (Veterans Only: the "
-                              "next Arnhem '44 issue); Arnhem '44 has no options yet")
-        return opening(self.board)
+        state = opening(self.board)
+        state.options = veterans.chosen(options)
+        return state
 
     def copy(self, state: AState) -> AState:
         return state.copy()
@@ -147,6 +148,13 @@ class Arnhem44Engine:
 
     def legal(self, state: AState) -> list[Command]:
         return legal(self.board, state)
+
+    def random_command(self, state: AState, rng: random.Random) -> Command:
+        """A random legal command drawn without listing every figure's moves (self-play's
+        random policy, ``policy.py``)."""
+        from referee.games.arnhem44.policy import random_command
+
+        return random_command(self, state, rng)
 
     def forced(self, state: AState) -> Command | None:
         phase = state.phase
@@ -225,6 +233,7 @@ class Arnhem44Engine:
         for bridge, side in update_control(self.board, work):
             events.append(Event("control", f"{side.capitalize()} controls {bridge}",
                                 {"bridge": bridge, "control": side}))
+        victory.check_elimination(self.board, work, events)
         state.take(work)
         return events
 
@@ -237,11 +246,7 @@ class Arnhem44Engine:
             side = self.to_act(work) or ALLIED
             if side == REFEREE:
                 raise IllegalMove("Winning", "a player resigns at one of his own decisions")
-            work.phase = OVER
-            work.result = {"result": "win", "winner": other(side),
-                           "reason": f"{side.capitalize()} forfeits the game"}
-            return [Event("resign", f"{side.capitalize()} resigns; "
-                          f"{other(side).capitalize()} wins")]
+            return victory.resign(board, work, veterans.side_for(side))
         events: list[Event] = []
         if phase in (SETUP_GERMAN, SETUP_ALLIED):
             if isinstance(command, Deploy):
@@ -372,7 +377,7 @@ class Arnhem44Engine:
     def outcome(self, state: AState) -> dict[str, Any]:
         if state.result is not None:
             return dict(state.result)
-        return {"result": None}
+        return {"result": None, **victory.score(self.board, state)}
 
     def to_json(self, state: AState) -> dict[str, Any]:
         return state_json(self.board, state, self.to_act(state))

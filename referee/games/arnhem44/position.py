@@ -107,7 +107,7 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.pool = Counter()
         state.track = []
         state.eliminated = Counter()
-        state.waiting = totals(board)
+        state.waiting = Counter(totals(board))
         state.moved = {}
         state.intruded = {}
         state.combats = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from referee.games.arnhem44.board import (
@@ -16,7 +17,9 @@ from referee.games.arnhem44.board import (
     key_text,
     side_of,
 )
+from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.state import AState
+from referee.games.arnhem44.victory import points_json
 
 
 def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
@@ -31,6 +34,7 @@ def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
     return out
 
 
+@cache
 def totals(board: Board) -> Counter[Key]:
     """Every figure the scenario brings into play (set-up, reserves, landings)."""
     f = board.scenario.forces
@@ -55,7 +59,8 @@ def totals(board: Board) -> Counter[Key]:
 def on_map(state: AState) -> Counter[Key]:
     out: Counter[Key] = Counter()
     for counts in state.units.values():
-        out.update(counts)
+        for key, n in counts.items():
+            out[key] += n
     return out
 
 
@@ -87,6 +92,8 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
         "to_act": to_act,
         "sectors": sectors,
         "bridges": bridge_json(board, state),
+        "victory": points_json(board, state),
+        "options": sorted(state.options),
         "tracks": {
             "reserve": [key_text(k) for k in state.track],
             "setup_pool": figures_json(state.pool),
@@ -127,9 +134,13 @@ def invariants(board: Board, state: AState) -> list[str]:
                 out.append(f"{sid} holds {n} {side} units (at most {board.max_per_side})")
         if any(v <= 0 for v in counts.values()):
             out.append(f"{sid} holds a count that is not positive")
-    total = (on_map(state) + state.pool + Counter(state.track) + state.waiting
-             + state.eliminated + Counter(state.arriving))
-    if total != totals(board):
+    total = on_map(state)
+    for part in (state.pool, state.waiting, state.eliminated):
+        for key, n in part.items():
+            total[key] += n
+    for key in (*state.track, *state.arriving):
+        total[key] += 1
+    if +total != totals(board):
         out.append("figures are not conserved: on the map, the set-up pool, R1-R15, later "
                    "arrivals and the eliminated do not add up to the scenario's figures")
     for sector, moved in state.moved.items():
@@ -141,6 +152,7 @@ def invariants(board: Board, state: AState) -> list[str]:
         out.append("Allied set-up units left unplaced after set-up")
     if state.control and set(state.control) - set(board.bridges):
         out.append("control of an unknown bridge")
+    out += game_invariants(board, state)
     return out
 
 

@@ -9,7 +9,8 @@ from referee.core.engine import Event
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.combat import disputed
 from referee.games.arnhem44.reserves import due_german, reserves_left, stuck_allied, stuck_german
-from referee.games.arnhem44.state import OVER, AState
+from referee.games.arnhem44.state import AState
+from referee.games.arnhem44.victory import final_count
 
 SKIPPED_START = (
     ("2.2", "Phase 2.2 - Supplies"),
@@ -77,14 +78,7 @@ def end_round(board: Board, state: AState, events: list[Event]) -> None:
     """After phase 5.2: block 6, or the end of the game after the last round."""
     if state.round >= board.rounds:
         events.append(Event("phase", f"the game ends after round {board.rounds}: no block 6"))
-        state.phase = OVER
-        state.result = {
-            "result": "unscored",
-            "winner": None,
-            "reason": f"round {board.rounds} has ended; the victory count (Winning: bridge "
-                      "points) is not refereed yet",
-        }
-        events.append(Event("over", state.result["reason"]))
+        final_count(board, state, events)
         return
     if state.round % 2 == 0:
         state.phase = "6.1"  # the referee rolls tomorrow's weather

@@ -41,6 +41,27 @@ class Withdrawal:
     count: int
 
 
+_IMMUTABLE = (int, str, bool, float, type(None), frozenset)
+
+
+def _copied(value: Any) -> Any:
+    """A copy of one field: counters, dicts, lists and sets of immutable things by hand."""
+    if isinstance(value, _IMMUTABLE):
+        return value
+    if isinstance(value, Counter):
+        twin: Counter[Any] = Counter()
+        dict.update(twin, value)  # the plain dict copy: Counter's own update is slow
+        return twin
+    if isinstance(value, dict):
+        if all(isinstance(v, _IMMUTABLE) for v in value.values()):
+            return dict(value)
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, (list, set)) and all(isinstance(v, (*_IMMUTABLE, tuple))
+                                             for v in value):
+        return type(value)(value)
+    return copy.deepcopy(value)
+
+
 @dataclass
 class AState:
     round: int = 1
@@ -82,6 +103,11 @@ class AState:
     control: dict[str, str] = field(default_factory=dict)
     """Bridge -> the side controlling it (Waterways; all German at the start)."""
     result: dict[str, Any] | None = None
+    # -- Veterans Only (options.py)
+    options: frozenset[str] = frozenset()
+    """The options of the log's header (Veterans Only 1-5)."""
+    part: str | None = None
+    """Veterans/3, three players: whose part of the Allied movement phase it is (uk, us)."""
 
     @property
     def night(self) -> bool:
@@ -92,7 +118,11 @@ class AState:
         return "allied" if self.phase.startswith("4") else "german"
 
     def copy(self) -> AState:
-        return copy.deepcopy(self)
+        """A copy sharing nothing mutable (every command works on one: it is the speed of
+        self-play, so the usual field shapes are copied by hand and only the rare ones deeply)."""
+        twin = object.__new__(AState)
+        twin.__dict__ = {name: _copied(value) for name, value in self.__dict__.items()}
+        return twin
 
     def take(self, other: AState) -> None:
         self.__dict__.update(other.__dict__)
