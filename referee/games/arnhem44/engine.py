@@ -16,7 +16,7 @@ from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.arnhem44 import combat as fight
-from referee.games.arnhem44 import movement, reserves, victory
+from referee.games.arnhem44 import movement, reserves, turns, victory
 from referee.games.arnhem44 import options as veterans
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text
 from referee.games.arnhem44.commands import (
@@ -118,12 +118,20 @@ class Arnhem44Engine:
         state.options = veterans.chosen(options)
         return state
 
+    def two_secret_refusal(self, options: Sequence[str]) -> str | None:
+        """Why a two-secret game by e-mail cannot take these options (None: it can)."""
+        return veterans.two_secret_refusal(options)
+
     def copy(self, state: AState) -> AState:
         return state.copy()
 
     # -- who acts -----------------------------------------------------------------------------
 
     def to_act(self, state: AState) -> Side | None:
+        side = self._side_to_act(state)
+        return side if side is None or not state.options else turns.player(state, side)
+
+    def _side_to_act(self, state: AState) -> Side | None:
         phase = state.phase
         if phase == OVER:
             return None
@@ -193,8 +201,10 @@ class Arnhem44Engine:
             if state.fallback is not None:
                 return (f"fall back from {state.fallback.start}: support the spotted units with "
                         "unseen infantry (support GROUPS) or not (no support)")
-            return (f"Phase {phase}, round {state.round} ({'night' if state.night else 'day'}): "
-                    "move, invade, fall back, or end movement")
+            part = f" (the {state.part.upper()} part, Veterans/3)" if state.part else ""
+            return (f"Phase {phase}{part}, round {state.round} "
+                    f"({'night' if state.night else 'day'}): move, invade, fall back, or end "
+                    "movement")
         if phase == "6.1":
             return "Phase 6.1 - the weather roll for tomorrow (weather)"
         if phase == "6.2":
@@ -229,11 +239,13 @@ class Arnhem44Engine:
             reason = (state.result or {}).get("reason", "the game has ended")
             raise GameOver(f"the game is over: {reason}")
         work = state.copy()
+        before = turns.others(work)
         events = self._dispatch(work, command, dice)
+        turns.check_own(before, work, state.part)
         for bridge, side in update_control(self.board, work):
             events.append(Event("control", f"{side.capitalize()} controls {bridge}",
                                 {"bridge": bridge, "control": side}))
-        victory.check_elimination(self.board, work, events)
+        victory.check_end(self.board, work, events)
         state.take(work)
         return events
 
@@ -276,6 +288,8 @@ class Arnhem44Engine:
             if isinstance(command, FallBack):
                 return movement.fall_back(board, work, dice, command)
             if isinstance(command, EndMovement):
+                if turns.end_part(work, events):
+                    return events
                 events.append(Event("end-movement", f"{work.mover.capitalize()} ends movement"))
                 start_combat(board, work, events)
                 return events

@@ -14,7 +14,7 @@ game's options).  Other modules ask this one: :func:`has`, :func:`jokers` (the j
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from referee.core.errors import HeaderError, IllegalMove
 from referee.core.names import normalise
@@ -72,6 +72,17 @@ def chosen(options: Mapping[str, str]) -> frozenset[str]:
             raise HeaderError(REFUSED[name])
         out.add(name)
     return frozenset(out)
+
+
+def two_secret_refusal(options: Sequence[str]) -> str | None:
+    """Veterans/3 in a two-secret game by e-mail: its parties are the game's two sides, each
+    rolling the other's dice from a committed secret; a third player has no secret there."""
+    if any(ALIASES.get(normalise(o)) == THREE_PLAYERS for o in options):
+        return ("the option three-players (Veterans/3) cannot be played as a two-secret game by "
+                "e-mail: its parties are allied and german, and the uk and us players would "
+                "need a secret each; play it at the table, with a [Seed], or with a moderator "
+                "([SeedCommit])")
+    return None
 
 
 def has(state: AState, option: str) -> bool:

@@ -94,6 +94,7 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
         "bridges": bridge_json(board, state),
         "victory": points_json(board, state),
         "options": sorted(state.options),
+        "part": state.part,
         "tracks": {
             "reserve": [key_text(k) for k in state.track],
             "setup_pool": figures_json(state.pool),

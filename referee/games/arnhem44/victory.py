@@ -131,8 +131,12 @@ def eliminated_side(state: AState) -> str | None:
     return None
 
 
-def check_elimination(board: Board, state: AState, events: list[Event]) -> None:
-    """End the game at once when a side has been eliminated (Winning the Game)."""
+def check_end(board: Board, state: AState, events: list[Event]) -> None:
+    """After every command, once the bridges' control is up to date: the count at the end of
+    round 18, or the early end when a side has been eliminated (Winning the Game)."""
+    if state.phase == OVER and state.result is None:
+        final_count(board, state, events)
+        return
     side = eliminated_side(state)
     if side is None:
         return
