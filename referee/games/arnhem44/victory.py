@@ -82,15 +82,17 @@ def final_count(board: Board, state: AState, events: list[Event]) -> None:
     said = f"Allied {allied} points, German {german} points"
     if allied == german:
         result, winner = "draw", None
-        reason = f"round {board.rounds} has ended with equal points: {said}"
+        reason = f"round {board.rounds} has ended with equal bridge points"
     else:
         winner = ALLIED if allied > german else GERMAN
         mine, theirs = held[winner], held[other(winner)]
         major = mine > 0 and mine >= 2 * theirs
         result = f"{winner} {'major victory' if major else 'victory'}"
-        reason = (f"round {board.rounds} has ended: {said}"
-                  + (" (twice the opponent's points: a major victory)" if major else ""))
+        reason = (f"round {board.rounds} has ended: {winner.capitalize()} holds "
+                  + ("twice the opponent's bridge points or more" if major
+                     else "more bridge points"))
     finish(board, state, events, result, winner, reason)
+    events.append(Event("points", f"Bridge points: {said}", dict(held)))
 
 
 def finish(board: Board, state: AState, events: list[Event], result: str,
