@@ -129,12 +129,14 @@ def invariants(board: Board, state: AState) -> list[str]:
     for sid, counts in state.units.items():
         if sid not in board.rank:
             out.append(f"figures in an unknown sector {sid}")
-        for side in SIDES:
-            n = sum(v for k, v in counts.items() if side_of(k[0]) == side)
+        per_side = dict.fromkeys(SIDES, 0)
+        for (group, _), v in counts.items():
+            per_side[side_of(group)] += v
+            if v <= 0:
+                out.append(f"{sid} holds a count that is not positive")
+        for side, n in per_side.items():
             if n > board.max_per_side:
                 out.append(f"{sid} holds {n} {side} units (at most {board.max_per_side})")
-        if any(v <= 0 for v in counts.values()):
-            out.append(f"{sid} holds a count that is not positive")
     total = on_map(state)
     for part in (state.pool, state.waiting, state.eliminated):
         for key, n in part.items():
@@ -177,13 +179,17 @@ def start_waiting(board: Board) -> Counter[Key]:
     return waiting
 
 
+_NONE: dict[Key, int] = {}
+"""An empty sector (read only)."""
+
+
 def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
     """Waterways: a player controls a bridge when both sides of it are free of enemy troops
     (A6: a side with units at the bridge and no enemy at either end takes control; otherwise the
     control stays as it was)."""
     changes = []
     for bridge in board.bridges.values():
-        ends = (state.units.get(bridge.a, Counter()), state.units.get(bridge.b, Counter()))
+        ends = (state.units.get(bridge.a, _NONE), state.units.get(bridge.b, _NONE))
         present = {side_of(g) for c in ends for (g, _), n in c.items() if n}
         if len(present) == 1:
             (side,) = present

@@ -41,24 +41,23 @@ class Withdrawal:
     count: int
 
 
-_IMMUTABLE = (int, str, bool, float, type(None), frozenset)
+_IMMUTABLE = frozenset({int, str, bool, float, type(None), frozenset, tuple})
+"""Field types shared between copies (tuples hold strings and numbers in this state)."""
 
 
 def _copied(value: Any) -> Any:
-    """A copy of one field: counters, dicts, lists and sets of immutable things by hand."""
-    if isinstance(value, _IMMUTABLE):
+    """A copy of one field: counters, dicts, lists and sets by hand, anything else deeply."""
+    kind = type(value)
+    if kind in _IMMUTABLE:
         return value
-    if isinstance(value, Counter):
+    if kind is Counter:
         twin: Counter[Any] = Counter()
         dict.update(twin, value)  # the plain dict copy: Counter's own update is slow
         return twin
-    if isinstance(value, dict):
-        if all(isinstance(v, _IMMUTABLE) for v in value.values()):
-            return dict(value)
-        return {k: _copied(v) for k, v in value.items()}
-    if isinstance(value, (list, set)) and all(isinstance(v, (*_IMMUTABLE, tuple))
-                                             for v in value):
-        return type(value)(value)
+    if kind is dict:
+        return {k: v if type(v) in _IMMUTABLE else _copied(v) for k, v in value.items()}
+    if (kind is list or kind is set) and all(type(v) in _IMMUTABLE for v in value):
+        return kind(value)
     return copy.deepcopy(value)
 
 
@@ -133,7 +132,11 @@ class AState:
             return 0
         if side_groups is None:
             return sum(here.values())
-        return sum(n for (g, _), n in here.items() if g in side_groups)
+        total = 0
+        for (g, _), n in here.items():
+            if g in side_groups:
+                total += n
+        return total
 
     def add(self, sector: str, key: Key, n: int = 1) -> None:
         if n:
