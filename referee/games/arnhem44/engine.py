@@ -95,9 +95,10 @@ class Arnhem44Engine:
         coverage=(
             "set-up, the round (phases 1-3 named and skipped), movement phases 4.1/5.1 "
             "(moving, intrusions, waterway crossings, fall back), combat 4.2/5.2 and withdrawal, "
-            "the first round's airborne bonus, weather and reserves (6.1-6.3); not yet: barrage, "
-            "airborne landings, supply, explosives, Bailey bridges, jokers, veteran options, "
-            "victory"
+            "the first round's airborne bonus, weather and reserves (6.1-6.3), winning (bridge "
+            "points, major victory, elimination, resign), Veterans Only options 1, 2, 3 and 5; "
+            "not yet: barrage, airborne landings, supply, explosives, Bailey bridges, jokers, "
+            "bridge damage (option 4)"
         ),
     )
 

@@ -102,7 +102,7 @@ def test_veterans_options_are_read_from_option_tags() -> None:
 def test_unknown_and_unrefereed_options_are_refused_with_a_sentence() -> None:
     with pytest.raises(HeaderError, match="has no option 'fog'"):
         ENGINE.setup(None, {"fog": "on"})
-    with pytest.raises(HeaderError, match="bridge-damage.*not refereed yet"):
+    with pytest.raises(HeaderError, match=r"bridge-damage.*not refereed yet"):
         ENGINE.setup(None, {"bridge-damage": "on"})
 
 
@@ -147,6 +147,6 @@ def test_veterans_3_three_players_take_the_allied_decisions() -> None:
 def test_veterans_3_is_refused_in_a_two_secret_game_by_email() -> None:
     text = ('[Game "arnhem44"]\n[Option "three-players"]\n[Dice "v1"]\n'
             f'[AlliedCommit "{"ab" * 32}"]\n')
-    with pytest.raises(LogUnreadable, match="three-players.*two-secret"):
+    with pytest.raises(LogUnreadable, match=r"three-players.*two-secret"):
         open_text(text, "three.log")
     open_text(text.replace('[Option "three-players"]\n', ""), "two.log")
