@@ -479,10 +479,12 @@ def map_command(game: str, out: Path, log: Path | None, upto: int | None,
 @click.option("--check-every", type=click.IntRange(min=1), default=10, show_default=True,
               help="Check every invariant after every command in one game of N (1: all); "
               "every game is checked at its end.")
+@click.option("--option", "options", multiple=True, metavar="NAME",
+              help="Play with this [Option] of the game (repeatable).")
 @_executor_options("games are played")
 def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | None,
-             as_json: bool, check_every: int, jobs: int | None, executor: str | None,
-             scheduler: str | None) -> None:
+             as_json: bool, check_every: int, options: tuple[str, ...], jobs: int | None,
+             executor: str | None, scheduler: str | None) -> None:
     """Play COUNT games of GAME by a policy; print the win rate and how games ended."""
     from referee.batch.executors import ExecutorUnavailable, choose_executor
     from referee.simulate import run_simulation
@@ -492,7 +494,7 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
         summary = run_simulation(game, count, policy, seed, save_logs,
                                  progress=output.make_console(stderr=True),
                                  executor=kind, jobs=workers, scheduler=scheduler,
-                                 check_every=check_every)
+                                 check_every=check_every, options=options)
     except (RefereeError, ValueError, ExecutorUnavailable) as error:
         _fail(str(error))
     except OSError as error:

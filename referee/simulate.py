@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +39,8 @@ class GameRange:
     check_every: int = 1
     """Game i is checked after every command when i is a multiple of this (every game is
     checked at its end)."""
+    options: tuple[str, ...] = ()
+    """The game's [Option]s."""
 
 
 def play_range(job: GameRange) -> list[GameRecord]:
@@ -47,7 +50,8 @@ def play_range(job: GameRange) -> list[GameRecord]:
     records: list[GameRecord] = []
     for i in range(job.first, job.stop):
         record = play_game(engine, f"{job.seed}-{i}", chooser, keep_log=job.save_logs is not None,
-                           check=i % job.check_every == 0)
+                           check=i % job.check_every == 0,
+                           options=dict.fromkeys(job.options, "on"))
         if job.save_logs is not None and record.log is not None:
             write_atomic(Path(job.save_logs) / f"{job.game}-{job.seed}-{i:06d}.log", record.log)
             record.log = None
@@ -75,6 +79,7 @@ def run_simulation(
     jobs: int = 1,
     scheduler: str | None = None,
     check_every: int = 1,
+    options: Sequence[str] = (),
 ) -> Summary:
     """Play ``games`` games; every invariant is checked at the end of every game, and after
     every command of one game in ``check_every`` (1: all of them).
@@ -83,14 +88,15 @@ def run_simulation(
     is the same wherever they are.
     """
     entry = game_entry(game)
-    engine_for(entry.id)
+    engine_for(entry.id).setup(None, dict.fromkeys(options, "on"))  # options checked at once
     policy_for(entry.id, policy)
     folder = None
     if save_logs is not None:
         save_logs.mkdir(parents=True, exist_ok=True)
         folder = str(save_logs.resolve())
     ranges = (
-        GameRange(entry.id, policy, seed, group[0], group[-1] + 1, folder, check_every)
+        GameRange(entry.id, policy, seed, group[0], group[-1] + 1, folder, check_every,
+                  tuple(options))
         for group in ramped(range(games), LARGEST_CHUNK)
     )
     total = Summary(0, Counter(), Counter(), [])

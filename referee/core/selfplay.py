@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,11 +89,12 @@ def play_game(
     scenario: str | None = None,
     keep_log: bool = False,
     check: bool = True,
+    options: Mapping[str, str] | None = None,
 ) -> GameRecord:
     """Play one game to its end (or until an invariant breaks).  Every invariant is checked
     at the end; with ``check`` also after every command."""
     rng = random.Random(seed)
-    state = engine.setup(scenario, {})
+    state = engine.setup(scenario, dict(options or {}))
     dice = StreamDice(DiceStream(seed), keep_rolls=keep_log)
     lines: list[str] = []
     if keep_log:
@@ -104,6 +105,7 @@ def play_game(
         ]
         if scenario:
             lines.append(f'[Scenario "{scenario}"]')
+        lines += [f'[Option "{option}"]' for option in options or {}]
     commands = 0
     broken: list[str] = []
     quick: Callable[[Any, random.Random], Any] | None = None

@@ -198,6 +198,10 @@ def open_text(text: str, source: str, secrets: Sequence[Secret] = (),
     if path is not None:
         apply_position(log, path)
     table = Table(source, text, log, engine, mode_of(log, engine, text), path=path)
+    refusal = getattr(engine, "two_secret_refusal", None)
+    why = refusal(log.options) if refusal is not None else None
+    if why and table.mode.kind is DiceMode.TWO_SECRET:
+        raise LogUnreadable(f"{source}: {why}")
     table.secrets, table.rejected = _match(table.mode, secrets)
     return table
 

@@ -5,6 +5,7 @@ withdrawal, the first round's airborne bonus, weather and reserves (block 6).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,8 +16,9 @@ from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.arnhem44 import combat as fight
-from referee.games.arnhem44 import movement, reserves
-from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text, other
+from referee.games.arnhem44 import movement, reserves, turns, victory
+from referee.games.arnhem44 import options as veterans
+from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text
 from referee.games.arnhem44.commands import (
     CombatRoll,
     Command,
@@ -93,9 +95,10 @@ class Arnhem44Engine:
         coverage=(
             "set-up, the round (phases 1-3 named and skipped), movement phases 4.1/5.1 "
             "(moving, intrusions, waterway crossings, fall back), combat 4.2/5.2 and withdrawal, "
-            "the first round's airborne bonus, weather and reserves (6.1-6.3); not yet: barrage, "
-            "airborne landings, supply, explosives, Bailey bridges, jokers, veteran options, "
-            "victory"
+            "the first round's airborne bonus, weather and reserves (6.1-6.3), winning (bridge "
+            "points, major victory, elimination, resign), Veterans Only options 1, 2, 3 and 5; "
+            "not yet: barrage, airborne landings, supply, explosives, Bailey bridges, jokers, "
+            "bridge damage (option 4)"
         ),
     )
 
@@ -112,10 +115,13 @@ class Arnhem44Engine:
         if scenario is not None and normalise(scenario) not in {normalise(s) for s in SCENARIOS}:
             raise HeaderError(f"Arnhem '44 has no scenario '{scenario}'; it knows "
                               + ", ".join(SCENARIOS))
-        for option in options:
-            raise HeaderError(f"the option '{option}' is not refereed yet (Veterans Only: the "
-                              "next Arnhem '44 issue); Arnhem '44 has no options yet")
-        return opening(self.board)
+        state = opening(self.board)
+        state.options = veterans.chosen(options)
+        return state
+
+    def two_secret_refusal(self, options: Sequence[str]) -> str | None:
+        """Why a two-secret game by e-mail cannot take these options (None: it can)."""
+        return veterans.two_secret_refusal(options)
 
     def copy(self, state: AState) -> AState:
         return state.copy()
@@ -123,6 +129,10 @@ class Arnhem44Engine:
     # -- who acts -----------------------------------------------------------------------------
 
     def to_act(self, state: AState) -> Side | None:
+        side = self._side_to_act(state)
+        return side if side is None or not state.options else turns.player(state, side)
+
+    def _side_to_act(self, state: AState) -> Side | None:
         phase = state.phase
         if phase == OVER:
             return None
@@ -147,6 +157,13 @@ class Arnhem44Engine:
 
     def legal(self, state: AState) -> list[Command]:
         return legal(self.board, state)
+
+    def random_command(self, state: AState, rng: random.Random) -> Command:
+        """A random legal command drawn without listing every figure's moves (self-play's
+        random policy, ``policy.py``)."""
+        from referee.games.arnhem44.policy import random_command
+
+        return random_command(self, state, rng)
 
     def forced(self, state: AState) -> Command | None:
         phase = state.phase
@@ -185,8 +202,10 @@ class Arnhem44Engine:
             if state.fallback is not None:
                 return (f"fall back from {state.fallback.start}: support the spotted units with "
                         "unseen infantry (support GROUPS) or not (no support)")
-            return (f"Phase {phase}, round {state.round} ({'night' if state.night else 'day'}): "
-                    "move, invade, fall back, or end movement")
+            part = f" (the {state.part.upper()} part, Veterans/3)" if state.part else ""
+            return (f"Phase {phase}{part}, round {state.round} "
+                    f"({'night' if state.night else 'day'}): move, invade, fall back, or end "
+                    "movement")
         if phase == "6.1":
             return "Phase 6.1 - the weather roll for tomorrow (weather)"
         if phase == "6.2":
@@ -221,10 +240,13 @@ class Arnhem44Engine:
             reason = (state.result or {}).get("reason", "the game has ended")
             raise GameOver(f"the game is over: {reason}")
         work = state.copy()
+        before = turns.others(work)
         events = self._dispatch(work, command, dice)
+        turns.check_own(before, work, state.part)
         for bridge, side in update_control(self.board, work):
             events.append(Event("control", f"{side.capitalize()} controls {bridge}",
                                 {"bridge": bridge, "control": side}))
+        victory.check_end(self.board, work, events)
         state.take(work)
         return events
 
@@ -237,11 +259,7 @@ class Arnhem44Engine:
             side = self.to_act(work) or ALLIED
             if side == REFEREE:
                 raise IllegalMove("Winning", "a player resigns at one of his own decisions")
-            work.phase = OVER
-            work.result = {"result": "win", "winner": other(side),
-                           "reason": f"{side.capitalize()} forfeits the game"}
-            return [Event("resign", f"{side.capitalize()} resigns; "
-                          f"{other(side).capitalize()} wins")]
+            return victory.resign(board, work, veterans.side_for(side))
         events: list[Event] = []
         if phase in (SETUP_GERMAN, SETUP_ALLIED):
             if isinstance(command, Deploy):
@@ -271,6 +289,8 @@ class Arnhem44Engine:
             if isinstance(command, FallBack):
                 return movement.fall_back(board, work, dice, command)
             if isinstance(command, EndMovement):
+                if turns.end_part(work, events):
+                    return events
                 events.append(Event("end-movement", f"{work.mover.capitalize()} ends movement"))
                 start_combat(board, work, events)
                 return events
@@ -372,7 +392,7 @@ class Arnhem44Engine:
     def outcome(self, state: AState) -> dict[str, Any]:
         if state.result is not None:
             return dict(state.result)
-        return {"result": None}
+        return {"result": None, **victory.score(self.board, state)}
 
     def to_json(self, state: AState) -> dict[str, Any]:
         return state_json(self.board, state, self.to_act(state))

@@ -38,6 +38,7 @@ from referee.games.arnhem44.deployment import (
 )
 from referee.games.arnhem44.figures import points
 from referee.games.arnhem44.movement import crossing, enemies, friends
+from referee.games.arnhem44.options import player_of
 from referee.games.arnhem44.reserves import entries, flag_sectors
 from referee.games.arnhem44.state import (
     COMBAT,
@@ -159,7 +160,6 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
 
 
 def movement(board: Board, state: AState) -> list[Command]:
-    side = state.mover
     if state.fallback is not None:
         unseen = Counter(k for k in state.fallback.unseen if k[1] == "inf")
         out: list[Command] = [Support(())]
@@ -168,47 +168,57 @@ def movement(board: Board, state: AState) -> list[Command]:
         return out
     out = []
     for sector in [s for s in board.order if s in state.units]:
-        here = state.units[sector]
-        disputed = enemies(state, sector, side) > 0
-        for key in sorted(here):
-            if side_of(key[0]) != side:
-                continue
-            options = points(board, state, sector, key)
-            if not options or options[0][0] == 0:
-                continue
-            mp, fresh = options[0]
-            if disputed:
-                for there in board.neighbours[sector]:
-                    if enemies(state, there, side):
-                        used = state.intruded.get(there, friends(state, there, side))
-                        if used >= board.max_per_side:
-                            continue
-                    elif friends(state, there, side) >= board.max_per_side:
-                        continue
-                    try:
-                        cost, _, _ = crossing(board, state, sector, there, key[1], side, True,
-                                              fresh)
-                    except IllegalMove:
-                        continue
-                    if cost <= mp:
-                        out.append(FallBack(((key, 1),), sector, there))
-                continue
-            for path in reachable(board, state, sector, key, mp, fresh).values():
-                out.append(Move(((key, 1),), path))
-            for there in board.neighbours[sector]:
-                if not enemies(state, there, side):
-                    continue
-                room = board.max_per_side - friends(state, there, side) - state.intruded.get(
-                    there, 0)
-                if room < 1:
-                    continue
-                try:
-                    cost, _, _ = crossing(board, state, sector, there, key[1], side, True, fresh)
-                except IllegalMove:
-                    continue
-                if cost <= mp:
-                    out.append(Invade(there, ((sector, ((key, 1),)),)))
+        for key in sorted(state.units[sector]):
+            if movable(state, key):
+                out += figure_moves(board, state, sector, key)
     out.append(EndMovement())
+    return out
+
+
+def movable(state: AState, key: Key) -> bool:
+    """A figure of the mover (in a three-player game, of the player whose part it is)."""
+    if side_of(key[0]) != state.mover:
+        return False
+    return state.part is None or player_of(key[0]) == state.part
+
+
+def figure_moves(board: Board, state: AState, sector: str, key: Key) -> list[Command]:
+    """One figure's moves, intrusions and fall backs from ``sector``."""
+    side = state.mover
+    out: list[Command] = []
+    options = points(board, state, sector, key)
+    if not options or options[0][0] == 0:
+        return out
+    mp, fresh = options[0]
+    if enemies(state, sector, side) > 0:
+        for there in board.neighbours[sector]:
+            if enemies(state, there, side):
+                used = state.intruded.get(there, friends(state, there, side))
+                if used >= board.max_per_side:
+                    continue
+            elif friends(state, there, side) >= board.max_per_side:
+                continue
+            try:
+                cost, _, _ = crossing(board, state, sector, there, key[1], side, True, fresh)
+            except IllegalMove:
+                continue
+            if cost <= mp:
+                out.append(FallBack(((key, 1),), sector, there))
+        return out
+    for path in reachable(board, state, sector, key, mp, fresh).values():
+        out.append(Move(((key, 1),), path))
+    for there in board.neighbours[sector]:
+        if not enemies(state, there, side):
+            continue
+        room = board.max_per_side - friends(state, there, side) - state.intruded.get(there, 0)
+        if room < 1:
+            continue
+        try:
+            cost, _, _ = crossing(board, state, sector, there, key[1], side, True, fresh)
+        except IllegalMove:
+            continue
+        if cost <= mp:
+            out.append(Invade(there, ((sector, ((key, 1),)),)))
     return out
 
 

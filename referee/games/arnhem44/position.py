@@ -32,6 +32,7 @@ from referee.games.arnhem44.state import (
     AState,
     Withdrawal,
 )
+from referee.games.arnhem44.turns import first_part, place_part
 
 PHASES = (SETUP_GERMAN, SETUP_ALLIED, "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
 RULE = "Positions"
@@ -53,7 +54,7 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement("clear")
     if kind == "round":
         return Statement("round", number=int(str(ch[0])))
-    if kind in ("phase", "weather", "first", "strongest"):
+    if kind in ("phase", "weather", "first", "strongest", "part"):
         return Statement(kind, value=str(ch[0]).casefold())
     if kind in ("reserve", "pool", "eliminated", "arriving"):
         return Statement(kind, groups=_groups(board, ch[0]))
@@ -107,7 +108,7 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.pool = Counter()
         state.track = []
         state.eliminated = Counter()
-        state.waiting = totals(board)
+        state.waiting = Counter(totals(board))
         state.moved = {}
         state.intruded = {}
         state.combats = []
@@ -126,6 +127,9 @@ def place(board: Board, state: AState, st: Statement) -> None:
         if st.value not in PHASES:
             raise IllegalMove(RULE, f"a position's phase is one of {', '.join(PHASES)}")
         state.phase = st.value
+        state.part = first_part(state)
+    elif kind == "part":
+        place_part(state, st.value)
     elif kind == "weather":
         if st.value not in ("fine", "bad"):
             raise IllegalMove(RULE, "the weather is fine or bad")
@@ -247,6 +251,8 @@ def position_lines(board: Board, state: AState) -> list[str]:
         lines.append(f"setup: arriving {groups_text(tuple(runs2))}")
     if state.above_rhine:
         lines.append(f"setup: above-rhine {state.above_rhine}")
+    if state.part is not None and state.part != first_part(state):
+        lines.append(f"setup: part {state.part}")
     for bridge in board.bridges:
         side = state.control.get(bridge, GERMAN)
         if side != GERMAN:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from referee.games.arnhem44.board import (
@@ -16,7 +17,9 @@ from referee.games.arnhem44.board import (
     key_text,
     side_of,
 )
+from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.state import AState
+from referee.games.arnhem44.victory import points_json
 
 
 def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
@@ -31,6 +34,7 @@ def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
     return out
 
 
+@cache
 def totals(board: Board) -> Counter[Key]:
     """Every figure the scenario brings into play (set-up, reserves, landings)."""
     f = board.scenario.forces
@@ -55,7 +59,8 @@ def totals(board: Board) -> Counter[Key]:
 def on_map(state: AState) -> Counter[Key]:
     out: Counter[Key] = Counter()
     for counts in state.units.values():
-        out.update(counts)
+        for key, n in counts.items():
+            out[key] += n
     return out
 
 
@@ -87,6 +92,9 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
         "to_act": to_act,
         "sectors": sectors,
         "bridges": bridge_json(board, state),
+        "victory": points_json(board, state),
+        "options": sorted(state.options),
+        "part": state.part,
         "tracks": {
             "reserve": [key_text(k) for k in state.track],
             "setup_pool": figures_json(state.pool),
@@ -121,15 +129,21 @@ def invariants(board: Board, state: AState) -> list[str]:
     for sid, counts in state.units.items():
         if sid not in board.rank:
             out.append(f"figures in an unknown sector {sid}")
-        for side in SIDES:
-            n = sum(v for k, v in counts.items() if side_of(k[0]) == side)
+        per_side = dict.fromkeys(SIDES, 0)
+        for (group, _), v in counts.items():
+            per_side[side_of(group)] += v
+            if v <= 0:
+                out.append(f"{sid} holds a count that is not positive")
+        for side, n in per_side.items():
             if n > board.max_per_side:
                 out.append(f"{sid} holds {n} {side} units (at most {board.max_per_side})")
-        if any(v <= 0 for v in counts.values()):
-            out.append(f"{sid} holds a count that is not positive")
-    total = (on_map(state) + state.pool + Counter(state.track) + state.waiting
-             + state.eliminated + Counter(state.arriving))
-    if total != totals(board):
+    total = on_map(state)
+    for part in (state.pool, state.waiting, state.eliminated):
+        for key, n in part.items():
+            total[key] += n
+    for key in (*state.track, *state.arriving):
+        total[key] += 1
+    if +total != totals(board):
         out.append("figures are not conserved: on the map, the set-up pool, R1-R15, later "
                    "arrivals and the eliminated do not add up to the scenario's figures")
     for sector, moved in state.moved.items():
@@ -141,6 +155,7 @@ def invariants(board: Board, state: AState) -> list[str]:
         out.append("Allied set-up units left unplaced after set-up")
     if state.control and set(state.control) - set(board.bridges):
         out.append("control of an unknown bridge")
+    out += game_invariants(board, state)
     return out
 
 
@@ -164,13 +179,17 @@ def start_waiting(board: Board) -> Counter[Key]:
     return waiting
 
 
+_NONE: dict[Key, int] = {}
+"""An empty sector (read only)."""
+
+
 def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
     """Waterways: a player controls a bridge when both sides of it are free of enemy troops
     (A6: a side with units at the bridge and no enemy at either end takes control; otherwise the
     control stays as it was)."""
     changes = []
     for bridge in board.bridges.values():
-        ends = (state.units.get(bridge.a, Counter()), state.units.get(bridge.b, Counter()))
+        ends = (state.units.get(bridge.a, _NONE), state.units.get(bridge.b, _NONE))
         present = {side_of(g) for c in ends for (g, _), n in c.items() if n}
         if len(present) == 1:
             (side,) = present

@@ -10,6 +10,7 @@ from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.combat import disputed
 from referee.games.arnhem44.reserves import due_german, reserves_left, stuck_allied, stuck_german
 from referee.games.arnhem44.state import OVER, AState
+from referee.games.arnhem44.turns import first_part
 
 SKIPPED_START = (
     ("2.2", "Phase 2.2 - Supplies"),
@@ -48,12 +49,16 @@ def start_movement(state: AState, phase: str, events: list[Event]) -> None:
     state.phase = phase
     state.moved = {}
     state.intruded = {}
+    state.part = first_part(state)
     who = "Allies move their units" if phase == "4.1" else "German player moves his troops"
+    if state.part is not None:
+        who += " (Veterans/3: the UK part first, then the US part)"
     events.append(Event("phase", f"Phase {phase} - the {who}", {"phase": phase}))
 
 
 def start_combat(board: Board, state: AState, events: list[Event]) -> None:
     state.phase = "4.2" if state.phase == "4.1" else "5.2"
+    state.part = None
     state.moved = {}
     state.intruded = {}
     state.combats = disputed(board, state)
@@ -77,14 +82,8 @@ def end_round(board: Board, state: AState, events: list[Event]) -> None:
     """After phase 5.2: block 6, or the end of the game after the last round."""
     if state.round >= board.rounds:
         events.append(Event("phase", f"the game ends after round {board.rounds}: no block 6"))
-        state.phase = OVER
-        state.result = {
-            "result": "unscored",
-            "winner": None,
-            "reason": f"round {board.rounds} has ended; the victory count (Winning: bridge "
-                      "points) is not refereed yet",
-        }
-        events.append(Event("over", state.result["reason"]))
+        state.phase = OVER  # the count follows once the bridges' control is up to date
+        state.result = None
         return
     if state.round % 2 == 0:
         state.phase = "6.1"  # the referee rolls tomorrow's weather

@@ -41,6 +41,26 @@ class Withdrawal:
     count: int
 
 
+_IMMUTABLE = frozenset({int, str, bool, float, type(None), frozenset, tuple})
+"""Field types shared between copies (tuples hold strings and numbers in this state)."""
+
+
+def _copied(value: Any) -> Any:
+    """A copy of one field: counters, dicts, lists and sets by hand, anything else deeply."""
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return value
+    if kind is Counter:
+        twin: Counter[Any] = Counter()
+        dict.update(twin, value)  # the plain dict copy: Counter's own update is slow
+        return twin
+    if kind is dict:
+        return {k: v if type(v) in _IMMUTABLE else _copied(v) for k, v in value.items()}
+    if (kind is list or kind is set) and all(type(v) in _IMMUTABLE for v in value):
+        return kind(value)
+    return copy.deepcopy(value)
+
+
 @dataclass
 class AState:
     round: int = 1
@@ -82,6 +102,11 @@ class AState:
     control: dict[str, str] = field(default_factory=dict)
     """Bridge -> the side controlling it (Waterways; all German at the start)."""
     result: dict[str, Any] | None = None
+    # -- Veterans Only (options.py)
+    options: frozenset[str] = frozenset()
+    """The options of the log's header (Veterans Only 1-5)."""
+    part: str | None = None
+    """Veterans/3, three players: whose part of the Allied movement phase it is (uk, us)."""
 
     @property
     def night(self) -> bool:
@@ -92,7 +117,11 @@ class AState:
         return "allied" if self.phase.startswith("4") else "german"
 
     def copy(self) -> AState:
-        return copy.deepcopy(self)
+        """A copy sharing nothing mutable (every command works on one: it is the speed of
+        self-play, so the usual field shapes are copied by hand and only the rare ones deeply)."""
+        twin = object.__new__(AState)
+        twin.__dict__ = {name: _copied(value) for name, value in self.__dict__.items()}
+        return twin
 
     def take(self, other: AState) -> None:
         self.__dict__.update(other.__dict__)
@@ -103,7 +132,11 @@ class AState:
             return 0
         if side_groups is None:
             return sum(here.values())
-        return sum(n for (g, _), n in here.items() if g in side_groups)
+        total = 0
+        for (g, _), n in here.items():
+            if g in side_groups:
+                total += n
+        return total
 
     def add(self, sector: str, key: Key, n: int = 1) -> None:
         if n:

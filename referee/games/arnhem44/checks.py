@@ -1,0 +1,73 @@
+"""Invariants of the whole game beyond the figures (report.invariants calls them after every
+command in self-play): the bridge points, the supply tokens, the three-player turn.
+
+Each check reads the state through one function, so that it picks up the state the phases
+1-3 add (destroyed bridges: ``victory.destroyed``; supply tokens: ``supply_tokens``) and holds
+trivially while they are not there.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from referee.games.arnhem44.board import SIDES, Board
+from referee.games.arnhem44.options import THREE_PLAYERS, UK, US
+from referee.games.arnhem44.state import AState
+from referee.games.arnhem44.victory import destroyed, points, standing
+
+SUPPLY_TOKENS = 29
+"""The Game Board and Game Components: "29 supply tokens"."""
+
+
+def bridge_points(board: Board, state: AState) -> list[str]:
+    """The points of both sides add up to 100 less the value of the destroyed bridges
+    (Winning the Game: "At the start of the game the total value of the bridges represents 100
+    points"), and every standing bridge has a controller."""
+    out: list[str] = []
+    total = sum(b.value for b in board.bridges.values())
+    gone = sum(board.bridges[b].value for b in destroyed(state) if b in board.bridges)
+    held = points(board, state)
+    if sum(held.values()) != total - gone:
+        out.append(f"bridge points {held} do not add up to {total} less {gone} destroyed")
+    for bridge in standing(board, state):
+        if state.control.get(bridge) not in SIDES:
+            out.append(f"the standing bridge {bridge} has no controller")
+    if set(destroyed(state)) - set(board.bridges):
+        out.append("an unknown bridge is destroyed")
+    return out
+
+
+def supply_tokens(state: AState) -> Mapping[str, int] | None:
+    """Where the supply tokens are (place -> count, spent and lost tokens included), when the
+    state keeps them (Phases 2.2/2.3: ``state.supply_tokens``); None before that."""
+    tokens = getattr(state, "supply_tokens", None)
+    return tokens if isinstance(tokens, Mapping) else None
+
+
+def tokens_conserved(state: AState) -> list[str]:
+    """The supply tokens are conserved: wherever they are, the 29 of the box."""
+    tokens = supply_tokens(state)
+    if tokens is None:
+        return []
+    if any(n < 0 for n in tokens.values()):
+        return ["a negative count of supply tokens"]
+    total = sum(Counter(tokens).values())
+    if total != SUPPLY_TOKENS:
+        return [f"{total} supply tokens, not the box's {SUPPLY_TOKENS}"]
+    return []
+
+
+def turn(state: AState) -> list[str]:
+    """Veterans/3: a part of the Allied movement phase only in a three-player game."""
+    if state.part is None:
+        return []
+    if THREE_PLAYERS not in state.options or state.part not in (UK, US):
+        return [f"an Allied part '{state.part}' outside a three-player game"]
+    if state.phase != "4.1":
+        return [f"an Allied part '{state.part}' outside phase 4.1"]
+    return []
+
+
+def game_invariants(board: Board, state: AState) -> list[str]:
+    return bridge_points(board, state) + tokens_conserved(state) + turn(state)

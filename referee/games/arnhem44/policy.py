@@ -1,0 +1,67 @@
+"""Self-play of Arnhem '44 (``referee simulate arnhem44``): a random legal command drawn
+without listing every figure's every move.
+
+In a movement phase the policy ends the phase with one chance in eight, and otherwise draws
+one of the mover's figures and one of that figure's moves, intrusions or fall backs (the same
+commands ``legal()`` lists for it).  The German set-up draws a kind still missing and a sector
+the set-up table allows for it.  Every other decision is drawn from ``legal()``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from referee.games.arnhem44.board import GERMAN, GERMAN_GROUP, KINDS
+from referee.games.arnhem44.commands import Command, Deploy, EndMovement, EndSetup
+from referee.games.arnhem44.deployment import feasible, german_missing, placed, table
+from referee.games.arnhem44.legal import figure_moves, movable
+from referee.games.arnhem44.movement import friends
+from referee.games.arnhem44.state import MOVEMENT, SETUP_GERMAN, AState
+
+END_CHANCE = 0.125
+"""The chance that a random mover ends his movement phase instead of moving a figure."""
+
+
+def random_command(engine: Any, state: AState, rng: random.Random) -> Command:
+    board = engine.board
+    if state.phase == SETUP_GERMAN:
+        return _german_setup(engine, state, rng)
+    if state.phase in MOVEMENT and state.fallback is None:
+        if rng.random() < END_CHANCE:
+            return EndMovement()
+        figures = [(sector, key) for sector in sorted(state.units)
+                   for key in sorted(state.units[sector]) if movable(state, key)]
+        rng.shuffle(figures)
+        for sector, key in figures:
+            moves = figure_moves(board, state, sector, key)
+            if moves:
+                return moves[rng.randrange(len(moves))]
+        return EndMovement()
+    options: list[Command] = list(engine.legal(state))
+    return options[rng.randrange(len(options))]
+
+
+def _german_setup(engine: Any, state: AState, rng: random.Random) -> Command:
+    """A random German set-up figure: a missing kind, then a sector of the set-up table where
+    every German figure of that kind can still be matched to the table."""
+    board = engine.board
+    missing = german_missing(board, state)
+    kinds = [k for k in KINDS if missing[k]]
+    if not kinds:
+        return EndSetup()
+    rng.shuffle(kinds)
+    for kind in kinds:
+        where = placed(state, kind)
+        sectors = sorted({s for allowed, units, _ in table(board) if units.get(kind)
+                          for s in allowed})
+        rng.shuffle(sectors)
+        for sector in sectors:
+            if friends(state, sector, GERMAN) >= board.max_per_side:
+                continue
+            trial = dict(where)
+            trial[sector] = trial.get(sector, 0) + 1
+            if feasible(board, kind, trial):
+                return Deploy((((GERMAN_GROUP, kind), 1),), sector)
+    options: list[Command] = list(engine.legal(state))
+    return options[rng.randrange(len(options))]

@@ -1,0 +1,80 @@
+"""Veterans/3, three players: "Germany, UK (and Poland) and US. Allied players CANNOT move or
+fight but with their own units: so NO combined actions. The Allied turn is split up into a UK
+and a US part, to be played separately. UK goes first."
+
+The log names the players ``uk``, ``us`` and ``german``.  Phase 4.1 is played in two parts:
+the UK player moves the UK, 1st Airborne and Polish figures and ends his part (``uk: end
+movement``), then the US player moves the US, 82nd and 101st figures and ends the phase.
+Every other Allied decision (the set-up, R1-R15, the reserve roll and entries, the withdrawal
+choices of the strongest side) is the Allies' joint decision, written by the UK player, who
+"goes first" (reading recorded in docs/arnhem44-interpretations.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee.core.engine import Event
+from referee.core.errors import IllegalMove
+from referee.games.arnhem44.board import ALLIED, Key
+from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
+from referee.games.arnhem44.state import AState
+
+RULE = "Veterans/3"
+
+
+def first_part(state: AState) -> str | None:
+    """The part a phase starts with: UK in phase 4.1 of a three-player game, else none."""
+    return UK if state.phase == "4.1" and THREE_PLAYERS in state.options else None
+
+
+def place_part(state: AState, part: str) -> None:
+    """A position's ``setup: part us``."""
+    if THREE_PLAYERS not in state.options:
+        raise IllegalMove(RULE, "only a three-player game (option three-players) has a UK and "
+                          "a US part")
+    if state.phase != "4.1" or part not in (UK, US):
+        raise IllegalMove(RULE, "the Allied movement phase 4.1 has a uk and a us part")
+    state.part = part
+
+
+def player(state: AState, side: str) -> str:
+    """Who acts for ``side`` (allied or german): in a three-player game the Allies are the UK
+    player, or the US player in his part of phase 4.1."""
+    if side != ALLIED or THREE_PLAYERS not in state.options:
+        return side
+    return state.part or UK
+
+
+def end_part(state: AState, events: list[Event]) -> bool:
+    """``end movement`` in the UK part hands phase 4.1 to the US player (True); in the US part
+    (or in a two-player game) it ends the phase (False)."""
+    if state.part != UK:
+        return False
+    state.part = US
+    events.append(Event("end-movement", "UK ends its part of the movement; the US part "
+                        "(Veterans/3)", {"part": US}))
+    return True
+
+
+def others(state: AState) -> Counter[tuple[str, Key]]:
+    """The figures of the Allied player whose part it is not, sector by sector."""
+    out: Counter[tuple[str, Key]] = Counter()
+    if state.part is None:
+        return out
+    for sector, counts in state.units.items():
+        for key, n in counts.items():
+            if key[0] != "DE" and player_of(key[0]) != state.part:
+                out[(sector, key)] = n
+    return out
+
+
+def check_own(before: Counter[tuple[str, Key]], state: AState, part: str | None) -> None:
+    """No combined actions: a command of one Allied player's ``part`` (the part before the
+    command) moved the other's figures."""
+    if part is None or part != state.part:
+        return
+    if others(state) != before:
+        mine = "UK, 1st Airborne and Polish" if part == UK else "US, 82nd and 101st"
+        raise IllegalMove(RULE, f"in the {part.upper()} part the {part.upper()} player moves "
+                          f"only his own figures ({mine}): no combined actions")

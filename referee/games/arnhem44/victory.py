@@ -1,0 +1,163 @@
+"""Winning the Game: bridge points at the end of round 18, major victory, the early end.
+
+The seed (Winning the Game): "The winner of the game is the player with the most points at the
+end of round 18. Of course a game can end earlier: when either side is eliminated or forfeits
+the game. The winner has the right to proclaim a major victory when he has gathered twice the
+points his opponent has."  Points come from bridges: "Every captured bridge has a predefined
+value ... At the start of the game the total value of the bridges represents 100 points."
+
+Reading A7 (docs/arnhem44-interpretations.md): a side scores the values of the standing bridges
+it controls (control by reading A6); a destroyed bridge scores for nobody; equal points are a
+draw; a major victory needs twice the opponent's points and more than 0.
+
+Every question "is this bridge still there?" goes through :func:`standing`, so that the
+demolition of bridges (Phase 3.1/3.2) and Bailey bridges (Phase 3.4) only have to fill the state
+that function reads.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from referee.core.engine import Event
+from referee.games.arnhem44.board import ALLIED, GERMAN, SIDES, Board, other, side_of
+from referee.games.arnhem44.state import OVER, AState
+
+RULE = "Winning"
+
+
+def destroyed(state: AState) -> frozenset[str]:
+    """The bridges blown up or destroyed (Phases 3.1/3.2; Veterans/4 damage).  The ground war
+    destroys none; the explosives module keeps them in ``state.destroyed``."""
+    gone = getattr(state, "destroyed", None)
+    return frozenset(gone) if gone else frozenset()
+
+
+def standing(board: Board, state: AState) -> list[str]:
+    """The bridges still standing, in the board's order (the one reading of destruction)."""
+    gone = destroyed(state)
+    return [b for b in board.bridges if b not in gone]
+
+
+def bridge_values(board: Board, state: AState) -> dict[str, int]:
+    """Every bridge's value on the chart (Bailey bridges, when they exist, count 0: "gains
+    little or no points", reading A7); destroyed bridges are worth nothing."""
+    gone = destroyed(state)
+    return {b.id: 0 if b.id in gone else b.value for b in board.bridges.values()}
+
+
+def points(board: Board, state: AState) -> dict[str, int]:
+    """Each side's points now: the values of the standing bridges it controls (A6, A7)."""
+    out = dict.fromkeys(SIDES, 0)
+    for bridge in standing(board, state):
+        side = state.control.get(bridge, GERMAN)
+        out[side] += board.bridges[bridge].value
+    return out
+
+
+def bridge_points(board: Board, state: AState) -> dict[str, dict[str, int]]:
+    """Per side, the points of each bridge it holds; destroyed bridges under ``destroyed``."""
+    out: dict[str, dict[str, int]] = {f"{s}_bridges": {} for s in SIDES}
+    gone = destroyed(state)
+    for bridge in board.bridges.values():
+        if bridge.id in gone:
+            out.setdefault("destroyed_bridges", {})[bridge.id] = 0
+        else:
+            side = state.control.get(bridge.id, GERMAN)
+            out[f"{side}_bridges"][bridge.id] = bridge.value
+    return out
+
+
+def score(board: Board, state: AState) -> dict[str, Any]:
+    """The numbers of the outcome object: points per side, then the points of each bridge."""
+    return {"points": points(board, state), **bridge_points(board, state)}
+
+
+def final_count(board: Board, state: AState, events: list[Event]) -> None:
+    """The end of round 18 (Winning the Game): the most points wins; twice the opponent's
+    points (and more than 0) is a major victory; equal points are a draw."""
+    held = points(board, state)
+    allied, german = held[ALLIED], held[GERMAN]
+    said = f"Allied {allied} points, German {german} points"
+    if allied == german:
+        result, winner = "draw", None
+        reason = f"round {board.rounds} has ended with equal bridge points"
+    else:
+        winner = ALLIED if allied > german else GERMAN
+        mine, theirs = held[winner], held[other(winner)]
+        major = mine > 0 and mine >= 2 * theirs
+        result = f"{winner} {'major victory' if major else 'victory'}"
+        reason = (f"round {board.rounds} has ended: {winner.capitalize()} holds "
+                  + ("twice the opponent's bridge points or more" if major
+                     else "more bridge points"))
+    finish(board, state, events, result, winner, reason)
+    events.append(Event("points", f"Bridge points: {said}", dict(held)))
+
+
+def finish(board: Board, state: AState, events: list[Event], result: str,
+           winner: str | None, reason: str) -> None:
+    state.phase = OVER
+    state.result = {"result": result, "winner": winner, "reason": reason,
+                    **score(board, state)}
+    events.append(Event("over", f"{result.capitalize()}: {reason}", dict(state.result)))
+
+
+def in_play(state: AState) -> Counter[str]:
+    """Figures each side has on the map or still to bring in (set-up pool, R1-R15, landings,
+    reserve icons, German reserves, figures arriving)."""
+    out: Counter[str] = Counter()
+    for counts in state.units.values():
+        for (group, _), n in counts.items():
+            out[side_of(group)] += n
+    for group, _ in (*state.pool.elements(), *state.track, *state.waiting.elements(),
+                     *state.arriving):
+        out[side_of(group)] += 1
+    return out
+
+
+def eliminated_side(state: AState) -> str | None:
+    """A side with no figure on the map and none left to come in is eliminated (Winning the
+    Game: "when either side is eliminated"); checked once the set-up is over."""
+    if state.phase in ("setup-german", "setup-allied", OVER):
+        return None
+    seen: set[str] = set()
+    for counts in state.units.values():
+        seen.update(side_of(group) for group, _ in counts)
+        if len(seen) == 2:
+            return None  # both sides on the map (the usual case, found at once)
+    left = in_play(state)
+    for side in SIDES:
+        if not left[side]:
+            return side
+    return None
+
+
+def check_end(board: Board, state: AState, events: list[Event]) -> None:
+    """After every command, once the bridges' control is up to date: the count at the end of
+    round 18, or the early end when a side has been eliminated (Winning the Game)."""
+    if state.phase == OVER and state.result is None:
+        final_count(board, state, events)
+        return
+    side = eliminated_side(state)
+    if side is None:
+        return
+    winner = other(side)
+    finish(board, state, events, f"{winner} victory", winner,
+           f"the {side.capitalize()} forces are eliminated (Winning the Game: the game ends "
+           "early)")
+
+
+def resign(board: Board, state: AState, side: str) -> list[Event]:
+    """A side forfeits the game (Winning the Game); the other wins."""
+    winner = other(side)
+    events = [Event("resign", f"{side.capitalize()} resigns; {winner.capitalize()} wins")]
+    finish(board, state, events, f"{winner} victory", winner,
+           f"{side.capitalize()} forfeits the game")
+    return events
+
+
+def points_json(board: Board, state: AState) -> dict[str, Any]:
+    """The bridge points as they stand now (the state's JSON): per side, and per bridge."""
+    return {"points": points(board, state), "values": bridge_values(board, state),
+            "standing": len(standing(board, state))}
