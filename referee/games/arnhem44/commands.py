@@ -172,6 +172,48 @@ class Reinforce(Cmd):
 
 
 @dataclass(frozen=True)
+class Initiative(Cmd):
+    """Phase 1: both players roll one d10; the higher starts the barrage fire."""
+
+    chance: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "initiative"
+
+
+@dataclass(frozen=True)
+class Barrage(Cmd):
+    """Phase 1: one sector's battery fires, perhaps split between targets (Barrage Fire)."""
+
+    shots: tuple[tuple[Groups, str, str], ...]
+    """(figures, from, target) in the order written."""
+    joker: bool = False
+    """Reroll the first 0 of the hit dice with the joker (Jokers)."""
+
+    def __str__(self) -> str:
+        text = ", ".join(f"{groups_text(g)} {a}->{b}" for g, a, b in self.shots)
+        return f"barrage {text}" + (" joker" if self.joker else "")
+
+
+@dataclass(frozen=True)
+class NoBarrage(Cmd):
+    """Phase 1: skipping a turn ends one's barrage fire phase."""
+
+    def __str__(self) -> str:
+        return "no barrage"
+
+
+@dataclass(frozen=True)
+class JokerMove(Cmd):
+    """Jokers: all units of one sector gain an extra movement point."""
+
+    sector: str
+
+    def __str__(self) -> str:
+        return f"joker move {self.sector}"
+
+
+@dataclass(frozen=True)
 class Resign(Cmd):
     def __str__(self) -> str:
         return "resign"
@@ -190,12 +232,9 @@ class Unimplemented(Cmd):
 
 Command = (Deploy | ReserveOrder | EndSetup | Move | Invade | FallBack | Support | EndMovement
            | CombatRoll | First | WithdrawOrder | Withdraw | WeatherRoll | ReserveRoll | Enter
-           | Reinforce | Resign | Unimplemented)
+           | Reinforce | Initiative | Barrage | NoBarrage | JokerMove | Resign | Unimplemented)
 
 UNIMPLEMENTED: dict[str, tuple[str, str]] = {
-    "barrage": ("Phase 1", "barrage fire"),
-    "no barrage": ("Phase 1", "barrage fire"),
-    "initiative": ("Phase 1", "the barrage initiative roll"),
     "landing": ("Phase 2.1", "airborne landings"),
     "anti-aircraft": ("Airborne/Anti-Aircraft Fire", "anti-aircraft fire"),
     "supply-drop": ("Phase 2.2", "supply drops"),
@@ -206,8 +245,6 @@ UNIMPLEMENTED: dict[str, tuple[str, str]] = {
     "swap": ("Explosives in General", "exchanging crates"),
     "bailey": ("Phase 3.4", "Bailey bridges"),
     "build": ("Phase 3.4", "Bailey bridge assembly"),
-    "joker": ("Jokers", "jokers"),
-    "no joker": ("Jokers", "jokers"),
 }
 
 
@@ -311,6 +348,21 @@ def build(board: Board, tree: Tree[Any]) -> Command:
     if kind in ("enter", "reinforce"):
         cls2 = Enter if kind == "enter" else Reinforce
         return cls2(_groups(board, ch[0]), _sector(board, ch[1]))
+    if kind == "initiative":
+        return Initiative()
+    if kind == "barrage":
+        shots = tuple((_groups(board, shot.children[0]), _sector(board, shot.children[1]),
+                       _sector(board, shot.children[3]))
+                      for shot in ch if isinstance(shot, Tree) and shot.data == "shot")
+        return Barrage(shots, any(isinstance(c, Tree) and c.data == "joker" for c in ch))
+    if kind == "no_barrage":
+        return NoBarrage()
+    if kind == "joker_move":
+        return JokerMove(_sector(board, ch[0]))
+    if kind == "no_joker":
+        raise IllegalMove("Jokers", "a joker is written on the line of the roll it counters "
+                          "('... joker'); without the word the joker is kept, so there is no "
+                          "'no joker' to write")
     if kind in ("unimplemented", "unimplemented_no"):
         keyword = str(ch[0]).casefold()
         text = " ".join([str(ch[0])] + [str(t) for r in ch[1:] if isinstance(r, Tree)

@@ -8,6 +8,7 @@ import heapq
 from collections import Counter
 
 from referee.core.errors import IllegalMove
+from referee.games.arnhem44 import barrage
 from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, KINDS, Board, Key, side_of
 from referee.games.arnhem44.combat import _current, destinations, waiting
 from referee.games.arnhem44.commands import (
@@ -20,6 +21,7 @@ from referee.games.arnhem44.commands import (
     FallBack,
     First,
     Invade,
+    JokerMove,
     Move,
     Reinforce,
     ReserveOrder,
@@ -37,6 +39,7 @@ from referee.games.arnhem44.deployment import (
     table,
 )
 from referee.games.arnhem44.figures import points
+from referee.games.arnhem44.jokers import held
 from referee.games.arnhem44.movement import crossing, enemies, friends
 from referee.games.arnhem44.reserves import entries, flag_sectors
 from referee.games.arnhem44.state import (
@@ -57,6 +60,8 @@ def legal(board: Board, state: AState) -> list[Command]:
         return allied_setup(board, state)
     if phase in MOVEMENT:
         return movement(board, state)
+    if phase == "1":
+        return barrage.legal(board, state)
     if phase in COMBAT:
         return combat(board, state)
     if phase in RESERVES:
@@ -208,6 +213,10 @@ def movement(board: Board, state: AState) -> list[Command]:
                     continue
                 if cost <= mp:
                     out.append(Invade(there, ((sector, ((key, 1),)),)))
+    if held(state, side) and state.joker_sector is None:
+        # Jokers: one sector's units gain an extra movement point
+        out += [JokerMove(s) for s in board.order
+                if s in state.units and friends(state, s, side)]
     out.append(EndMovement())
     return out
 

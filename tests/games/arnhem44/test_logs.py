@@ -55,7 +55,7 @@ def test_illegal_log_reports_each_marked_line_with_its_rule() -> None:
     report = replayed(path)
     assert {(p.line, p.rule) for p in report.problems} == marked
     kinds = {str(p.kind) for p in report.problems}
-    assert kinds == {"illegal-move", "not-implemented"}
+    assert "illegal-move" in kinds and kinds <= {"illegal-move", "not-implemented"}
     assert report.exit_code == 1
 
 
