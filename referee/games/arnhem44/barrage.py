@@ -168,7 +168,10 @@ def _check(board: Board, state: AState, side: str, command: Barrage) -> tuple[
                               f"{key_text(key)}, not {n}")
     near = board.within(source, RANGE)
     for _, target in shots:
-        if target == source or target not in near:
+        if target == source:
+            raise IllegalMove(LONG_RANGE, f"artillery fires one or two sectors away from its "
+                              f"own sector, never at it ({source})")
+        if target not in near:
             raise IllegalMove(LONG_RANGE, f"artillery fires one or two sectors away from its "
                               f"own sector: {target} is not within two sectors of {source}")
         if not enemies(state, target, side):

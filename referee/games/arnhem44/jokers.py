@@ -77,8 +77,8 @@ def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:
     check_unused(state, side)
     here = state.units.get(command.sector)
     if not here or not any(side_of(g) == side for g, _ in here):
-        raise IllegalMove(RULE, f"{command.sector} holds no {side} figures to gain the "
-                          "extra movement point")
+        raise IllegalMove(RULE, f"{command.sector} holds no {side.capitalize()} figures to "
+                          "gain the extra movement point")
     if state.joker_sector is not None:
         raise IllegalMove(RULE, "a joker has been played for a sector this phase already")
     moved = state.moved.get(command.sector)
@@ -89,6 +89,6 @@ def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:
         state.moved[command.sector] = bumped
     state.joker_sector = command.sector
     spend(state, side)
-    return [Event("joker", f"{side.capitalize()} plays the joker: all {side} units in "
-                  f"{command.sector} gain an extra movement point",
+    return [Event("joker", f"{side.capitalize()} plays the joker: all {side.capitalize()} "
+                  f"units in {command.sector} gain an extra movement point",
                   {"side": side, "used": "move", "sector": command.sector})]
