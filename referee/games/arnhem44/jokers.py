@@ -7,7 +7,7 @@ three-player option hands the first Allied joker used to the German).  ``AState.
 switches them all off (Veterans Only, option 5).
 
 The reroll is written on the line of the roll it modifies, never as a decision of its own: a
-command that ends with ``joker`` (``allied: barrage 3 art/UK Grave->Nijmegen joker``) asks the
+command that ends with ``joker`` (``allied: barrage 3 art/UK Grave->Wijchen joker``) asks the
 referee to reroll the first 0 among the holder's dice of that roll (its hit dice), right after
 the roll; the new face stands.  When no 0 shows, the joker is kept.  A tabletop player writes
 the word after seeing the zero, with the reroll's die in the record where it was rolled; in
