@@ -190,8 +190,7 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
                  events: list[Event]) -> None:
     """One battery's barrage (checked first, so an illegal command rolls nothing)."""
     source, shots = _check(board, state, side, command)
-    if command.joker:
-        jokers.check_unused(state, side)
+    joker = jokers.Joker(state, side, dice, command.joker)
     name = side.capitalize()
     rolled: list[list[int]] = []
     for figures, target in shots:
@@ -203,19 +202,16 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
             faces += dice.roll(10, n, f"{name} barrage {source}->{target}: {key_text(key)} "
                                f"hits (<= {number})", low=0)
         rolled.append(faces)
-    joker_events: list[Event] = []
-    if command.joker:
-        flat = jokers.reroll_first_zero(state, side, dice, tuple(f for r in rolled for f in r),
-                                        f"{name}'s barrage hit dice", joker_events)
-        at = 0
-        for faces in rolled:
-            faces[:] = flat[at:at + len(faces)]
-            at += len(faces)
+    flat = joker(tuple(f for r in rolled for f in r), f"{name}'s barrage hit dice")
+    at = 0
+    for faces in rolled:
+        faces[:] = flat[at:at + len(faces)]
+        at += len(faces)
     events.append(Event("barrage", f"{name} barrage from {source}: "
                         + "; ".join(f"{counts_text(dict(Counter(f)))} at {t}" for f, t in shots),
                         {"side": side, "from": source,
                          "targets": [{"sector": t, "units": len(f)} for f, t in shots]}))
-    events += joker_events
+    events += joker.done()
     for (_, target), faces in zip(shots, rolled, strict=True):
         events += _strike(board, state, dice, side, source, target, faces)
     state.barrage_fired.append(source)

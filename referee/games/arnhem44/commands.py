@@ -72,10 +72,12 @@ class Move(Cmd):
 class Invade(Cmd):
     target: str
     parts: tuple[tuple[str, Groups], ...]
+    joker: bool = False
+    """Reroll the first 0 of the intruders' hit dice with the joker (Jokers)."""
 
     def __str__(self) -> str:
         sources = " ".join(f"from {f}: {groups_text(g)}" for f, g in self.parts)
-        return f"invade {self.target} {sources}"
+        return f"invade {self.target} {sources}" + (" joker" if self.joker else "")
 
 
 @dataclass(frozen=True)
@@ -83,17 +85,23 @@ class FallBack(Cmd):
     groups: Groups
     start: str
     dest: str
+    joker: bool = False
+    """Reroll the first 0 of the mover's spotting or hit dice with the joker (Jokers)."""
 
     def __str__(self) -> str:
-        return f"fall-back {groups_text(self.groups)} {self.start}->{self.dest}"
+        return (f"fall-back {groups_text(self.groups)} {self.start}->{self.dest}"
+                + (" joker" if self.joker else ""))
 
 
 @dataclass(frozen=True)
 class Support(Cmd):
     groups: Groups
+    joker: bool = False
+    """Reroll the first 0 of the mover's hit dice with the joker (Jokers)."""
 
     def __str__(self) -> str:
-        return f"support {groups_text(self.groups)}" if self.groups else "no support"
+        text = f"support {groups_text(self.groups)}" if self.groups else "no support"
+        return text + (" joker" if self.joker else "")
 
 
 @dataclass(frozen=True)
@@ -296,6 +304,11 @@ def _sector(board: Board, tree: Tree[Any]) -> str:
     return board.sectors.lookup(_words(tree), column=column)
 
 
+def _joker(children: list[Any]) -> bool:
+    """Whether the command ends with the joker clause (Jokers: "… joker")."""
+    return any(isinstance(c, Tree) and c.data == "joker" for c in children)
+
+
 def build(board: Board, tree: Tree[Any]) -> Command:
     kind = tree.data
     ch = tree.children
@@ -316,15 +329,17 @@ def build(board: Board, tree: Tree[Any]) -> Command:
     if kind == "invade":
         target = _sector(board, ch[0])
         parts = tuple((_sector(board, s.children[0]), _groups(board, s.children[1]))
-                      for s in ch[1:])
-        return Invade(target, parts)
-    if kind in ("fall_back", "withdraw"):
-        cls = FallBack if kind == "fall_back" else Withdraw
-        return cls(_groups(board, ch[0]), _sector(board, ch[1]), _sector(board, ch[-1]))
+                      for s in ch[1:] if isinstance(s, Tree) and s.data == "source")
+        return Invade(target, parts, _joker(ch))
+    if kind == "fall_back":
+        return FallBack(_groups(board, ch[0]), _sector(board, ch[1]), _sector(board, ch[3]),
+                        _joker(ch))
+    if kind == "withdraw":
+        return Withdraw(_groups(board, ch[0]), _sector(board, ch[1]), _sector(board, ch[-1]))
     if kind == "support":
-        return Support(_groups(board, ch[0]))
+        return Support(_groups(board, ch[0]), _joker(ch))
     if kind == "no_support":
-        return Support(())
+        return Support((), _joker(ch))
     if kind == "combat":
         return CombatRoll(_sector(board, ch[0]))
     if kind == "first":
@@ -354,7 +369,7 @@ def build(board: Board, tree: Tree[Any]) -> Command:
         shots = tuple((_groups(board, shot.children[0]), _sector(board, shot.children[1]),
                        _sector(board, shot.children[3]))
                       for shot in ch if isinstance(shot, Tree) and shot.data == "shot")
-        return Barrage(shots, any(isinstance(c, Tree) and c.data == "joker" for c in ch))
+        return Barrage(shots, _joker(ch))
     if kind == "no_barrage":
         return NoBarrage()
     if kind == "joker_move":

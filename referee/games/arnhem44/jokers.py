@@ -7,9 +7,10 @@ three-player option hands the first Allied joker used to the German).  ``AState.
 switches them all off (Veterans Only, option 5).
 
 The reroll is written on the line of the roll it modifies, never as a decision of its own: a
-command that ends with ``joker`` (``allied: barrage 3 art/UK Grave->Wijchen joker``) asks the
-referee to reroll the first 0 among the holder's dice of that roll (its hit dice), right after
-the roll; the new face stands.  When no 0 shows, the joker is kept.  A tabletop player writes
+command that ends with ``joker`` (``allied: barrage 3 art/UK Grave->Wijchen joker``; also
+``invade``, ``fall-back``, ``support``) asks the referee to reroll the first 0 among the
+holder's own dice in that command (hit dice, spotting dice), right after the roll that shows
+it; the new face stands.  When no 0 shows, the joker is kept.  A tabletop player writes
 the word after seeing the zero, with the reroll's die in the record where it was rolled; in
 play by e-mail the player commits to it before the dice are rolled.  So the referee never stops
 after a zero (docs/arnhem44-log-format.md, "Jokers"; docs/arnhem44-interpretations.md, A38).
@@ -47,22 +48,43 @@ def spend(state: AState, side: str) -> None:
     state.jokers[side] = state.jokers.get(side, 0) - 1
 
 
-def reroll_first_zero(state: AState, side: str, dice: Dice, faces: tuple[int, ...],
-                      label: str, events: list[Event]) -> tuple[int, ...]:
-    """The joker reroll: the first 0 of ``faces`` (a roll of ``side``) is rolled again and the
-    new face stands; the joker is spent.  No 0: the joker is kept.  The caller has checked
-    that ``side`` holds one (``check_unused``)."""
-    if 0 not in faces:
-        events.append(Event("joker-kept", f"{side.capitalize()}'s joker: no 0 in {label}; the "
-                            "joker is kept", {"side": side, "used": False}))
-        return faces
-    at = faces.index(0)
-    (new,) = dice.roll(10, 1, f"{label}: joker reroll of a 0", low=0)
-    spend(state, side)
-    events.append(Event("joker", f"{side.capitalize()} plays the joker: a 0 of {label} is "
-                        f"rerolled: {new} (the next result stands)",
-                        {"side": side, "used": "reroll", "face": new}))
-    return (*faces[:at], new, *faces[at + 1:])
+class Joker:
+    """A joker written on a command (``… joker``): armed until the first roll of the holder in
+    that command that shows a 0, whose first 0 it rerolls at once (the new face stands).  Call
+    it on each of the holder's rolls that the card may counter, in the order rolled; ``done``
+    at the end says when it was kept.  Not armed (the command has no ``joker``): every roll
+    passes unchanged."""
+
+    def __init__(self, state: AState, side: str, dice: Dice, armed: bool) -> None:
+        if armed:
+            check_unused(state, side)
+        self.state = state
+        self.side = side
+        self.dice = dice
+        self.armed = armed
+        self.events: list[Event] = []
+
+    def __call__(self, faces: tuple[int, ...], label: str) -> tuple[int, ...]:
+        if not self.armed or 0 not in faces:
+            return faces
+        self.armed = False
+        at = faces.index(0)
+        (new,) = self.dice.roll(10, 1, f"{label}: joker reroll of a 0", low=0)
+        spend(self.state, self.side)
+        self.events.append(Event(
+            "joker", f"{self.side.capitalize()} plays the joker: a 0 is rerolled ({label}): "
+            f"{new}, and the next result stands", {"side": self.side, "used": "reroll",
+                                                    "face": new}))
+        return (*faces[:at], new, *faces[at + 1:])
+
+    def done(self) -> list[Event]:
+        """The joker's events; a joker still armed is kept (no 0 came up)."""
+        if self.armed:
+            self.armed = False
+            self.events.append(Event("joker-kept", f"{self.side.capitalize()}'s joker: no 0 "
+                                     "came up; the joker is kept",
+                                     {"side": self.side, "used": False}))
+        return self.events
 
 
 def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:

@@ -148,3 +148,13 @@ def test_phase1_skipping_ends_only_that_sides_barrage() -> None:
     assert ENGINE.forced(state) == NoBarrage()  # no battery left: the only answer
     ENGINE.apply(state, NoBarrage(), dice)
     assert state.phase == "4.1"
+
+
+def test_jokers_on_the_movers_intrusion_and_fall_back() -> None:
+    """Jokers: the intruders' first 0 among their hit dice, and the first 0 of the spotting
+    dice of a fall back, rerolled at once; the defender's dice are not the mover's."""
+    report = replayed(FOLDER / "Jokers-intrusion-and-fall-back.log")
+    assert dice_of(report, 11) == [[9, 9, 9, 9], [0, 1, 9, 9], [9, 9, 9, 9], [2], [1, 1]]
+    assert dice_of(report, 19) == [[0, 5], [7]]
+    used = [e.event.data["side"] for e in report.events if e.event.kind == "joker"]
+    assert used == ["allied", "german"]
