@@ -268,8 +268,9 @@ def legal(board: Board, state: AState) -> list[Command]:
         return [Initiative()]
     out: list[Command] = []
     has_joker = jokers.held(state, side) > 0
+    ready = batteries(board, state, side)
     for sector, aims in options(board, state, side).items():
-        art = batteries(board, state, side)[sector]
+        art = ready[sector]
         whole: Groups = tuple(sorted(art.items()))
         first: Groups = ((min(art), 1),)
         for target in aims:

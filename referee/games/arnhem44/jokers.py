@@ -101,6 +101,9 @@ def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:
     if not here or not any(side_of(g) == side for g, _ in here):
         raise IllegalMove(RULE, f"{command.sector} holds no {side.capitalize()} figures to "
                           "gain the extra movement point")
+    if command.sector in state.intruded:
+        raise IllegalMove(RULE, f"{command.sector} was invaded this phase: figures that made "
+                          "contact have halted, and the joker gives them no point to go on")
     if state.joker_sector is not None:
         raise IllegalMove(RULE, "a joker has been played for a sector this phase already")
     moved = state.moved.get(command.sector)

@@ -216,7 +216,7 @@ def movement(board: Board, state: AState) -> list[Command]:
     if held(state, side) and state.joker_sector is None:
         # Jokers: one sector's units gain an extra movement point
         out += [JokerMove(s) for s in board.order
-                if s in state.units and friends(state, s, side)]
+                if s in state.units and friends(state, s, side) and s not in state.intruded]
     out.append(EndMovement())
     return out
 
