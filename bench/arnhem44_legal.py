@@ -3,7 +3,8 @@
 Three openings are measured: the German set-up (the game's very first decision: every sector
 the set-up table allows for each kind, checked by the table matching), the Allied set-up, and
 the first Allied movement phase of round 1 after the bundled opening set-up (every figure's
-moves, intrusions and fall backs).  The target is under 20 ms each.
+moves, intrusions and fall backs); and the log's end, round 2's phase 1 (the batteries that
+may fire, their targets within two sectors).  The target is under 20 ms each.
 
     .venv/bin/python bench/arnhem44_legal.py [repeats]
 """
@@ -53,7 +54,8 @@ def main() -> None:
     allied_line = next(i for i, t in enumerate(lines, 1) if t.startswith("allied: deploy")) - 1
     move_line = next(i for i, t in enumerate(lines, 1) if t.startswith("allied: move")) - 1
     for name, state in (("German set-up", german), ("Allied set-up", upto(allied_line)),
-                        ("round 1, phase 4.1", upto(move_line))):
+                        ("round 1, phase 4.1", upto(move_line)),
+                        ("round 2, phase 1 (barrage)", upto(len(lines)))):
         count, best, median, cpu = measure(state, repeats)
         print(f"{name}: {count} commands; legal() best {best:.2f} ms, median {median:.2f} ms, "
               f"best CPU {cpu:.2f} ms ({repeats} runs; target < 20 ms)")

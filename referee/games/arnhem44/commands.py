@@ -72,10 +72,12 @@ class Move(Cmd):
 class Invade(Cmd):
     target: str
     parts: tuple[tuple[str, Groups], ...]
+    joker: bool = False
+    """Reroll the first 0 of the intruders' hit dice with the joker (Jokers)."""
 
     def __str__(self) -> str:
         sources = " ".join(f"from {f}: {groups_text(g)}" for f, g in self.parts)
-        return f"invade {self.target} {sources}"
+        return f"invade {self.target} {sources}" + (" joker" if self.joker else "")
 
 
 @dataclass(frozen=True)
@@ -83,17 +85,23 @@ class FallBack(Cmd):
     groups: Groups
     start: str
     dest: str
+    joker: bool = False
+    """Reroll the first 0 of the mover's spotting or hit dice with the joker (Jokers)."""
 
     def __str__(self) -> str:
-        return f"fall-back {groups_text(self.groups)} {self.start}->{self.dest}"
+        return (f"fall-back {groups_text(self.groups)} {self.start}->{self.dest}"
+                + (" joker" if self.joker else ""))
 
 
 @dataclass(frozen=True)
 class Support(Cmd):
     groups: Groups
+    joker: bool = False
+    """Reroll the first 0 of the mover's hit dice with the joker (Jokers)."""
 
     def __str__(self) -> str:
-        return f"support {groups_text(self.groups)}" if self.groups else "no support"
+        text = f"support {groups_text(self.groups)}" if self.groups else "no support"
+        return text + (" joker" if self.joker else "")
 
 
 @dataclass(frozen=True)
@@ -172,6 +180,48 @@ class Reinforce(Cmd):
 
 
 @dataclass(frozen=True)
+class Initiative(Cmd):
+    """Phase 1: both players roll one d10; the higher starts the barrage fire."""
+
+    chance: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "initiative"
+
+
+@dataclass(frozen=True)
+class Barrage(Cmd):
+    """Phase 1: one sector's battery fires, perhaps split between targets (Barrage Fire)."""
+
+    shots: tuple[tuple[Groups, str, str], ...]
+    """(figures, from, target) in the order written."""
+    joker: bool = False
+    """Reroll the first 0 of the hit dice with the joker (Jokers)."""
+
+    def __str__(self) -> str:
+        text = ", ".join(f"{groups_text(g)} {a}->{b}" for g, a, b in self.shots)
+        return f"barrage {text}" + (" joker" if self.joker else "")
+
+
+@dataclass(frozen=True)
+class NoBarrage(Cmd):
+    """Phase 1: skipping a turn ends one's barrage fire phase."""
+
+    def __str__(self) -> str:
+        return "no barrage"
+
+
+@dataclass(frozen=True)
+class JokerMove(Cmd):
+    """Jokers: all units of one sector gain an extra movement point."""
+
+    sector: str
+
+    def __str__(self) -> str:
+        return f"joker move {self.sector}"
+
+
+@dataclass(frozen=True)
 class Resign(Cmd):
     def __str__(self) -> str:
         return "resign"
@@ -190,12 +240,9 @@ class Unimplemented(Cmd):
 
 Command = (Deploy | ReserveOrder | EndSetup | Move | Invade | FallBack | Support | EndMovement
            | CombatRoll | First | WithdrawOrder | Withdraw | WeatherRoll | ReserveRoll | Enter
-           | Reinforce | Resign | Unimplemented)
+           | Reinforce | Initiative | Barrage | NoBarrage | JokerMove | Resign | Unimplemented)
 
 UNIMPLEMENTED: dict[str, tuple[str, str]] = {
-    "barrage": ("Phase 1", "barrage fire"),
-    "no barrage": ("Phase 1", "barrage fire"),
-    "initiative": ("Phase 1", "the barrage initiative roll"),
     "landing": ("Phase 2.1", "airborne landings"),
     "anti-aircraft": ("Airborne/Anti-Aircraft Fire", "anti-aircraft fire"),
     "supply-drop": ("Phase 2.2", "supply drops"),
@@ -206,8 +253,6 @@ UNIMPLEMENTED: dict[str, tuple[str, str]] = {
     "swap": ("Explosives in General", "exchanging crates"),
     "bailey": ("Phase 3.4", "Bailey bridges"),
     "build": ("Phase 3.4", "Bailey bridge assembly"),
-    "joker": ("Jokers", "jokers"),
-    "no joker": ("Jokers", "jokers"),
 }
 
 
@@ -259,6 +304,11 @@ def _sector(board: Board, tree: Tree[Any]) -> str:
     return board.sectors.lookup(_words(tree), column=column)
 
 
+def _joker(children: list[Any]) -> bool:
+    """Whether the command ends with the joker clause (Jokers: "… joker")."""
+    return any(isinstance(c, Tree) and c.data == "joker" for c in children)
+
+
 def build(board: Board, tree: Tree[Any]) -> Command:
     kind = tree.data
     ch = tree.children
@@ -279,15 +329,17 @@ def build(board: Board, tree: Tree[Any]) -> Command:
     if kind == "invade":
         target = _sector(board, ch[0])
         parts = tuple((_sector(board, s.children[0]), _groups(board, s.children[1]))
-                      for s in ch[1:])
-        return Invade(target, parts)
-    if kind in ("fall_back", "withdraw"):
-        cls = FallBack if kind == "fall_back" else Withdraw
-        return cls(_groups(board, ch[0]), _sector(board, ch[1]), _sector(board, ch[-1]))
+                      for s in ch[1:] if isinstance(s, Tree) and s.data == "source")
+        return Invade(target, parts, _joker(ch))
+    if kind == "fall_back":
+        return FallBack(_groups(board, ch[0]), _sector(board, ch[1]), _sector(board, ch[3]),
+                        _joker(ch))
+    if kind == "withdraw":
+        return Withdraw(_groups(board, ch[0]), _sector(board, ch[1]), _sector(board, ch[-1]))
     if kind == "support":
-        return Support(_groups(board, ch[0]))
+        return Support(_groups(board, ch[0]), _joker(ch))
     if kind == "no_support":
-        return Support(())
+        return Support((), _joker(ch))
     if kind == "combat":
         return CombatRoll(_sector(board, ch[0]))
     if kind == "first":
@@ -311,6 +363,21 @@ def build(board: Board, tree: Tree[Any]) -> Command:
     if kind in ("enter", "reinforce"):
         cls2 = Enter if kind == "enter" else Reinforce
         return cls2(_groups(board, ch[0]), _sector(board, ch[1]))
+    if kind == "initiative":
+        return Initiative()
+    if kind == "barrage":
+        shots = tuple((_groups(board, shot.children[0]), _sector(board, shot.children[1]),
+                       _sector(board, shot.children[3]))
+                      for shot in ch if isinstance(shot, Tree) and shot.data == "shot")
+        return Barrage(shots, _joker(ch))
+    if kind == "no_barrage":
+        return NoBarrage()
+    if kind == "joker_move":
+        return JokerMove(_sector(board, ch[0]))
+    if kind == "no_joker":
+        raise IllegalMove("Jokers", "a joker is written on the line of the roll it counters "
+                          "('... joker'); without the word the joker is kept, so there is no "
+                          "'no joker' to write")
     if kind in ("unimplemented", "unimplemented_no"):
         keyword = str(ch[0]).casefold()
         text = " ".join([str(ch[0])] + [str(t) for r in ch[1:] if isinstance(r, Tree)

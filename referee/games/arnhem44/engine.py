@@ -15,11 +15,12 @@ from referee.core.dice import Dice
 from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
+from referee.games.arnhem44 import barrage, jokers, movement, reserves, turns, victory
 from referee.games.arnhem44 import combat as fight
-from referee.games.arnhem44 import movement, reserves, turns, victory
 from referee.games.arnhem44 import options as veterans
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text
 from referee.games.arnhem44.commands import (
+    Barrage,
     CombatRoll,
     Command,
     Deploy,
@@ -28,8 +29,11 @@ from referee.games.arnhem44.commands import (
     Enter,
     FallBack,
     First,
+    Initiative,
     Invade,
+    JokerMove,
     Move,
+    NoBarrage,
     Reinforce,
     ReserveOrder,
     ReserveRoll,
@@ -58,6 +62,7 @@ from referee.games.arnhem44.position import (
 )
 from referee.games.arnhem44.report import invariants, state_json, update_control
 from referee.games.arnhem44.sequence import (
+    after_barrage,
     after_combat,
     allied_reserves_placed,
     begin_round,
@@ -93,11 +98,12 @@ class Arnhem44Engine:
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
         coverage=(
-            "set-up, the round (phases 1-3 named and skipped), movement phases 4.1/5.1 "
+            "set-up, the round (phases 2-3 named and skipped), phase 1 barrage fire, jokers, "
+            "movement phases 4.1/5.1 "
             "(moving, intrusions, waterway crossings, fall back), combat 4.2/5.2 and withdrawal, "
             "the first round's airborne bonus, weather and reserves (6.1-6.3), winning (bridge "
             "points, major victory, elimination, resign), Veterans Only options 1, 2, 3 and 5; "
-            "not yet: barrage, airborne landings, supply, explosives, Bailey bridges, jokers, "
+            "not yet: airborne landings, supply, explosives, Bailey bridges, "
             "bridge damage (option 4)"
         ),
     )
@@ -142,6 +148,8 @@ class Arnhem44Engine:
             return ALLIED
         if phase in MOVEMENT:
             return state.mover
+        if phase == "1":
+            return state.barrage_turn or REFEREE
         if phase == "6.1":
             return REFEREE
         if phase == "6.2":
@@ -169,7 +177,7 @@ class Arnhem44Engine:
         phase = state.phase
         if phase == "6.2" and not state.arriving:
             return None  # the Allied player's choice of die, written with its roll
-        if phase in COMBAT or phase in RESERVES:
+        if phase in COMBAT or phase in RESERVES or phase == "1":
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
         if phase == SETUP_ALLIED:
@@ -206,6 +214,8 @@ class Arnhem44Engine:
             return (f"Phase {phase}{part}, round {state.round} "
                     f"({'night' if state.night else 'day'}): move, invade, fall back, or end "
                     "movement")
+        if phase == "1":
+            return barrage.decision(board, state)
         if phase == "6.1":
             return "Phase 6.1 - the weather roll for tomorrow (weather)"
         if phase == "6.2":
@@ -261,6 +271,10 @@ class Arnhem44Engine:
                 raise IllegalMove("Winning", "a player resigns at one of his own decisions")
             return victory.resign(board, work, veterans.side_for(side))
         events: list[Event] = []
+        if isinstance(command, (Initiative, Barrage, NoBarrage)) and phase != "1":
+            raise IllegalMove("Phase 1", f"barrage fire is given in phase 1 only, at the start "
+                              f"of a round (there is no phase 1 in the first round); now: "
+                              f"{self.decision(work)}")
         if phase in (SETUP_GERMAN, SETUP_ALLIED):
             if isinstance(command, Deploy):
                 if phase == SETUP_GERMAN:
@@ -284,6 +298,8 @@ class Arnhem44Engine:
                 return movement.support(board, work, dice, command)
             if isinstance(command, Move):
                 return movement.move(board, work, command)
+            if isinstance(command, JokerMove):
+                return jokers.joker_move(board, work, command)
             if isinstance(command, Invade):
                 return movement.invade(board, work, dice, command)
             if isinstance(command, FallBack):
@@ -320,6 +336,13 @@ class Arnhem44Engine:
                 raise IllegalMove("RoE/Withdrawal", f"'{command}' is not the decision now: "
                                   f"{self.decision(work)}")
             after_combat(board, work, events)
+            return events
+        if phase == "1":
+            barrage.apply(board, work, dice, command, events)
+            if barrage.over(work):
+                events.append(Event("phase", "Phase 1 - Barrage Fire ends: both players have "
+                                    "skipped", {"phase": "1"}))
+                after_barrage(board, work, events)
             return events
         if phase in RESERVES:
             return self._block_six(work, command, dice)

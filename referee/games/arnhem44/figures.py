@@ -39,6 +39,8 @@ def fresh(state: AState, sector: str, key: Key) -> int:
 def points(board: Board, state: AState, sector: str, key: Key) -> list[tuple[int, bool]]:
     """(movement points left, fresh) of each figure of ``key`` in ``sector``, best first."""
     full = allowance(board, state, key[1])
+    if state.joker_sector == sector:
+        full += 1  # Jokers: "ALL units from one single sector gain an extra movement point"
     out = [(full, True)] * fresh(state, sector, key)
     moved = state.moved.get(sector, Counter())
     for (g, k, mp), n in sorted(moved.items(), key=lambda kv: -kv[0][2]):

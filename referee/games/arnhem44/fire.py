@@ -12,6 +12,7 @@ die (each figure in canonical order), then one distribution die per hit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.core.dice import Dice
@@ -30,19 +31,34 @@ def expand(counts: dict[Key, int]) -> list[Key]:
     return [k for k in sorted(counts, key=key_order) for _ in range(counts[k])]
 
 
+Reroll = Callable[[tuple[int, ...], str], tuple[int, ...]]
+"""A joker armed on the command (jokers.Joker): it may reroll a 0 of the side's hit dice."""
+
+
 def fire(board: Board, dice: Dice, shooters: list[Shooter], targets: list[Key],
-         label: str) -> tuple[list[int], list[str]]:
-    """One side's fire at ``targets``: the damage each target takes, and words for the log."""
+         label: str, joker: Reroll | None = None) -> tuple[list[int], list[str]]:
+    """One side's fire at ``targets``: the damage each target takes, and words for the log.
+    With ``joker``, the side's hit dice pass through it after they are all rolled."""
     damage = [0] * len(targets)
     tanks = [i for i, k in enumerate(targets) if k[1] == "tank"]
     hits: list[bool] = []  # True: an anti-tank hit (tanks only)
     rolled: list[str] = []
+    thrown: list[tuple[Shooter, tuple[int, ...]]] = []
     for shooter in shooters:
         anti_tank = shooter.key[1] == "art"
         if shooter.dice <= 0 or not targets or (anti_tank and not tanks):
             continue
         faces = dice.roll(10, shooter.dice, f"{label}: {key_text(shooter.key)} hits "
                           f"(<= {shooter.number})", low=0)
+        thrown.append((shooter, faces))
+    if joker is not None and thrown:
+        flat = joker(tuple(f for _, faces in thrown for f in faces), f"{label}: hit dice")
+        at = 0
+        for index, (shooter, faces) in enumerate(thrown):
+            thrown[index] = (shooter, flat[at:at + len(faces)])
+            at += len(faces)
+    for shooter, faces in thrown:
+        anti_tank = shooter.key[1] == "art"
         rolled.append(" ".join(map(str, faces)))
         hits += [anti_tank for f in faces if 1 <= f <= shooter.number]
     if not hits:

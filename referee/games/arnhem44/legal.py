@@ -8,6 +8,7 @@ import heapq
 from collections import Counter
 
 from referee.core.errors import IllegalMove
+from referee.games.arnhem44 import barrage
 from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, KINDS, Board, Key, side_of
 from referee.games.arnhem44.combat import _current, destinations, waiting
 from referee.games.arnhem44.commands import (
@@ -20,6 +21,7 @@ from referee.games.arnhem44.commands import (
     FallBack,
     First,
     Invade,
+    JokerMove,
     Move,
     Reinforce,
     ReserveOrder,
@@ -37,6 +39,7 @@ from referee.games.arnhem44.deployment import (
     table,
 )
 from referee.games.arnhem44.figures import points
+from referee.games.arnhem44.jokers import held
 from referee.games.arnhem44.movement import crossing, enemies, friends
 from referee.games.arnhem44.options import player_of
 from referee.games.arnhem44.reserves import entries, flag_sectors
@@ -58,6 +61,8 @@ def legal(board: Board, state: AState) -> list[Command]:
         return allied_setup(board, state)
     if phase in MOVEMENT:
         return movement(board, state)
+    if phase == "1":
+        return barrage.legal(board, state)
     if phase in COMBAT:
         return combat(board, state)
     if phase in RESERVES:
@@ -171,6 +176,11 @@ def movement(board: Board, state: AState) -> list[Command]:
         for key in sorted(state.units[sector]):
             if movable(state, key):
                 out += figure_moves(board, state, sector, key)
+    side = state.mover
+    if held(state, side) and state.joker_sector is None:
+        # Jokers: one sector's units gain an extra movement point
+        out += [JokerMove(s) for s in board.order
+                if s in state.units and friends(state, s, side) and s not in state.intruded]
     out.append(EndMovement())
     return out
 

@@ -22,7 +22,8 @@ from referee.games.arnhem44.board import (
 )
 from referee.games.arnhem44.commands import FallBack, Invade, Move, Support
 from referee.games.arnhem44.figures import points, put, resolve, take
-from referee.games.arnhem44.fire import Shooter, counts_text, expand, fire, outcome_of
+from referee.games.arnhem44.fire import Reroll, Shooter, counts_text, expand, fire, outcome_of
+from referee.games.arnhem44.jokers import Joker
 from referee.games.arnhem44.state import AState, FallBackPending
 
 GROUPS_OF = {side: frozenset(g for g in ("UK", "US", "1AB", "PL", "82", "101", "DE")
@@ -148,7 +149,8 @@ def _bonus_airborne(state: AState, key: Key) -> int:
 
 def engage(board: Board, state: AState, dice: Dice, defenders_at: str,
            attackers: list[tuple[Key, str]], bonus: int, attack_numbers: dict[str, str],
-           label: str) -> tuple[list[tuple[Key, str]], list[tuple[Key, str]], list[str]]:
+           label: str, joker: Reroll | None = None) -> tuple[
+               list[tuple[Key, str]], list[tuple[Key, str]], list[str]]:
     """An engagement of the movement phase: the defender fires first, only eliminations count;
     then the surviving attackers fire back (Rules of Engagement When Entering Enemy Territory).
 
@@ -177,7 +179,8 @@ def engage(board: Board, state: AState, dice: Dice, defenders_at: str,
                     min(board.number(defenders_at, k[1]),
                         board.number(attack_numbers[src], k[1])))
             for (k, src), _ in alive]
-    hit, more = fire(board, dice, back, defenders, f"{label}: {side.capitalize()} fires back")
+    hit, more = fire(board, dice, back, defenders, f"{label}: {side.capitalize()} fires back",
+                     joker)
     words += more
     killed, _ = outcome_of(board, defenders, hit)
     for key, n in killed.items():
@@ -232,6 +235,7 @@ def invade(board: Board, state: AState, dice: Dice, command: Invade) -> list[Eve
             "Move/Contact", f"at most {board.max_per_side} units invade {target}, minus the "
             "friendly units already there and every unit that invaded it this phase: "
             f"{max(room, 0)} may, not {count}")
+    joker = Joker(state, side, dice, command.joker)
     for source, groups in command.parts:
         for key, n in resolve(state, side, source, groups, "Move/Contact"):
             take(state, source, key, n, board)
@@ -239,7 +243,7 @@ def invade(board: Board, state: AState, dice: Dice, command: Invade) -> list[Eve
     attackers = [(k, s) for k, s, _ in plans]
     unhurt, injured, words = engage(
         board, state, dice, target, attackers, bonus, {s: s for _, s, _ in plans},
-        f"invasion of {target}")
+        f"invasion of {target}", joker)
     for key, _source in unhurt:
         put(state, target, key, 0)
     for key, source in injured:
@@ -251,6 +255,7 @@ def invade(board: Board, state: AState, dice: Dice, command: Invade) -> list[Eve
             "entered": len(unhurt), "stayed": len(injured)}
     out = [Event("invade", text, data)]
     out += [Event("fire", w) for w in words]
+    out += joker.done()
     result = f"{len(unhurt)} enter {target}"
     if injured:
         result += f"; {len(injured)} injured stay behind"
@@ -300,9 +305,10 @@ def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> lis
     unseen: list[Key] = [k for k in listed if k[1] == "inf"] if state.night else []
     spotted: list[Key] = [k for k in listed if k[1] != "inf"] if not state.night else []
     words = []
+    joker = Joker(state, side, dice, command.joker)
     if rollers:
-        faces = dice.roll(10, len(rollers), f"spotting at {start} (S = {e} + {total} = "
-                          f"{s_value}; higher escapes)", low=0)
+        label = f"spotting at {start} (S = {e} + {total} = {s_value}; higher escapes)"
+        faces = joker(dice.roll(10, len(rollers), label, low=0), label)
         for key, face in zip(rollers, faces, strict=True):
             (unseen if face > s_value else spotted).append(key)
         words.append(f"spotting: S = E {e} + F {total} = {s_value}; "
@@ -317,14 +323,16 @@ def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> lis
     events += [Event("spotting", w) for w in words]
     state.fallback = FallBackPending(start, dest, spotted, unseen, costs, bonus, invading)
     if spotted and any(k[1] == "inf" for k in unseen):
+        events += joker.done()
         events.append(Event("support-due", f"{side.capitalize()} decides whether unseen "
                             "infantry supports the spotted units (support GROUPS / no support)"))
         return events
-    events += finish_fall_back(board, state, dice, [])
+    events += finish_fall_back(board, state, dice, [], joker)
     return events
 
 
-def finish_fall_back(board: Board, state: AState, dice: Dice, support: list[Key]) -> list[Event]:
+def finish_fall_back(board: Board, state: AState, dice: Dice, support: list[Key],
+                     joker: Joker | None = None) -> list[Event]:
     """The spotted figures (and supporting unseen infantry) fight their way out."""
     pending = state.fallback
     assert pending is not None
@@ -346,7 +354,7 @@ def finish_fall_back(board: Board, state: AState, dice: Dice, support: list[Key]
     injured: list[Key] = []
     if fighters:
         ok, hurt, words = engage(board, state, dice, start, [(k, start) for k in fighters],
-                                 pending.bonus, {start: dest}, f"fall back from {start}")
+                                 pending.bonus, {start: dest}, f"fall back from {start}", joker)
         unhurt = [k for k, _ in ok]
         injured = [k for k, _ in hurt]
         events += [Event("fire", w) for w in words]
@@ -360,7 +368,7 @@ def finish_fall_back(board: Board, state: AState, dice: Dice, support: list[Key]
         state.intruded[dest] = used + len(out)
         entered, stayed, words = engage(board, state, dice, dest, [(k, start) for k in out],
                                         pending.bonus, {start: start},
-                                        f"invasion of {dest}")
+                                        f"invasion of {dest}", joker)
         events += [Event("fire", w) for w in words]
         for key, _ in entered:
             put(state, dest, key, 0)
@@ -380,6 +388,8 @@ def finish_fall_back(board: Board, state: AState, dice: Dice, support: list[Key]
         text += f"; {len(injured)} injured stay behind in {start}"
     events.append(Event("fell-back", text, {"side": side, "to": dest, "reached": len(out),
                                             "stayed": len(injured)}))
+    if joker is not None:
+        events += joker.done()
     return events
 
 
@@ -402,6 +412,7 @@ def support(board: Board, state: AState, dice: Dice, command: Support) -> list[E
                               f"{pending.start} unseen")
         available[matches[0]] -= n
         chosen += [matches[0]] * n
+    joker = Joker(state, side, dice, command.joker)
     events = [Event("support", f"{side.capitalize()}: "
                     + (f"{len(chosen)} unseen infantry support" if chosen else "no support"))]
-    return events + finish_fall_back(board, state, dice, chosen)
+    return events + finish_fall_back(board, state, dice, chosen, joker)

@@ -34,7 +34,7 @@ from referee.games.arnhem44.state import (
 )
 from referee.games.arnhem44.turns import first_part, place_part
 
-PHASES = (SETUP_GERMAN, SETUP_ALLIED, "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
+PHASES = (SETUP_GERMAN, SETUP_ALLIED, "1", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
 RULE = "Positions"
 
 
@@ -54,6 +54,12 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement("clear")
     if kind == "round":
         return Statement("round", number=int(str(ch[0])))
+    if kind in ("barrage_turn", "barrage_over"):
+        return Statement(kind, value=str(ch[0]).casefold())
+    if kind in ("fired", "joker_move"):
+        return Statement(kind, sector=_sector(board, ch[0]))
+    if kind == "jokers":
+        return Statement(kind, value=str(ch[0]).casefold(), number=int(str(ch[1])))
     if kind in ("phase", "weather", "first", "strongest", "part"):
         return Statement(kind, value=str(ch[0]).casefold())
     if kind in ("reserve", "pool", "eliminated", "arriving"):
@@ -117,6 +123,10 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.above_rhine = 0
         state.icons_used = 0
         state.control = {b: GERMAN for b in board.bridges}
+        state.barrage_turn = None
+        state.barrage_fired = []
+        state.barrage_over = []
+        state.joker_sector = None
         state.phase = "4.1"
         return
     if kind == "round":
@@ -167,6 +177,23 @@ def place(board: Board, state: AState, st: Statement) -> None:
         if st.value not in SIDES:
             raise IllegalMove(RULE, f"{kind} names a side: allied or german")
         setattr(state, kind, st.value)
+    elif kind in ("barrage_turn", "barrage_over", "jokers"):
+        if st.value not in SIDES:
+            raise IllegalMove(RULE, f"{kind.replace('_', '-')} names a side: allied or german")
+        if kind == "barrage_turn":
+            state.barrage_turn = st.value
+        elif kind == "barrage_over":
+            if st.value not in state.barrage_over:
+                state.barrage_over.append(st.value)
+        else:
+            if st.number > 3:
+                raise IllegalMove(RULE, "there are 3 jokers (Jokers)")
+            state.jokers[st.value] = st.number
+    elif kind == "fired":
+        if st.sector not in state.barrage_fired:
+            state.barrage_fired.append(st.sector)
+    elif kind == "joker_move":
+        state.joker_sector = st.sector
     elif kind == "control":
         if st.value not in SIDES:
             raise IllegalMove(RULE, "control names a side: allied or german")
@@ -185,6 +212,15 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("arriving reserves wait only in phase 6.2 or 6.3")
     if state.above_rhine > len(state.arriving):
         out.append("more reserves above the Rhine than are arriving")
+    if (state.barrage_turn or state.barrage_fired or state.barrage_over) \
+            and state.phase != "1":
+        out.append("barrage turns, fired batteries and skips belong to phase 1")
+    if state.barrage_turn is not None and state.barrage_turn in state.barrage_over:
+        out.append("the side to fire in phase 1 has skipped already")
+    if len(state.barrage_over) == 2:
+        out.append("both sides have skipped: phase 1 is over")
+    if state.joker_sector is not None and state.phase not in MOVEMENT:
+        out.append("a joker's extra movement point belongs to phase 4.1 or 5.1")
     for sector in state.combats:
         here = state.units.get(sector, Counter())
         if {side_of(g) for g, _ in here} != {ALLIED, GERMAN}:
@@ -253,6 +289,15 @@ def position_lines(board: Board, state: AState) -> list[str]:
         lines.append(f"setup: above-rhine {state.above_rhine}")
     if state.part is not None and state.part != first_part(state):
         lines.append(f"setup: part {state.part}")
+    if state.barrage_turn:
+        lines.append(f"setup: barrage-turn {state.barrage_turn}")
+    lines += [f"setup: fired {sector}" for sector in state.barrage_fired]
+    lines += [f"setup: barrage-over {side}" for side in state.barrage_over]
+    for side in SIDES:
+        if state.jokers.get(side, 0) != 1:
+            lines.append(f"setup: jokers {side} {state.jokers.get(side, 0)}")
+    if state.joker_sector:
+        lines.append(f"setup: joker-move {state.joker_sector}")
     for bridge in board.bridges:
         side = state.control.get(bridge, GERMAN)
         if side != GERMAN:

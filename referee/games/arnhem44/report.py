@@ -6,6 +6,7 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
+from referee.games.arnhem44 import jokers
 from referee.games.arnhem44.board import (
     ALLIED,
     GERMAN,
@@ -120,6 +121,12 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
             "first": state.first,
             "strongest": state.strongest,
         },
+        "barrage": {"turn": state.barrage_turn, "fired": list(state.barrage_fired),
+                    "over": list(state.barrage_over)},
+        "jokers": {"off": jokers.off(state),
+                   "held": {side: 0 if jokers.off(state) else state.jokers.get(side, 0)
+                            for side in SIDES},
+                   "move_sector": state.joker_sector},
         "nationalities": sorted({NATIONALITY[g] for c in state.units.values() for g, _ in c}),
     }
 
@@ -153,6 +160,8 @@ def invariants(board: Board, state: AState) -> list[str]:
                 out.append(f"moved figures in {sector} exceed the figures there")
     if state.phase not in ("setup-german", "setup-allied") and state.pool:
         out.append("Allied set-up units left unplaced after set-up")
+    if any(n < 0 for n in state.jokers.values()) or sum(state.jokers.values()) > 3:
+        out.append("jokers held are negative or more than the 3 joker cards")
     if state.control and set(state.control) - set(board.bridges):
         out.append("control of an unknown bridge")
     out += game_invariants(board, state)

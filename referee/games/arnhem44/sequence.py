@@ -1,11 +1,13 @@
-"""A Single Round: the six blocks in order.  The blocks the referee does not referee yet (phases
-1, 2.1-2.3 and 3.1-3.4, the next Arnhem '44 issue) are named and skipped with a sentence in
-the events, never silently.  Block 6 (weather, reserves) is refereed.
+"""A Single Round: the six blocks in order.  Phase 1 (barrage fire, from round 2) is
+refereed in barrage.py.  The blocks the referee does not referee yet (phases 2.1-2.3 and
+3.1-3.4, the next Arnhem '44 issue) are named and skipped with a sentence in the events,
+never silently.  Block 6 (weather, reserves) is refereed.
 """
 
 from __future__ import annotations
 
 from referee.core.engine import Event
+from referee.games.arnhem44 import barrage
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.combat import disputed
 from referee.games.arnhem44.reserves import due_german, reserves_left, stuck_allied, stuck_german
@@ -35,8 +37,16 @@ def begin_round(board: Board, state: AState, events: list[Event]) -> None:
     if state.round == 1:
         events.append(Event("phase", "Phase 1 - Barrage Fire: there is no phase 1 in the first "
                             "round (The 1st Round)", {"phase": "1"}))
-    else:
-        events.append(_skip("1", "Phase 1 - Barrage Fire"))
+    elif barrage.start(board, state, events):
+        return  # phase 1 waits for the initiative roll and the batteries (barrage.py)
+    after_barrage(board, state, events)
+
+
+def after_barrage(board: Board, state: AState, events: list[Event]) -> None:
+    """Blocks 2 and 3, then the Allied movement phase."""
+    state.barrage_turn = None
+    state.barrage_fired = []
+    state.barrage_over = []
     if state.round % 2 == 1:
         events.append(_skip("2.1", "Phase 2.1 - Airborne Troops",
                             " (no airborne unit lands)" if state.round in (1, 3, 7) else ""))
@@ -50,6 +60,7 @@ def start_movement(state: AState, phase: str, events: list[Event]) -> None:
     state.moved = {}
     state.intruded = {}
     state.part = first_part(state)
+    state.joker_sector = None
     who = "Allies move their units" if phase == "4.1" else "German player moves his troops"
     if state.part is not None:
         who += " (Veterans/3: the UK part first, then the US part)"
@@ -61,6 +72,7 @@ def start_combat(board: Board, state: AState, events: list[Event]) -> None:
     state.part = None
     state.moved = {}
     state.intruded = {}
+    state.joker_sector = None
     state.combats = disputed(board, state)
     events.append(Event("phase", f"Phase {state.phase} - Combat: "
                         + (", ".join(state.combats) if state.combats else "no disputed sector"),

@@ -101,6 +101,20 @@ class AState:
     """How many of the German figures arriving (the first ones) must go above the Rhine."""
     control: dict[str, str] = field(default_factory=dict)
     """Bridge -> the side controlling it (Waterways; all German at the start)."""
+    # -- phase 1: barrage fire (barrage.py)
+    barrage_turn: str | None = None
+    """The side to fire next in phase 1; None until the initiative roll."""
+    barrage_fired: list[str] = field(default_factory=list)
+    """Sectors whose battery has fired this phase 1 (A22: once per phase)."""
+    barrage_over: list[str] = field(default_factory=list)
+    """Sides that skipped a turn: their barrage fire phase has ended."""
+    # -- jokers (jokers.py)
+    jokers: dict[str, int] = field(default_factory=lambda: {"allied": 1, "german": 1})
+    """Unused jokers each side holds (Jokers: one each; a side may hold more)."""
+    jokers_off: bool = False
+    """No jokers at all (Veterans Only, option 5)."""
+    joker_sector: str | None = None
+    """The sector whose figures gained the extra movement point this movement phase."""
     result: dict[str, Any] | None = None
     # -- Veterans Only (options.py)
     options: frozenset[str] = frozenset()

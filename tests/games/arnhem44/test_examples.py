@@ -93,3 +93,68 @@ def test_distribution_loops_over_three_targets() -> None:
     texts = [e.event.text for e in report.events]
     assert "Allied fires: 10 hits, 1 ricochet" in texts
     assert "tank withdraws Wolfheze->Schaarsbergen" in texts
+
+
+def test_phase1_barrage_split_two_units_at_a_one_at_b() -> None:
+    """Artillery and Barrage Fire: "fire two units at sector "A" and one unit at sector "B"";
+    every unit's 6 hit dice first, then each target's distribution dice."""
+    report = replayed(FOLDER / "Phase1-barrage-split.log")
+    assert [len(r) for r in dice_of(report, 17)] == [6, 6, 6, 3, 1]
+    texts = [(e.auto, e.event.text) for e in report.events]
+    assert (True, "German skips: his barrage fire phase ends") in texts
+    assert "Allied barrage Grave->Wijchen: 3 hits" in [t for _, t in texts]
+
+
+def test_barrage_on_disputed_sectors_bonus_die_and_friendly_fire() -> None:
+    """Barrage on Disputed Sectors: 6 + 1 dice; each 0 a friendly hit, rerolled among one's own
+    units there; the initiative tie (2, 2) is rolled again (A21)."""
+    report = replayed(FOLDER / "Artillery-barrage-disputed.log")
+    assert dice_of(report, 10) == [[2, 2], [5, 1]]
+    assert [len(r) for r in dice_of(report, 17)] == [7, 2, 2]
+    texts = [e.event.text for e in report.events]
+    assert "Allied barrage Zeeland->Grave: 2 hits; 2 friendly hits (zeros on a disputed " \
+           "sector)" in texts
+    assert "Allied loses 1 inf/UK in Grave (removed at once)" in texts
+
+
+def test_jokers_reroll_the_first_zero_right_after_the_roll() -> None:
+    """Jokers: the 0 is rerolled and "the next result stands"; without a 0 the joker is kept;
+    the extra movement point comes after a crossing, never for it."""
+    report = replayed(FOLDER / "Jokers-reroll-and-extra-move.log")
+    assert dice_of(report, 13) == [[0, 9, 9, 9, 9, 9], [3], [1]]
+    assert dice_of(report, 17) == [[9, 9, 9, 9, 9, 9]]
+    kinds = [e.event.kind for e in report.events if e.line == 17]
+    assert "joker-kept" in kinds
+
+
+def test_phase1_skipping_ends_only_that_sides_barrage() -> None:
+    """Phase 1: "In skipping a turn to give barrage fire, a player ends his barrage fire
+    phase" (A22): the other side goes on, one battery at a time, until he skips too."""
+    from referee.core.dice import DiceTray
+    from referee.games.arnhem44.commands import Barrage, NoBarrage
+
+    text = ('[Game "arnhem44"]\nsetup: clear; round 4; phase 1; barrage-turn german\n'
+            "setup: place 1 art/UK Zeeland; place 1 art/UK Uden; place 2 inf Gassel\n"
+            "setup: place 1 art Schaijk\n")
+    state = replay(parse_log(text, "skip.log", engine=ENGINE), ENGINE).state
+    dice = DiceTray(None, recorded=(9,) * 12, recorded_sides=10)
+    ENGINE.apply(state, NoBarrage(), dice)
+    assert (ENGINE.to_act(state), state.barrage_over) == ("allied", ["german"])
+    uk = ((("UK", "art"), 1),)
+    ENGINE.apply(state, Barrage(((uk, "Zeeland", "Gassel"),)), dice)
+    assert ENGINE.to_act(state) == "allied"  # the German has ended his phase: Allied again
+    assert ENGINE.legal(state)[-1] == NoBarrage()
+    ENGINE.apply(state, Barrage(((uk, "Uden", "Gassel"),)), dice)
+    assert ENGINE.forced(state) == NoBarrage()  # no battery left: the only answer
+    ENGINE.apply(state, NoBarrage(), dice)
+    assert state.phase == "4.1"
+
+
+def test_jokers_on_the_movers_intrusion_and_fall_back() -> None:
+    """Jokers: the intruders' first 0 among their hit dice, and the first 0 of the spotting
+    dice of a fall back, rerolled at once; the defender's dice are not the mover's."""
+    report = replayed(FOLDER / "Jokers-intrusion-and-fall-back.log")
+    assert dice_of(report, 11) == [[9, 9, 9, 9], [0, 1, 9, 9], [9, 9, 9, 9], [2], [1, 1]]
+    assert dice_of(report, 19) == [[0, 5], [7]]
+    used = [e.event.data["side"] for e in report.events if e.event.kind == "joker"]
+    assert used == ["allied", "german"]

@@ -117,3 +117,53 @@ def test_positions_round_trip(seed: int) -> None:
         rebuilt = report.state
         assert ENGINE.to_json(rebuilt) == ENGINE.to_json(state)
         assert ENGINE.position(rebuilt) == lines
+
+
+def opening_round_two() -> AState:
+    """The bundled opening log's end: round 2, phase 1 (the German battery in Valkenswaard
+    may fire at Borkel)."""
+    from pathlib import Path
+
+    path = Path(__file__).parents[3] / "logs" / "arnhem44" / "opening.log"
+    report = replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE),
+                    ENGINE)
+    assert report.state.phase == "1"
+    return report.state
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          phases=(Phase.explicit, Phase.generate))
+@given(st.integers(0, 10_000))
+def test_random_play_passes_through_barrage_fire_and_jokers(seed: int) -> None:
+    """Phase 1 and Jokers in self-play: from round 2 on, every listed command applies, the
+    referee's single answers are applied by itself, invariants hold after every command, and
+    positions in phase 1 round-trip."""
+    rng = random.Random(seed)
+    state = opening_round_two()
+    phases = set()
+    for _ in range(400):
+        if ENGINE.to_act(state) is None:
+            break
+        forced = ENGINE.forced(state)
+        options = ENGINE.legal(state)
+        assert options, ENGINE.decision(state)
+        if forced is not None:
+            assert forced in options
+            command = forced
+        else:
+            acting = [c for c in options if type(c).__name__ not in ("EndMovement",)]
+            command = rng.choice(acting if acting and rng.random() < 0.7 else options)
+        ENGINE.apply(state, command, tray(rng))
+        assert ENGINE.invariants(state) == []
+        phases.add(state.phase)
+        if state.phase in ("1", "4.1") and rng.random() < 0.3:
+            settled = ENGINE.copy(state)
+            settle(settled)  # as the replay of a position does at its end
+            if settled.fallback is None and ENGINE.to_act(settled) is not None:
+                lines = ENGINE.position(settled)
+                text = '[Game "arnhem44"]\n' + "\n".join(lines) + "\n"
+                rebuilt = replay(parse_log(text, "position.log", engine=ENGINE), ENGINE)
+                assert rebuilt.problems == [], (lines, rebuilt.problems)
+                assert ENGINE.to_json(rebuilt.state) == ENGINE.to_json(settled)
+        assert all(0 <= n <= 1 for n in state.jokers.values())
+    assert "4.1" in phases

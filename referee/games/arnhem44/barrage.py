@@ -1,0 +1,317 @@
+"""Phase 1 - Barrage Fire: Artillery Units Only (and Artillery and Barrage Fire).
+
+"Each player may, alternating turns, fire his artillery out of undisputed sectors, one sector
+at a time.  He may give barrage fire upon enemy sectors or disputed sectors.  On targeting
+disputed sectors, every artillery unit firing gets a +1D10 bonus.  In skipping a turn to give
+barrage fire, a player ends his barrage fire phase. ... At the beginning of the barrage fire
+phase, both players roll one D10.  The highest roll has the initiative and MUST start the
+barrage fire.  There is no phase 1 in the first round!"
+
+A battery (the artillery of one sector free of enemy units) fires once per phase (A22), at
+enemy territory one or two sectors away (Units: Artillery as a Long Range Weapon), its units
+perhaps split between targets, each unit rolling its long-range firepower (6 d10, +1 against a
+disputed sector) at the target's artillery number.  Hits are distributed among all the enemy
+units there with the loop (A19); against a disputed sector every 0 of the hit dice is a
+friendly hit, distributed by a reroll among one's own units there (A20).  Kills are removed at
+once; the injured stay (no memory, no withdrawal).  The dice of one command, in the order
+rolled: every firing unit's hit dice (shots in the order written), the joker's reroll if one is
+played, then per target its distribution dice and its friendly-fire dice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee.core.dice import Dice
+from referee.core.engine import Event
+from referee.core.errors import IllegalMove
+from referee.games.arnhem44 import jokers
+from referee.games.arnhem44.board import ALLIED, GERMAN, Board, Key, key_text, other, side_of
+from referee.games.arnhem44.commands import Barrage, Command, Groups, Initiative, NoBarrage
+from referee.games.arnhem44.figures import resolve
+from referee.games.arnhem44.fire import counts_text, expand, outcome_of
+from referee.games.arnhem44.movement import enemies, friends
+from referee.games.arnhem44.state import AState
+
+PHASE = "Phase 1"
+BARRAGE = "Artillery/Barrage"
+DISPUTED = "Artillery/Disputed"
+IN_DISPUTED = "Artillery/InDisputed"
+LONG_RANGE = "Units/Artillery"
+RANGE = 2
+"""Artillery "fires one or two sectors away from its own sector"."""
+
+
+def barrage_dice(board: Board, state: AState, key: Key) -> int:
+    """Dice one artillery unit rolls in the barrage: its long-range firepower (6).  The supply
+    penalties of the airborne groups (Phase 2.3: "artillery rolls 5 D10 instead of 6") belong
+    to the supply rules and are subtracted here once those rules keep the HQ status."""
+    return board.fp["art"]
+
+
+def batteries(board: Board, state: AState, side: str) -> dict[str, Counter[Key]]:
+    """The side's artillery in sectors free of enemy units that has not fired this phase."""
+    out: dict[str, Counter[Key]] = {}
+    for sector in board.order:
+        here = state.units.get(sector)
+        if not here or sector in state.barrage_fired or enemies(state, sector, side):
+            continue
+        art = Counter({k: n for k, n in here.items() if k[1] == "art" and side_of(k[0]) == side})
+        if art:
+            out[sector] = art
+    return out
+
+
+def targets(board: Board, state: AState, sector: str, side: str) -> list[str]:
+    """Enemy territory (sectors with enemy units) one or two sectors away, in map order.  The
+    distance counts sectors, whatever borders lie between (the shells fly over water)."""
+    near = board.within(sector, RANGE) - {sector}
+    return [s for s in board.order if s in near and enemies(state, s, side)]
+
+
+def options(board: Board, state: AState, side: str) -> dict[str, list[str]]:
+    """Battery sector -> its targets, for the batteries that have one."""
+    out = {}
+    for sector in batteries(board, state, side):
+        found = targets(board, state, sector, side)
+        if found:
+            out[sector] = found
+    return out
+
+
+def start(board: Board, state: AState, events: list[Event]) -> bool:
+    """Open phase 1 (not in round 1).  True when it waits for the initiative roll; False when
+    no battery of either side can fire (then nothing is rolled and the round goes on)."""
+    state.barrage_turn = None
+    state.barrage_fired = []
+    state.barrage_over = []
+    if not options(board, state, ALLIED) and not options(board, state, GERMAN):
+        events.append(Event("phase", "Phase 1 - Barrage Fire: no artillery stands in an "
+                            "undisputed sector within two sectors of enemy territory; no "
+                            "barrage", {"phase": "1"}))
+        return False
+    state.phase = "1"
+    events.append(Event("phase", "Phase 1 - Barrage Fire: both players roll one d10 for the "
+                        "initiative (initiative)", {"phase": "1"}))
+    return True
+
+
+def over(state: AState) -> bool:
+    return state.phase == "1" and len(state.barrage_over) == 2
+
+
+def initiative(state: AState, dice: Dice, events: list[Event]) -> None:
+    """"The highest roll has the initiative and MUST start the barrage fire"; a tie is rolled
+    again (A21)."""
+    if state.barrage_turn is not None:
+        raise IllegalMove(PHASE, f"the initiative was rolled; {state.barrage_turn.capitalize()}"
+                          " is to fire or skip")
+    while True:
+        a, g = dice.roll(10, 2, "barrage initiative: Allied, German", low=0)
+        if a != g:
+            break
+        events.append(Event("initiative-tie", f"initiative: both rolled {a}; rolled again"))
+    state.barrage_turn = ALLIED if a > g else GERMAN
+    events.append(Event("initiative", f"{state.barrage_turn.capitalize()} has the initiative "
+                        f"({max(a, g)} against {min(a, g)}) and must start the barrage fire",
+                        {"side": state.barrage_turn, "allied": a, "german": g}))
+
+
+def skip(state: AState, side: str, events: list[Event]) -> None:
+    state.barrage_over.append(side)
+    events.append(Event("no-barrage", f"{side.capitalize()} skips: his barrage fire phase "
+                        "ends", {"side": side}))
+    _pass_turn(state, side)
+
+
+def _pass_turn(state: AState, side: str) -> None:
+    """Alternating turns; a side that skipped is out, the other goes on alone (A22)."""
+    if other(side) not in state.barrage_over:
+        state.barrage_turn = other(side)
+    elif side not in state.barrage_over:
+        state.barrage_turn = side
+    else:
+        state.barrage_turn = None
+
+
+def _check(board: Board, state: AState, side: str, command: Barrage) -> tuple[
+        str, list[tuple[list[Key], str]]]:
+    """The battery's sector and, per shot, the firing figures one by one and the target."""
+    sources = [a for _, a, _ in command.shots]
+    aims = [b for _, _, b in command.shots]
+    if len(set(sources)) > 1:
+        joint = [b for b in aims if len({a for _, a, t in command.shots if t == b}) > 1]
+        if joint:
+            raise IllegalMove(BARRAGE, f"artillery of different sectors may not fire "
+                              f"simultaneously at the same enemy sector ({joint[0]})")
+        raise IllegalMove(PHASE, "a player fires his artillery one sector at a time: one "
+                          "battery per turn")
+    source = sources[0]
+    if len(set(aims)) != len(aims):
+        raise IllegalMove(BARRAGE, "name each target once, with all the units firing at it")
+    if enemies(state, source, side):
+        raise IllegalMove(IN_DISPUTED, f"{source} is disputed: artillery in disputed sectors "
+                          "cannot give barrage fire (it functions as an anti-tank weapon)")
+    if source in state.barrage_fired:
+        raise IllegalMove(PHASE, f"the battery in {source} has fired this phase already (A22: "
+                          "once per phase)")
+    total: Counter[Key] = Counter()
+    shots: list[tuple[list[Key], str]] = []
+    for groups, _, target in command.shots:
+        figures = _figures(state, side, source, groups)
+        total.update(dict(figures))
+        shots.append((expand(dict(figures)), target))
+    here = state.units.get(source, Counter())
+    for key, n in total.items():
+        if here[key] < n:
+            raise IllegalMove(BARRAGE, f"the battery in {source} has {here[key]} "
+                              f"{key_text(key)}, not {n}")
+    near = board.within(source, RANGE)
+    for _, target in shots:
+        if target == source:
+            raise IllegalMove(LONG_RANGE, f"artillery fires one or two sectors away from its "
+                              f"own sector, never at it ({source})")
+        if target not in near:
+            raise IllegalMove(LONG_RANGE, f"artillery fires one or two sectors away from its "
+                              f"own sector: {target} is not within two sectors of {source}")
+        if not enemies(state, target, side):
+            raise IllegalMove(BARRAGE, f"barrage fire goes upon enemy or disputed sectors: "
+                              f"{target} holds no enemy units")
+    return source, shots
+
+
+def _figures(state: AState, side: str, source: str, groups: Groups) -> list[tuple[Key, int]]:
+    if any(kind != "art" for (_, kind), _ in groups):
+        raise IllegalMove(PHASE, "phase 1 is for artillery units only")
+    return resolve(state, side, source, groups, BARRAGE)
+
+
+def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Barrage,
+                 events: list[Event]) -> None:
+    """One battery's barrage (checked first, so an illegal command rolls nothing)."""
+    source, shots = _check(board, state, side, command)
+    joker = jokers.Joker(state, side, dice, command.joker)
+    name = side.capitalize()
+    rolled: list[list[int]] = []
+    for figures, target in shots:
+        disputed = friends(state, target, side) > 0
+        number = board.number(target, "art")
+        faces: list[int] = []
+        for key in figures:
+            n = barrage_dice(board, state, key) + (1 if disputed else 0)
+            faces += dice.roll(10, n, f"{name} barrage {source}->{target}: {key_text(key)} "
+                               f"hits (<= {number})", low=0)
+        rolled.append(faces)
+    flat = joker(tuple(f for r in rolled for f in r), f"{name}'s barrage hit dice")
+    at = 0
+    for faces in rolled:
+        faces[:] = flat[at:at + len(faces)]
+        at += len(faces)
+    events.append(Event("barrage", f"{name} barrage from {source}: "
+                        + "; ".join(f"{counts_text(dict(Counter(f)))} at {t}" for f, t in shots),
+                        {"side": side, "from": source,
+                         "targets": [{"sector": t, "units": len(f)} for f, t in shots]}))
+    events += joker.done()
+    for (_, target), faces in zip(shots, rolled, strict=True):
+        events += _strike(board, state, dice, side, source, target, faces)
+    state.barrage_fired.append(source)
+    _pass_turn(state, side)
+
+
+def _strike(board: Board, state: AState, dice: Dice, side: str, source: str, target: str,
+            faces: list[int]) -> list[Event]:
+    """Hits and friendly fire of one target, kills removed at once."""
+    name = side.capitalize()
+    here = state.units.get(target, Counter())
+    number = board.number(target, "art")
+    disputed = friends(state, target, side) > 0
+    hits = sum(1 for f in faces if 1 <= f <= number)
+    zeros = faces.count(0) if disputed else 0
+    label = f"{name} barrage {source}->{target}"
+    words = f"{label}: {hits} hit{'s' if hits != 1 else ''}"
+    out: list[Event] = []
+    for who, count, what in ((other(side), hits, "distribution of"),
+                             (side, zeros, "friendly fire: distribution of")):
+        if not count:
+            continue
+        figures = expand({k: n for k, n in here.items() if side_of(k[0]) == who})
+        damage = [0] * len(figures)
+        spread = dice.roll(10, count, f"{label}: {what} {count} hit"
+                           f"{'s' if count != 1 else ''}", low=0)
+        for face in spread:
+            if face:
+                damage[(face - 1) % len(figures)] += 1
+        ricochets = spread.count(0)
+        if who == side:
+            words += (f"; {zeros} friendly hit{'s' if zeros != 1 else ''} (zeros on a disputed "
+                      "sector)")
+        if ricochets:
+            words += f", {ricochets} ricochet{'s' if ricochets != 1 else ''}"
+        dead, _ = outcome_of(board, figures, damage)
+        for key, n in dead.items():
+            state.remove(target, key, n)
+            state.eliminated[key] += n
+        if dead:
+            out.append(Event("eliminated", f"{who.capitalize()} loses {counts_text(dead)} in "
+                             f"{target} (removed at once)",
+                             {"sector": target, "side": who,
+                              "figures": {key_text(k): n for k, n in dead.items()}}))
+    return [Event("fire", words, {"sector": target, "hits": hits, "friendly": zeros}), *out]
+
+
+def legal(board: Board, state: AState) -> list[Command]:
+    """The initiative roll, or the side to fire's batteries: all of a battery at each target,
+    one unit at each target, one split between the first two targets; with a joker held, the
+    whole battery at each target with the joker; and the skip."""
+    side = state.barrage_turn
+    if side is None:
+        return [Initiative()]
+    out: list[Command] = []
+    has_joker = jokers.held(state, side) > 0
+    ready = batteries(board, state, side)
+    for sector, aims in options(board, state, side).items():
+        art = ready[sector]
+        whole: Groups = tuple(sorted(art.items()))
+        first: Groups = ((min(art), 1),)
+        for target in aims:
+            out.append(Barrage(((whole, sector, target),)))
+            if sum(art.values()) > 1:
+                out.append(Barrage(((first, sector, target),)))
+            if has_joker:
+                out.append(Barrage(((whole, sector, target),), joker=True))
+        if len(aims) > 1 and sum(art.values()) > 1:
+            rest = Counter(art)
+            rest[min(art)] -= 1
+            out.append(Barrage(((first, sector, aims[0]),
+                                (tuple(sorted((+rest).items())), sector, aims[1]))))
+    out.append(NoBarrage())
+    return out
+
+
+def decision(board: Board, state: AState) -> str:
+    side = state.barrage_turn
+    if side is None:
+        return "Phase 1 - the barrage initiative roll (initiative)"
+    found = options(board, state, side)
+    if not found:
+        return f"Phase 1 - {side.capitalize()} has no battery that can fire (no barrage)"
+    return (f"Phase 1 - {side.capitalize()} fires one battery ("
+            + "; ".join(f"{s} at {', '.join(t)}" for s, t in found.items())
+            + ") or skips, ending his barrage (barrage GROUPS FROM->TARGET[, ...] / no barrage)")
+
+
+def apply(board: Board, state: AState, dice: Dice, command: Command,
+          events: list[Event]) -> None:
+    if isinstance(command, Initiative):
+        initiative(state, dice, events)
+        return
+    side = state.barrage_turn
+    if side is None:
+        raise IllegalMove(PHASE, "both players roll one d10 for the initiative first "
+                          "(initiative)")
+    if isinstance(command, NoBarrage):
+        skip(state, side, events)
+    elif isinstance(command, Barrage):
+        fire_battery(board, state, dice, side, command, events)
+    else:
+        raise IllegalMove(PHASE, f"'{command}' must wait: {decision(board, state)}")
