@@ -15,7 +15,7 @@ from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.arnhem44 import combat as fight
-from referee.games.arnhem44 import movement, reserves
+from referee.games.arnhem44 import movement, phase_two, reserves, supply
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text, other
 from referee.games.arnhem44.commands import (
     CombatRoll,
@@ -58,12 +58,14 @@ from referee.games.arnhem44.report import invariants, state_json, update_control
 from referee.games.arnhem44.sequence import (
     after_combat,
     allied_reserves_placed,
+    begin_block_three,
     begin_round,
     german_reserves_placed,
     start_allied_reserves,
     start_combat,
 )
 from referee.games.arnhem44.state import (
+    AIRBORNE_PHASES,
     COMBAT,
     MOVEMENT,
     OVER,
@@ -91,11 +93,11 @@ class Arnhem44Engine:
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
         coverage=(
-            "set-up, the round (phases 1-3 named and skipped), movement phases 4.1/5.1 "
-            "(moving, intrusions, waterway crossings, fall back), combat 4.2/5.2 and withdrawal, "
-            "the first round's airborne bonus, weather and reserves (6.1-6.3); not yet: barrage, "
-            "airborne landings, supply, explosives, Bailey bridges, jokers, veteran options, "
-            "victory"
+            "set-up, the round (phases 1 and 3 named and skipped), airborne landings, "
+            "anti-aircraft fire, supply drops, tokens and distribution (2.1-2.3), movement "
+            "phases 4.1/5.1 (moving, intrusions, waterway crossings, fall back), combat 4.2/5.2 "
+            "and withdrawal, the first round's airborne bonus, weather and reserves (6.1-6.3); "
+            "not yet: barrage, explosives, Bailey bridges, jokers, veteran options, victory"
         ),
     )
 
@@ -132,6 +134,8 @@ class Arnhem44Engine:
             return ALLIED
         if phase in MOVEMENT:
             return state.mover
+        if phase in AIRBORNE_PHASES:
+            return ALLIED if phase_two.needs(self.board, state) == "collect" else REFEREE
         if phase == "6.1":
             return REFEREE
         if phase == "6.2":
@@ -152,7 +156,7 @@ class Arnhem44Engine:
         phase = state.phase
         if phase == "6.2" and not state.arriving:
             return None  # the Allied player's choice of die, written with its roll
-        if phase in COMBAT or phase in RESERVES:
+        if phase in COMBAT or phase in RESERVES or phase in AIRBORNE_PHASES:
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
         if phase == SETUP_ALLIED:
@@ -181,6 +185,8 @@ class Arnhem44Engine:
                 return "Allied reserves R1-R15, left to right (reserve-order GROUPS)"
             return ("Allied set-up (The Allied Player's Turn to Set Up): 4 artillery and 5 "
                     "other units in each start sector (deploy GROUPS SECTOR)")
+        if phase in AIRBORNE_PHASES:
+            return phase_two.decision(board, state)
         if phase in MOVEMENT:
             if state.fallback is not None:
                 return (f"fall back from {state.fallback.start}: support the spotted units with "
@@ -222,6 +228,7 @@ class Arnhem44Engine:
             raise GameOver(f"the game is over: {reason}")
         work = state.copy()
         events = self._dispatch(work, command, dice)
+        events += supply.update_contact(work)
         for bridge, side in update_control(self.board, work):
             events.append(Event("control", f"{side.capitalize()} controls {bridge}",
                                 {"bridge": bridge, "control": side}))
@@ -258,18 +265,34 @@ class Arnhem44Engine:
             if isinstance(command, EndSetup):
                 return self._end_setup(work)
             raise IllegalMove("Set Up", f"'{command}' must wait: {self.decision(work)}")
+        if phase in AIRBORNE_PHASES:
+            if phase_two.apply(board, work, command, dice, events):
+                begin_block_three(board, work, events)
+            return events
         if phase in MOVEMENT:
             if work.fallback is not None:
                 if not isinstance(command, Support):
                     raise IllegalMove("Move/FallBack", f"'{command}' must wait: "
                                       f"{self.decision(work)}")
-                return movement.support(board, work, dice, command)
+                pending = work.fallback
+                events = movement.support(board, work, dice, command)
+                return events + supply.picked_up(work, pending.start, [pending.dest],
+                                                 command.groups)
             if isinstance(command, Move):
-                return movement.move(board, work, command)
+                events = movement.move(board, work, command)
+                return events + supply.picked_up(work, command.path[0], list(command.path[1:]),
+                                                 command.groups)
             if isinstance(command, Invade):
-                return movement.invade(board, work, dice, command)
+                events = movement.invade(board, work, dice, command)
+                named = tuple(g for _, groups in command.parts for g in groups)
+                return events + supply.picked_up(work, command.parts[0][0], [command.target],
+                                                 named)
             if isinstance(command, FallBack):
-                return movement.fall_back(board, work, dice, command)
+                events = movement.fall_back(board, work, dice, command)
+                if work.fallback is not None:
+                    return events
+                return events + supply.picked_up(work, command.start, [command.dest],
+                                                 command.groups)
             if isinstance(command, EndMovement):
                 events.append(Event("end-movement", f"{work.mover.capitalize()} ends movement"))
                 start_combat(board, work, events)

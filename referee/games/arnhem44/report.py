@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from referee.games.arnhem44.board import (
+    AIRBORNE_GROUPS,
     ALLIED,
     GERMAN,
     NATIONALITY,
@@ -17,6 +18,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.state import AState
+from referee.games.arnhem44.supply import token_count, tokens_conserved
 
 
 def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
@@ -113,6 +115,23 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
             "strongest": state.strongest,
         },
         "nationalities": sorted({NATIONALITY[g] for c in state.units.values() for g, _ in c}),
+        "supply": supply_json(board, state),
+    }
+
+
+def supply_json(board: Board, state: AState) -> dict[str, Any]:
+    """Block 2: the HQ cards, contact with GARDEN, tokens and what waits (Phases 2.1-2.3)."""
+    return {
+        "hq": {g: {"tokens": state.hq[g], "status": state.status.get(g, "full"),
+                   "contact": g in state.contact}
+               for g in AIRBORNE_GROUPS if g in state.hq},
+        "contact": sorted(state.contact),
+        "tokens": {s: state.tokens[s] for s in board.order if state.tokens.get(s)},
+        "dropping": list(state.dropping),
+        "token_won": state.token_won,
+        "anti_aircraft": [{"sector": s, "figures": [key_text(k) for k in keys]}
+                          for s, keys in state.anti_aircraft],
+        "count": token_count(state),
     }
 
 
@@ -141,6 +160,9 @@ def invariants(board: Board, state: AState) -> list[str]:
         out.append("Allied set-up units left unplaced after set-up")
     if state.control and set(state.control) - set(board.bridges):
         out.append("control of an unknown bridge")
+    if not tokens_conserved(board, state):
+        out.append(f"supply tokens are not conserved: {token_count(state)} do not add up to "
+                   f"the box's {board.scenario.meta.supply_tokens}")
     return out
 
 

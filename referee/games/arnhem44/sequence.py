@@ -1,19 +1,19 @@
 """A Single Round: the six blocks in order.  The blocks the referee does not referee yet (phases
-1, 2.1-2.3 and 3.1-3.4, the next Arnhem '44 issue) are named and skipped with a sentence in
-the events, never silently.  Block 6 (weather, reserves) is refereed.
+1 and 3.1-3.4, the next Arnhem '44 issue) are named and skipped with a sentence in the events,
+never silently.  Block 2 (airborne troops, phase_two.py) and block 6 (weather, reserves) are
+refereed.
 """
 
 from __future__ import annotations
 
 from referee.core.engine import Event
+from referee.games.arnhem44 import phase_two
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.combat import disputed
 from referee.games.arnhem44.reserves import due_german, reserves_left, stuck_allied, stuck_german
 from referee.games.arnhem44.state import OVER, AState
 
 SKIPPED_START = (
-    ("2.2", "Phase 2.2 - Supplies"),
-    ("2.3", "Phase 2.3 - Distributing Supplies"),
     ("3.1", "Phase 3.1 - Diffuse Explosive Charges"),
     ("3.2", "Phase 3.2 - Blowing Up Bridges"),
     ("3.3", "Phase 3.3 - Install Explosive Charges"),
@@ -36,9 +36,17 @@ def begin_round(board: Board, state: AState, events: list[Event]) -> None:
                             "round (The 1st Round)", {"phase": "1"}))
     else:
         events.append(_skip("1", "Phase 1 - Barrage Fire"))
-    if state.round % 2 == 1:
-        events.append(_skip("2.1", "Phase 2.1 - Airborne Troops",
-                            " (no airborne unit lands)" if state.round in (1, 3, 7) else ""))
+    begin_block_two(board, state, events)
+
+
+def begin_block_two(board: Board, state: AState, events: list[Event]) -> None:
+    """Block 2 - airborne troops (phases 2.1-2.3); block 3 follows when nothing waits."""
+    if phase_two.start(board, state, events):
+        begin_block_three(board, state, events)
+
+
+def begin_block_three(board: Board, state: AState, events: list[Event]) -> None:
+    """Block 3 - explosives and bridges, then the Allied movement phase."""
     for phase, title in SKIPPED_START:
         events.append(_skip(phase, title))
     start_movement(state, "4.1", events)
