@@ -55,8 +55,13 @@ def start_drops(board: Board, state: AState, events: list[Event]) -> bool:
     if drop_due(board, state):
         state.phase = "2.2"
         return False
-    why = ("odd rounds only, but not on round 3" if state.round % 2 == 0 or state.round == 3
-           else "no drop scheduled" if state.box else "the box holds no supply token")
+    if state.round % 2 == 0:
+        why = "odd rounds only"
+    elif state.round in landing_rounds(board):
+        why = ("the landing units' supplies come with them: do not roll the dice for the "
+               "supplies during this turn (Airborne Divisions)")
+    else:
+        why = "no drop scheduled" if state.box else "the box holds no supply token"
     events.append(Event("phase", f"Phase 2.2 - Supplies: no supply drop this round ({why})",
                         {"phase": "2.2"}))
     events += distribute(state)
