@@ -250,6 +250,8 @@ class Arnhem44Engine:
             return [Event("resign", f"{side.capitalize()} resigns; "
                           f"{other(side).capitalize()} wins")]
         events: list[Event] = []
+        if phase not in AIRBORNE_PHASES:
+            phase_two.out_of_phase(work, command)
         if phase in (SETUP_GERMAN, SETUP_ALLIED):
             if isinstance(command, Deploy):
                 if phase == SETUP_GERMAN:

@@ -35,6 +35,22 @@ from referee.games.arnhem44.supply import (
 )
 
 
+def out_of_phase(state: AState, command: Command) -> None:
+    """Refuse a block-2 command outside block 2, with the rule that says when it happens."""
+    if isinstance(command, LandingRoll):
+        raise IllegalMove("Airborne Divisions", "airborne troops land only in phase 2.1 of "
+                          "rounds 1, 3 and 7 (the airborne chart), not now")
+    if isinstance(command, AntiAircraft):
+        raise IllegalMove("Anti-Aircraft Fire", "anti-aircraft fire hits airborne units as "
+                          "they land (phase 2.1), not now")
+    if isinstance(command, SupplyDropRoll):
+        raise IllegalMove("Phase 2.2", "supplies are dropped in phase 2.2 of odd rounds (not "
+                          "round 3), not now")
+    if isinstance(command, (TokenRoll, Collect)):
+        raise IllegalMove("Picking Up Supply Tokens", "tokens are collected at the moment "
+                          "they are dropped (phase 2.2) or picked up by moving, not now")
+
+
 def start(board: Board, state: AState, events: list[Event]) -> bool:
     """Enter block 2 at the start of a round; True when nothing waits."""
     if state.round in landing_rounds(board) and state.round % 2 == 1:

@@ -147,3 +147,26 @@ def test_supply_tokens_are_conserved_along_random_play_through_block_two() -> No
             assert ENGINE.invariants(state) == [], token_count(state)
             phases.add(state.phase)
         assert {"2.1", "2.2", "4.1"} <= phases
+
+
+def test_illegal_airborne_log_reports_each_marked_line_with_its_heading() -> None:
+    """logs/arnhem44/illegal-airborne.log: one illegal line per block-2 rule, each reported with
+    the heading the comment before it names, and nothing else."""
+    import re
+
+    from ...conftest import LOGS
+
+    path = LOGS / "arnhem44" / "illegal-airborne.log"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    mark = re.compile(r"^# illegal \[([^\]]+)\]: ")
+    marked = set()
+    for number, line in enumerate(lines[1:], 2):
+        found = mark.match(lines[number - 2])
+        if found and not line.startswith("#"):
+            marked.add((number, found.group(1)))
+    report = replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE),
+                    ENGINE)
+    assert {(p.line, p.rule) for p in report.problems} == marked
+    assert {str(p.kind) for p in report.problems} == {"illegal-move"}
+    assert {rule for _, rule in marked} >= {"Phase 2.1", "Anti-Aircraft Fire", "Phase 2.2",
+                                            "Phase 2.3", "Picking Up Supply Tokens"}
