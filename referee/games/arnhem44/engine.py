@@ -1,6 +1,7 @@
 """The Arnhem '44 engine: set-up, the round (six blocks; those of the next issue named and
-skipped), movement phases 4.1/5.1 (moving, intrusions, fall back), combat 4.2/5.2 and
-withdrawal, the first round's airborne bonus, weather and reserves (block 6).
+skipped), airborne troops and supplies (block 2), movement phases 4.1/5.1 (moving, intrusions,
+fall back), combat 4.2/5.2 and withdrawal, the first round's airborne bonus, weather and
+reserves (block 6).
 """
 
 from __future__ import annotations

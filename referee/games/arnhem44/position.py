@@ -10,6 +10,7 @@ from typing import Any
 from lark import Token, Tree
 
 from referee.core.errors import IllegalMove, NotImplementedRule
+from referee.games.arnhem44.airborne import due
 from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
@@ -39,6 +40,7 @@ from referee.games.arnhem44.state import (
     AState,
     Withdrawal,
 )
+from referee.games.arnhem44.supply import drop_due
 
 PHASES = (SETUP_GERMAN, SETUP_ALLIED, "2.1", "2.2", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
 RULE = "Positions"
@@ -255,6 +257,7 @@ def check_position(board: Board, state: AState) -> list[str]:
     if (state.anti_aircraft and state.phase != "2.1") or (
             state.dropping and state.phase != "2.2"):
         out.append("anti-aircraft fire waits only in phase 2.1, falling tokens only in 2.2")
+    out += block_two_problems(board, state)
     if state.arriving and state.phase not in ("6.2", "6.3"):
         out.append("arriving reserves wait only in phase 6.2 or 6.3")
     if state.above_rhine > len(state.arriving):
@@ -330,6 +333,22 @@ def position_lines(board: Board, state: AState) -> list[str]:
         if side != GERMAN:
             lines.append(f"setup: control {bridge} {side}")
     return lines + supply_lines(board, state)
+
+
+def block_two_problems(board: Board, state: AState) -> list[str]:
+    """A position in phase 2.1 or 2.2 must have something to do there."""
+    out = []
+    if state.phase == "2.1" and not state.anti_aircraft and not due(board, state):
+        out.append(f"phase 2.1: no airborne unit of round {state.round}'s schedule is left to "
+                   "land and no anti-aircraft fire waits")
+    if state.phase == "2.2" and not state.dropping and not drop_due(board, state):
+        out.append(f"phase 2.2: no supply drop in round {state.round} (odd rounds only, not "
+                   "round 3, while the box holds tokens)")
+    if any(g not in state.hq for g in state.contact):
+        out.append("a group in contact with GARDEN has no HQ card in play (setup: supply)")
+    if state.token_won and not state.dropping:
+        out.append("token-won needs a falling token (setup: dropping)")
+    return out
 
 
 def supply_lines(board: Board, state: AState) -> list[str]:

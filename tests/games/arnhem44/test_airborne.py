@@ -170,3 +170,34 @@ def test_illegal_airborne_log_reports_each_marked_line_with_its_heading() -> Non
     assert {str(p.kind) for p in report.problems} == {"illegal-move"}
     assert {rule for _, rule in marked} >= {"Phase 2.1", "Anti-Aircraft Fire", "Phase 2.2",
                                             "Phase 2.3", "Picking Up Supply Tokens"}
+
+
+def test_positions_in_block_two_round_trip() -> None:
+    """Positions: every state along random play through phases 2.1-2.3 (landing, anti-aircraft
+    fire waiting, tokens falling, a tie won, a collect decision) is written and rebuilt."""
+    seen = 0
+    for name in ("DropZones-black-markers.log", "Supplies-picking-up.log",
+                 "Airborne-landing-round3.log"):
+        text = "\n".join(line for line in (FOLDER / name).read_text(encoding="utf-8")
+                         .splitlines() if line.startswith(("[", "setup:")))
+        for seed in range(4):
+            rng = random.Random(seed)
+            state = replay(parse_log(text, "start.log", engine=ENGINE), ENGINE).state
+            for _ in range(8):
+                if ENGINE.to_act(state) is None or state.fallback is not None:
+                    break
+                lines = ENGINE.position(state)
+                again = replay(parse_log('[Game "arnhem44"]\n' + "\n".join(lines) + "\n",
+                                         "position.log", engine=ENGINE), ENGINE)
+                assert again.problems == [], (lines, again.problems)
+                assert ENGINE.to_json(again.state) == ENGINE.to_json(state)
+                seen += state.phase in ("2.1", "2.2")
+                ENGINE.apply(state, rng.choice(ENGINE.legal(state)), tray(rng))
+    assert seen >= 8
+
+
+def test_a_position_in_block_two_must_have_something_to_do() -> None:
+    """Positions: phase 2.2 in round 3 (no drop) is refused with a sentence."""
+    text = '[Game "arnhem44"]\nsetup: clear; round 3; phase 2.2\n'
+    report = replay(parse_log(text, "bad.log", engine=ENGINE), ENGINE)
+    assert any("no supply drop in round 3" in p.message for p in report.problems)
