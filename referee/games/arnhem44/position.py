@@ -41,6 +41,7 @@ from referee.games.arnhem44.state import (
     Withdrawal,
 )
 from referee.games.arnhem44.supply import drop_due
+from referee.games.arnhem44.supply import waiting as supply_waiting
 
 PHASES = (SETUP_GERMAN, SETUP_ALLIED, "2.1", "2.2", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
 RULE = "Positions"
@@ -348,6 +349,9 @@ def block_two_problems(board: Board, state: AState) -> list[str]:
         out.append("a group in contact with GARDEN has no HQ card in play (setup: supply)")
     if state.token_won and not state.dropping:
         out.append("token-won needs a falling token (setup: dropping)")
+    if state.phase == "2.2" and state.dropping and supply_waiting(board, state) is None:
+        out.append(f"the token falling on {state.dropping[0]} needs no roll and no decision: "
+                   "write where it ends (setup: tokens, or an HQ card's supply)")
     return out
 
 

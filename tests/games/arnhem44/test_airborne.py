@@ -95,9 +95,25 @@ def test_phase_2_3_distributing_supplies_penalties_and_the_flipped_hq() -> None:
     (infantry rolls none), a token picked up in movement flips it back at once."""
     report = replayed("Phase2.3-distributing.log")
     assert report.problems == []
-    assert [len(r) for r in dice_at(report, 20)] == [2, 1]
-    assert [len(r) for r in dice_at(report, 22)] == [2]
-    assert [len(r) for r in dice_at(report, 28)] == [2, 2]
+    assert [len(r) for r in dice_at(report, 21)] == [2, 4, 1, 1]
+    assert [len(r) for r in dice_at(report, 23)] == [2]
+    assert [len(r) for r in dice_at(report, 29)] == [2, 2]
+
+
+def test_phase_2_3_artillery_rolls_5_instead_of_6_in_the_barrage() -> None:
+    """Phase 2.3: "artillery rolls 5 D10 instead of 6 in the barrage fire phase" (short) and
+    two fewer with the card flipped: the penalty phase 1 takes from the barrage dice."""
+    from referee.games.arnhem44.supply import penalty
+
+    state = ENGINE.setup(None, {})
+    state.hq = {"1AB": 0, "82": 0}
+    state.status = {"1AB": "short", "82": "flipped"}
+    art = ENGINE.board.fp["art"]
+    assert art - penalty(state, ("1AB", "art")) == 5
+    assert art - penalty(state, ("82", "art")) == 4
+    assert penalty(state, ("UK", "art")) == 0
+    state.contact.add("1AB")
+    assert penalty(state, ("1AB", "art")) == 0
 
 
 def test_contact_with_operation_garden_ends_supply_tracking() -> None:
