@@ -129,8 +129,8 @@ def update_contact(state: AState) -> list[Event]:
         if not groups & GROUND or any(side_of(g) == GERMAN for g in groups):
             continue
         for group in sorted(groups & AIRBORNE, key=AIRBORNE_GROUPS.index):
-            if group in state.contact:
-                continue
+            if group in state.contact or group not in state.hq:
+                continue  # no HQ card in play (a position's figures): nothing to stop tracking
             state.contact.add(group)
             events.append(Event("contact", f"the {group} makes contact with operation GARDEN "
                                 f"in {sector}: its supplies are no longer tracked",
