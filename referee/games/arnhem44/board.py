@@ -21,6 +21,8 @@ GERMAN_GROUP = "DE"
 ALLIED_GROUPS = ("UK", "US", "1AB", "PL", "82", "101")
 GROUPS = (*ALLIED_GROUPS, GERMAN_GROUP)
 AIRBORNE = frozenset({"1AB", "PL", "82", "101"})
+AIRBORNE_GROUPS = ("1AB", "PL", "82", "101")
+"""The four HQ cards in a fixed order (Phase 2.3)."""
 NATIONALITY = {"UK": "UK", "US": "US", "1AB": "UK", "PL": "PL", "82": "US", "101": "US",
                "DE": "DE"}
 KINDS = ("inf", "tank", "art")

@@ -23,6 +23,7 @@ from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import Shooter, counts_text, expand, fire, outcome_of
 from referee.games.arnhem44.movement import enemies, friends
 from referee.games.arnhem44.state import AState, Withdrawal
+from referee.games.arnhem44.supply import penalty
 
 
 def disputed(board: Board, state: AState) -> list[str]:
@@ -32,8 +33,10 @@ def disputed(board: Board, state: AState) -> list[str]:
 
 
 def _bonus(state: AState, key: Key) -> int:
-    """The 1st Round: Allied airborne units +1 d10 in phase 4.2 of round 1."""
-    return 1 if state.round == 1 and state.phase == "4.2" and key[0] in AIRBORNE else 0
+    """The 1st Round: Allied airborne units +1 d10 in phase 4.2 of round 1; Phase 2.3: - 1 or
+    - 2 D10 for a unit whose HQ has no supplies."""
+    first = 1 if state.round == 1 and state.phase == "4.2" and key[0] in AIRBORNE else 0
+    return first - penalty(state, key)
 
 
 def combat(board: Board, state: AState, dice: Dice, sector: str) -> list[Event]:
@@ -75,8 +78,8 @@ def combat(board: Board, state: AState, dice: Dice, sector: str) -> list[Event]:
 
 def firepower(board: Board, state: AState, sector: str, side: str) -> int:
     """A side's firepower in a sector: the dice its figures there would roll (A14)."""
-    return sum(board.combat_fp(k) * n for k, n in state.units.get(sector, Counter()).items()
-               if side_of(k[0]) == side)
+    return sum(max(0, board.combat_fp(k) - penalty(state, k)) * n
+               for k, n in state.units.get(sector, Counter()).items() if side_of(k[0]) == side)
 
 
 def sector_sides(state: AState) -> set[str]:

@@ -15,6 +15,7 @@ from lark import Token, Tree
 
 from referee.core.errors import IllegalMove, NotImplementedRule
 from referee.games.arnhem44.board import (
+    AIRBORNE_GROUPS,
     ALLIED_GROUPS,
     GERMAN_GROUP,
     KIND_ALIASES,
@@ -190,6 +191,16 @@ class Initiative(Cmd):
 
 
 @dataclass(frozen=True)
+class LandingRoll(Cmd):
+    """Phase 2.1: one die per landing unit, in schedule order, artillery last."""
+
+    chance: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "landing"
+
+
+@dataclass(frozen=True)
 class Barrage(Cmd):
     """Phase 1: one sector's battery fires, perhaps split between targets (Barrage Fire)."""
 
@@ -222,6 +233,49 @@ class JokerMove(Cmd):
 
 
 @dataclass(frozen=True)
+class AntiAircraft(Cmd):
+    """Anti-Aircraft Fire: the German units' dice in one sector where airborne units landed."""
+
+    chance: ClassVar[bool] = True
+    sector: str
+
+    def __str__(self) -> str:
+        return f"anti-aircraft {self.sector}"
+
+
+@dataclass(frozen=True)
+class SupplyDropRoll(Cmd):
+    """Phase 2.2: one die per dropped supply token."""
+
+    chance: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "supply-drop"
+
+
+@dataclass(frozen=True)
+class TokenRoll(Cmd):
+    """Picking Up Supply Tokens: the tie roll for a token in enemy territory (Allied die,
+    German die; again while equal)."""
+
+    chance: ClassVar[bool] = True
+    sector: str
+
+    def __str__(self) -> str:
+        return f"token {self.sector}"
+
+
+@dataclass(frozen=True)
+class Collect(Cmd):
+    """Picking Up Supply Tokens: the airborne group whose HQ card takes a collected token."""
+
+    group: str
+
+    def __str__(self) -> str:
+        return f"collect {self.group}"
+
+
+@dataclass(frozen=True)
 class Resign(Cmd):
     def __str__(self) -> str:
         return "resign"
@@ -240,13 +294,10 @@ class Unimplemented(Cmd):
 
 Command = (Deploy | ReserveOrder | EndSetup | Move | Invade | FallBack | Support | EndMovement
            | CombatRoll | First | WithdrawOrder | Withdraw | WeatherRoll | ReserveRoll | Enter
-           | Reinforce | Initiative | Barrage | NoBarrage | JokerMove | Resign | Unimplemented)
+           | Reinforce | Initiative | Barrage | NoBarrage | JokerMove | LandingRoll | AntiAircraft
+           | SupplyDropRoll | TokenRoll | Collect | Resign | Unimplemented)
 
 UNIMPLEMENTED: dict[str, tuple[str, str]] = {
-    "landing": ("Phase 2.1", "airborne landings"),
-    "anti-aircraft": ("Airborne/Anti-Aircraft Fire", "anti-aircraft fire"),
-    "supply-drop": ("Phase 2.2", "supply drops"),
-    "token": ("Supplies", "supply tokens"),
     "defuse": ("Phase 3.1", "defusing explosive charges"),
     "detonate": ("Phase 3.2", "blowing up bridges"),
     "rig": ("Phase 3.3", "installing explosive charges"),
@@ -262,6 +313,18 @@ def not_implemented(command: Unimplemented) -> NotImplementedRule:
         rule, f"{what} ({rule}) is not refereed yet: the referee cannot apply "
         f"'{command.keyword}' (the next Arnhem '44 issue builds it)",
     )
+
+
+def airborne_group(word: Any) -> str:
+    """An airborne group's name: 1AB, PL, 82 or 101 (Phase 2.3: the four HQ cards)."""
+    wanted = str(word).casefold()
+    match = [g for g in AIRBORNE_GROUPS if g.casefold() == wanted]
+    if not match:
+        column = getattr(word, "column", None)
+        raise IllegalMove("Phase 2.3", f"'{word}' is not an airborne group: "
+                          + ", ".join(AIRBORNE_GROUPS),
+                          column=column if isinstance(column, int) else None)
+    return match[0]
 
 
 def _words(tree: Tree[Any]) -> str:
@@ -360,6 +423,16 @@ def build(board: Board, tree: Tree[Any]) -> Command:
             raise IllegalMove("Phase 6.2", f"the Allied player rolls the black or the green "
                               f"die, not '{ch[0]}'")
         return ReserveRoll(die)
+    if kind == "landing":
+        return LandingRoll()
+    if kind == "anti_aircraft":
+        return AntiAircraft(_sector(board, ch[0]))
+    if kind == "supply_drop":
+        return SupplyDropRoll()
+    if kind == "token":
+        return TokenRoll(_sector(board, ch[0]))
+    if kind == "collect":
+        return Collect(airborne_group(ch[0]))
     if kind in ("enter", "reinforce"):
         cls2 = Enter if kind == "enter" else Reinforce
         return cls2(_groups(board, ch[0]), _sector(board, ch[1]))

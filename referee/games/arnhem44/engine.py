@@ -1,6 +1,7 @@
 """The Arnhem '44 engine: set-up, the round (six blocks; those of the next issue named and
-skipped), movement phases 4.1/5.1 (moving, intrusions, fall back), combat 4.2/5.2 and
-withdrawal, the first round's airborne bonus, weather and reserves (block 6).
+skipped), airborne troops and supplies (block 2), movement phases 4.1/5.1 (moving, intrusions,
+fall back), combat 4.2/5.2 and withdrawal, the first round's airborne bonus, weather and
+reserves (block 6).
 """
 
 from __future__ import annotations
@@ -15,7 +16,16 @@ from referee.core.dice import Dice
 from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
-from referee.games.arnhem44 import barrage, jokers, movement, reserves, turns, victory
+from referee.games.arnhem44 import (
+    barrage,
+    jokers,
+    movement,
+    phase_two,
+    reserves,
+    supply,
+    turns,
+    victory,
+)
 from referee.games.arnhem44 import combat as fight
 from referee.games.arnhem44 import options as veterans
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text
@@ -65,12 +75,14 @@ from referee.games.arnhem44.sequence import (
     after_barrage,
     after_combat,
     allied_reserves_placed,
+    begin_block_three,
     begin_round,
     german_reserves_placed,
     start_allied_reserves,
     start_combat,
 )
 from referee.games.arnhem44.state import (
+    AIRBORNE_PHASES,
     COMBAT,
     MOVEMENT,
     OVER,
@@ -98,12 +110,12 @@ class Arnhem44Engine:
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
         coverage=(
-            "set-up, the round (phases 2-3 named and skipped), phase 1 barrage fire, jokers, "
-            "movement phases 4.1/5.1 "
-            "(moving, intrusions, waterway crossings, fall back), combat 4.2/5.2 and withdrawal, "
-            "the first round's airborne bonus, weather and reserves (6.1-6.3), winning (bridge "
-            "points, major victory, elimination, resign), Veterans Only options 1, 2, 3 and 5; "
-            "not yet: airborne landings, supply, explosives, Bailey bridges, "
+            "set-up, the round (phase 3 named and skipped), phase 1 barrage fire, jokers, "
+            "airborne landings, anti-aircraft fire, supply drops, tokens and distribution "
+            "(2.1-2.3), movement phases 4.1/5.1 (moving, intrusions, waterway crossings, fall "
+            "back), combat 4.2/5.2 and withdrawal, the first round's airborne bonus, weather and "
+            "reserves (6.1-6.3), winning (bridge points, major victory, elimination, resign), "
+            "Veterans Only options 1, 2, 3 and 5; not yet: explosives, Bailey bridges, "
             "bridge damage (option 4)"
         ),
     )
@@ -150,6 +162,8 @@ class Arnhem44Engine:
             return state.mover
         if phase == "1":
             return state.barrage_turn or REFEREE
+        if phase in AIRBORNE_PHASES:
+            return ALLIED if phase_two.needs(self.board, state) == "collect" else REFEREE
         if phase == "6.1":
             return REFEREE
         if phase == "6.2":
@@ -177,7 +191,7 @@ class Arnhem44Engine:
         phase = state.phase
         if phase == "6.2" and not state.arriving:
             return None  # the Allied player's choice of die, written with its roll
-        if phase in COMBAT or phase in RESERVES or phase == "1":
+        if phase in COMBAT or phase in RESERVES or phase == "1" or phase in AIRBORNE_PHASES:
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
         if phase == SETUP_ALLIED:
@@ -206,6 +220,8 @@ class Arnhem44Engine:
                 return "Allied reserves R1-R15, left to right (reserve-order GROUPS)"
             return ("Allied set-up (The Allied Player's Turn to Set Up): 4 artillery and 5 "
                     "other units in each start sector (deploy GROUPS SECTOR)")
+        if phase in AIRBORNE_PHASES:
+            return phase_two.decision(board, state)
         if phase in MOVEMENT:
             if state.fallback is not None:
                 return (f"fall back from {state.fallback.start}: support the spotted units with "
@@ -253,6 +269,7 @@ class Arnhem44Engine:
         before = turns.others(work)
         events = self._dispatch(work, command, dice)
         turns.check_own(before, work, state.part)
+        events += supply.update_contact(work)
         for bridge, side in update_control(self.board, work):
             events.append(Event("control", f"{side.capitalize()} controls {bridge}",
                                 {"bridge": bridge, "control": side}))
@@ -275,6 +292,8 @@ class Arnhem44Engine:
             raise IllegalMove("Phase 1", f"barrage fire is given in phase 1 only, at the start "
                               f"of a round (there is no phase 1 in the first round); now: "
                               f"{self.decision(work)}")
+        if phase not in AIRBORNE_PHASES:
+            phase_two.out_of_phase(work, command)
         if phase in (SETUP_GERMAN, SETUP_ALLIED):
             if isinstance(command, Deploy):
                 if phase == SETUP_GERMAN:
@@ -290,20 +309,36 @@ class Arnhem44Engine:
             if isinstance(command, EndSetup):
                 return self._end_setup(work)
             raise IllegalMove("Set Up", f"'{command}' must wait: {self.decision(work)}")
+        if phase in AIRBORNE_PHASES:
+            if phase_two.apply(board, work, command, dice, events):
+                begin_block_three(board, work, events)
+            return events
         if phase in MOVEMENT:
             if work.fallback is not None:
                 if not isinstance(command, Support):
                     raise IllegalMove("Move/FallBack", f"'{command}' must wait: "
                                       f"{self.decision(work)}")
-                return movement.support(board, work, dice, command)
+                pending = work.fallback
+                events = movement.support(board, work, dice, command)
+                return events + supply.picked_up(work, pending.start, [pending.dest],
+                                                 command.groups)
             if isinstance(command, Move):
-                return movement.move(board, work, command)
+                events = movement.move(board, work, command)
+                return events + supply.picked_up(work, command.path[0], list(command.path[1:]),
+                                                 command.groups)
             if isinstance(command, JokerMove):
                 return jokers.joker_move(board, work, command)
             if isinstance(command, Invade):
-                return movement.invade(board, work, dice, command)
+                events = movement.invade(board, work, dice, command)
+                named = tuple(g for _, groups in command.parts for g in groups)
+                return events + supply.picked_up(work, command.parts[0][0], [command.target],
+                                                 named)
             if isinstance(command, FallBack):
-                return movement.fall_back(board, work, dice, command)
+                events = movement.fall_back(board, work, dice, command)
+                if work.fallback is not None:
+                    return events
+                return events + supply.picked_up(work, command.start, [command.dest],
+                                                 command.groups)
             if isinstance(command, EndMovement):
                 if turns.end_part(work, events):
                     return events

@@ -187,6 +187,16 @@ def facts(s: Scenario) -> list[str]:
                    "the seed: 5 crates at set-up, another 7 later, 12 in all")
     if sorted({a.round for a in f.airborne}) != [1, 3, 7]:
         out.append("forces.toml: the airborne troops arrive in round 1, 3 and 7")
+    landed = sum(a.supplies for a in f.airborne)
+    if landed > meta.supply_tokens:
+        out.append(f"forces.toml: the landings bring {landed} supply tokens; the box has "
+                   f"{meta.supply_tokens}")
+    if not any(d.group == "1AB" and d.first_round == 5 and d.every == 2 and d.tokens == 3
+               for d in f.supply_drops):
+        out.append("forces.toml: the 1st Airborne receives fresh supplies in round 5, 7, 9, 11 "
+                   "and so forth; 3 units of supplies each time (Phase 2.2)")
+    if meta.supply_tokens != 29:
+        out.append("scenario.toml: the box holds 29 supply tokens")
     german = sum(sum(e.units.values()) for e in f.german_setup) + sum(
         sum(r.units.values()) for r in f.german_reserves
     )

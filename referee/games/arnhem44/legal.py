@@ -8,7 +8,7 @@ import heapq
 from collections import Counter
 
 from referee.core.errors import IllegalMove
-from referee.games.arnhem44 import barrage
+from referee.games.arnhem44 import barrage, phase_two
 from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, KINDS, Board, Key, side_of
 from referee.games.arnhem44.combat import _current, destinations, waiting
 from referee.games.arnhem44.commands import (
@@ -44,6 +44,7 @@ from referee.games.arnhem44.movement import crossing, enemies, friends
 from referee.games.arnhem44.options import player_of
 from referee.games.arnhem44.reserves import entries, flag_sectors
 from referee.games.arnhem44.state import (
+    AIRBORNE_PHASES,
     COMBAT,
     MOVEMENT,
     RESERVES,
@@ -67,6 +68,8 @@ def legal(board: Board, state: AState) -> list[Command]:
         return combat(board, state)
     if phase in RESERVES:
         return block_six(board, state)
+    if phase in AIRBORNE_PHASES:
+        return phase_two.legal(board, state)
     return []
 
 

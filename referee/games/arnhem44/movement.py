@@ -25,6 +25,7 @@ from referee.games.arnhem44.figures import points, put, resolve, take
 from referee.games.arnhem44.fire import Reroll, Shooter, counts_text, expand, fire, outcome_of
 from referee.games.arnhem44.jokers import Joker
 from referee.games.arnhem44.state import AState, FallBackPending
+from referee.games.arnhem44.supply import penalty
 
 GROUPS_OF = {side: frozenset(g for g in ("UK", "US", "1AB", "PL", "82", "101", "DE")
                              if side_of(g) == side) for side in SIDES}
@@ -143,8 +144,10 @@ def move(board: Board, state: AState, command: Move) -> list[Event]:
 
 
 def _bonus_airborne(state: AState, key: Key) -> int:
-    """The 1st Round: Allied airborne units +1 d10 in phases 4.1 and 4.2 of round 1."""
-    return 1 if state.round == 1 and state.phase in ("4.1", "4.2") and key[0] in AIRBORNE else 0
+    """The 1st Round: Allied airborne units +1 d10 in phases 4.1 and 4.2 of round 1; Phase 2.3:
+    - 1 or - 2 D10 for a unit whose HQ has no supplies."""
+    first = 1 if state.round == 1 and state.phase in ("4.1", "4.2") and key[0] in AIRBORNE else 0
+    return first - penalty(state, key)
 
 
 def engage(board: Board, state: AState, dice: Dice, defenders_at: str,
@@ -164,7 +167,8 @@ def engage(board: Board, state: AState, dice: Dice, defenders_at: str,
     defenders = expand(defending)
     order = sorted(range(len(attackers)), key=lambda i: key_order(attackers[i][0]))
     targets = [attackers[i] for i in order]
-    shooters = [Shooter(k, board.combat_fp(k) + bonus, board.number(defenders_at, k[1]))
+    shooters = [Shooter(k, board.combat_fp(k) + bonus - penalty(state, k),
+                        board.number(defenders_at, k[1]))
                 for k in defenders]
     damage, words = fire(board, dice, shooters, [k for k, _ in targets],
                          f"{label}: {other(side).capitalize()} defends")

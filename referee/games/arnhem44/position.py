@@ -10,7 +10,9 @@ from typing import Any
 from lark import Token, Tree
 
 from referee.core.errors import IllegalMove, NotImplementedRule
+from referee.games.arnhem44.airborne import due
 from referee.games.arnhem44.board import (
+    AIRBORNE_GROUPS,
     ALLIED,
     GERMAN,
     GERMAN_GROUP,
@@ -21,7 +23,13 @@ from referee.games.arnhem44.board import (
     key_text,
     side_of,
 )
-from referee.games.arnhem44.commands import Groups, _groups, _sector, groups_text
+from referee.games.arnhem44.commands import (
+    Groups,
+    _groups,
+    _sector,
+    airborne_group,
+    groups_text,
+)
 from referee.games.arnhem44.report import invariants, start_waiting, totals
 from referee.games.arnhem44.state import (
     COMBAT,
@@ -32,9 +40,12 @@ from referee.games.arnhem44.state import (
     AState,
     Withdrawal,
 )
+from referee.games.arnhem44.supply import drop_due
+from referee.games.arnhem44.supply import waiting as supply_waiting
 from referee.games.arnhem44.turns import first_part, place_part
 
-PHASES = (SETUP_GERMAN, SETUP_ALLIED, "1", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
+PHASES = (SETUP_GERMAN, SETUP_ALLIED, "1", "2.1", "2.2", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2",
+          "6.3")
 RULE = "Positions"
 
 
@@ -64,8 +75,22 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, value=str(ch[0]).casefold())
     if kind in ("reserve", "pool", "eliminated", "arriving"):
         return Statement(kind, groups=_groups(board, ch[0]))
-    if kind in ("icons", "above_rhine"):
+    if kind in ("icons", "above_rhine", "box", "supplies_used"):
         return Statement(kind, number=int(str(ch[0])))
+    if kind in ("supply", "contact"):
+        group = airborne_group(ch[0])
+        if kind == "contact":
+            return Statement(kind, value=group)
+        status = str(ch[2]).casefold() if len(ch) > 2 and ch[2] is not None else "full"
+        return Statement(kind, value=group, number=int(str(ch[1])), sector=status)
+    if kind == "tokens":
+        return Statement(kind, sector=_sector(board, ch[1]), number=int(str(ch[0])))
+    if kind == "anti_aircraft":
+        return Statement(kind, groups=_groups(board, ch[0]), sector=_sector(board, ch[1]))
+    if kind == "dropping":
+        return Statement(kind, sector=_sector(board, ch[0]))
+    if kind == "token_won":
+        return Statement(kind)
     if kind in ("place", "withdrawing"):
         return Statement(kind, groups=_groups(board, ch[0]), sector=_sector(board, ch[1]))
     if kind == "moved":
@@ -128,6 +153,15 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.barrage_over = []
         state.joker_sector = None
         state.phase = "4.1"
+        state.anti_aircraft = []
+        state.box = board.scenario.meta.supply_tokens
+        state.tokens = {}
+        state.dropping = []
+        state.token_won = False
+        state.hq = {}
+        state.status = {}
+        state.contact = set()
+        state.supplies_used = 0
         return
     if kind == "round":
         if not 1 <= st.number <= board.rounds:
@@ -150,6 +184,17 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.icons_used = st.number
     elif kind == "above_rhine":
         state.above_rhine = st.number
+    elif kind in ("box", "supply", "tokens", "supplies_used", "dropping"):
+        _supply_statement(state, st)
+    elif kind == "contact":
+        state.contact.add(st.value)
+    elif kind == "token_won":
+        state.token_won = True
+    elif kind == "anti_aircraft":
+        keys = [k for k, n in _keys(st.groups) for _ in range(n)]
+        if any(side_of(k[0]) != ALLIED for k in keys):
+            raise IllegalMove(RULE, "anti-aircraft fire waits for Allied airborne figures")
+        state.anti_aircraft.append((st.sector, sorted(keys, key=key_order)))
     elif kind in ("place", "reserve", "eliminated", "pool", "arriving"):
         for key, n in _keys(st.groups):
             _take_off_board(state, key, n)
@@ -200,6 +245,40 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.control[st.sector] = st.value
 
 
+def _supply_statement(state: AState, st: Statement) -> None:
+    """Supply tokens come out of the box: ``box N`` says how many are left in it (the rest
+    are removed from the game unless other statements place them)."""
+    kind = st.kind
+    if kind == "box":
+        placed = sum(state.tokens.values()) + sum(state.hq.values()) + len(state.dropping)
+        total = state.box + state.supplies_used + placed
+        if st.number + placed > total:
+            raise IllegalMove(RULE, f"the box has {total} supply tokens in all")
+        state.box = st.number
+        state.supplies_used = total - placed - st.number
+        return
+    if kind == "supplies_used":
+        if st.number > state.box + state.supplies_used:
+            raise IllegalMove(RULE, "more supply tokens used than the box holds")
+        state.box += state.supplies_used - st.number
+        state.supplies_used = st.number
+        return
+    n = st.number if kind in ("supply", "tokens") else 1
+    if n > state.box:
+        raise IllegalMove(RULE, f"only {state.box} supply tokens left in the box")
+    state.box -= n
+    if kind == "supply":
+        if st.sector not in ("full", "short", "flipped"):
+            raise IllegalMove(RULE, "an HQ card is full, short or flipped")
+        state.box += state.hq.get(st.value, 0)
+        state.hq[st.value] = n
+        state.status[st.value] = st.sector
+    elif kind == "tokens":
+        state.tokens[st.sector] = state.tokens.get(st.sector, 0) + n
+    else:
+        state.dropping.append(st.sector)
+
+
 def check_position(board: Board, state: AState) -> list[str]:
     out = invariants(board, state)
     if state.combats and state.phase not in COMBAT:
@@ -208,6 +287,10 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("withdrawals wait only in phase 4.2 or 5.2")
     if (state.moved or state.intruded) and state.phase not in MOVEMENT:
         out.append("moved figures and intrusions belong to phase 4.1 or 5.1")
+    if (state.anti_aircraft and state.phase != "2.1") or (
+            state.dropping and state.phase != "2.2"):
+        out.append("anti-aircraft fire waits only in phase 2.1, falling tokens only in 2.2")
+    out += block_two_problems(board, state)
     if state.arriving and state.phase not in ("6.2", "6.3"):
         out.append("arriving reserves wait only in phase 6.2 or 6.3")
     if state.above_rhine > len(state.arriving):
@@ -302,6 +385,49 @@ def position_lines(board: Board, state: AState) -> list[str]:
         side = state.control.get(bridge, GERMAN)
         if side != GERMAN:
             lines.append(f"setup: control {bridge} {side}")
+    return lines + supply_lines(board, state)
+
+
+def block_two_problems(board: Board, state: AState) -> list[str]:
+    """A position in phase 2.1 or 2.2 must have something to do there."""
+    out = []
+    if state.phase == "2.1" and not state.anti_aircraft and not due(board, state):
+        out.append(f"phase 2.1: no airborne unit of round {state.round}'s schedule is left to "
+                   "land and no anti-aircraft fire waits")
+    if state.phase == "2.2" and not state.dropping and not drop_due(board, state):
+        out.append(f"phase 2.2: no supply drop in round {state.round} (odd rounds only, not "
+                   "round 3, while the box holds tokens)")
+    if any(g not in state.hq for g in state.contact):
+        out.append("a group in contact with GARDEN has no HQ card in play (setup: supply)")
+    if state.token_won and not state.dropping:
+        out.append("token-won needs a falling token (setup: dropping)")
+    if state.phase == "2.2" and state.dropping and supply_waiting(board, state) is None:
+        out.append(f"the token falling on {state.dropping[0]} needs no roll and no decision: "
+                   "write where it ends (setup: tokens, or an HQ card's supply)")
+    return out
+
+
+def supply_lines(board: Board, state: AState) -> list[str]:
+    """Block 2's state: the box, HQ cards, contact, tokens on the map and waiting steps."""
+    lines = []
+    for group in AIRBORNE_GROUPS:
+        if group in state.hq:
+            status = state.status.get(group, "full")
+            lines.append(f"setup: supply {group} {state.hq[group]}"
+                         + ("" if status == "full" else f" {status}"))
+    for group in AIRBORNE_GROUPS:
+        if group in state.contact:
+            lines.append(f"setup: contact {group}")
+    for sector in board.order:
+        if state.tokens.get(sector):
+            lines.append(f"setup: tokens {state.tokens[sector]} {sector}")
+    for sector in state.dropping:
+        lines.append(f"setup: dropping {sector}")
+    if state.token_won:
+        lines.append("setup: token-won")
+    for sector, keys in state.anti_aircraft:
+        lines.append(f"setup: anti-aircraft {_groups_of(Counter(keys))} {sector}")
+    lines.append(f"setup: box {state.box}")
     return lines
 
 
@@ -311,4 +437,5 @@ def opening(board: Board) -> AState:
     for pool in board.scenario.forces.allied_setup:
         state.pool[(pool.group, pool.kind)] += pool.count
     state.control = {b: GERMAN for b in board.bridges}
+    state.box = board.scenario.meta.supply_tokens
     return state

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from referee.games.arnhem44.board import ALLIED, GERMAN, Board, key_order, key_text, side_of
+from referee.games.arnhem44.board import (
+    AIRBORNE_GROUPS,
+    ALLIED,
+    GERMAN,
+    Board,
+    key_order,
+    key_text,
+    side_of,
+)
 from referee.games.arnhem44.state import AState
 
 if TYPE_CHECKING:
@@ -44,6 +52,24 @@ def render(board: Board, state: AState, to_act: str | None, decision: str) -> Se
     held = [f"{b} {s}" for b, s in sorted(state.control.items()) if s == ALLIED]
     if held:
         out.append(Text("Allied bridges: " + ", ".join(held)))
+    out += supply_lines(state)
     if to_act is not None:
         out.append(Text(f"awaiting {to_act.capitalize()}: {decision}"))
     return out
+
+
+def supply_lines(state: AState) -> list[RenderableType]:
+    """Block 2: the HQ cards in play and the supply tokens on the map."""
+    if not state.hq and not state.tokens:
+        return []
+    cards = []
+    for group in AIRBORNE_GROUPS:
+        if group in state.hq:
+            status = "contact with GARDEN" if group in state.contact else state.status.get(
+                group, "full")
+            cards.append(f"{group} {state.hq[group]} ({status})")
+    words = "HQ cards: " + ", ".join(cards) if cards else "HQ cards: none in play"
+    if state.tokens:
+        words += "; tokens on the map: " + ", ".join(f"{s} {n}" for s, n in
+                                                     sorted(state.tokens.items()))
+    return [Text(words + f"; {state.box} in the box")]

@@ -8,6 +8,7 @@ from typing import Any
 
 from referee.games.arnhem44 import jokers
 from referee.games.arnhem44.board import (
+    AIRBORNE_GROUPS,
     ALLIED,
     GERMAN,
     NATIONALITY,
@@ -20,6 +21,7 @@ from referee.games.arnhem44.board import (
 )
 from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.state import AState
+from referee.games.arnhem44.supply import token_count, tokens_conserved
 from referee.games.arnhem44.victory import points_json
 
 
@@ -128,6 +130,23 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
                             for side in SIDES},
                    "move_sector": state.joker_sector},
         "nationalities": sorted({NATIONALITY[g] for c in state.units.values() for g, _ in c}),
+        "supply": supply_json(board, state),
+    }
+
+
+def supply_json(board: Board, state: AState) -> dict[str, Any]:
+    """Block 2: the HQ cards, contact with GARDEN, tokens and what waits (Phases 2.1-2.3)."""
+    return {
+        "hq": {g: {"tokens": state.hq[g], "status": state.status.get(g, "full"),
+                   "contact": g in state.contact}
+               for g in AIRBORNE_GROUPS if g in state.hq},
+        "contact": sorted(state.contact),
+        "tokens": {s: state.tokens[s] for s in board.order if state.tokens.get(s)},
+        "dropping": list(state.dropping),
+        "token_won": state.token_won,
+        "anti_aircraft": [{"sector": s, "figures": [key_text(k) for k in keys]}
+                          for s, keys in state.anti_aircraft],
+        "count": token_count(state),
     }
 
 
@@ -165,6 +184,9 @@ def invariants(board: Board, state: AState) -> list[str]:
     if state.control and set(state.control) - set(board.bridges):
         out.append("control of an unknown bridge")
     out += game_invariants(board, state)
+    if not tokens_conserved(board, state):
+        out.append(f"supply tokens are not conserved: {token_count(state)} do not add up to "
+                   f"the box's {board.scenario.meta.supply_tokens}")
     return out
 
 

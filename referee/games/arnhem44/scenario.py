@@ -51,6 +51,8 @@ class Meta(_Model):
     max_per_side: int = Field(ge=1, le=99)
     figures: int = Field(ge=1, le=999)
     bridge_points: int = Field(ge=1, le=999)
+    supply_tokens: int = Field(default=29, ge=0, le=999)
+    """The box's supply tokens (Contents: "29 supply tokens")."""
     types: dict[SectorType, SectorTypeInfo]
     kinds: dict[Kind, KindInfo]
 
@@ -143,6 +145,17 @@ class Landing(_Model):
     supplies: int = Field(ge=0)
 
 
+class SupplyDrop(_Model):
+    """Scheduled supply drops (Phase 2.2): ``tokens`` on every ``every``-th round from
+    ``first_round``, rolled onto the markers of drop zone ``zone``."""
+
+    group: AlliedGroup
+    zone: int = Field(ge=1, le=6)
+    first_round: int = Field(ge=1, le=99)
+    every: int = Field(ge=1, le=99)
+    tokens: int = Field(ge=1, le=29)
+
+
 class Forces(_Model):
     allied_setup: list[Pool]
     reserve_icons: list[str]
@@ -150,6 +163,7 @@ class Forces(_Model):
     german_reserves: list[GermanReserve]
     setup_crates: list[int]
     airborne: list[Landing]
+    supply_drops: list[SupplyDrop] = []
 
 
 class Scenario(_Model):

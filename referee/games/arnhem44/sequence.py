@@ -1,13 +1,13 @@
 """A Single Round: the six blocks in order.  Phase 1 (barrage fire, from round 2) is
-refereed in barrage.py.  The blocks the referee does not referee yet (phases 2.1-2.3 and
-3.1-3.4, the next Arnhem '44 issue) are named and skipped with a sentence in the events,
-never silently.  Block 6 (weather, reserves) is refereed.
+refereed in barrage.py and block 2 (airborne troops and supplies) in phase_two.py.  The blocks
+the referee does not referee yet (phases 3.1-3.4) are named and skipped with a sentence in the
+events, never silently.  Block 6 (weather, reserves) is refereed.
 """
 
 from __future__ import annotations
 
 from referee.core.engine import Event
-from referee.games.arnhem44 import barrage
+from referee.games.arnhem44 import barrage, phase_two
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.combat import disputed
 from referee.games.arnhem44.reserves import due_german, reserves_left, stuck_allied, stuck_german
@@ -15,8 +15,6 @@ from referee.games.arnhem44.state import OVER, AState
 from referee.games.arnhem44.turns import first_part
 
 SKIPPED_START = (
-    ("2.2", "Phase 2.2 - Supplies"),
-    ("2.3", "Phase 2.3 - Distributing Supplies"),
     ("3.1", "Phase 3.1 - Diffuse Explosive Charges"),
     ("3.2", "Phase 3.2 - Blowing Up Bridges"),
     ("3.3", "Phase 3.3 - Install Explosive Charges"),
@@ -47,9 +45,17 @@ def after_barrage(board: Board, state: AState, events: list[Event]) -> None:
     state.barrage_turn = None
     state.barrage_fired = []
     state.barrage_over = []
-    if state.round % 2 == 1:
-        events.append(_skip("2.1", "Phase 2.1 - Airborne Troops",
-                            " (no airborne unit lands)" if state.round in (1, 3, 7) else ""))
+    begin_block_two(board, state, events)
+
+
+def begin_block_two(board: Board, state: AState, events: list[Event]) -> None:
+    """Block 2 - airborne troops (phases 2.1-2.3); block 3 follows when nothing waits."""
+    if phase_two.start(board, state, events):
+        begin_block_three(board, state, events)
+
+
+def begin_block_three(board: Board, state: AState, events: list[Event]) -> None:
+    """Block 3 - explosives and bridges, then the Allied movement phase."""
     for phase, title in SKIPPED_START:
         events.append(_skip(phase, title))
     start_movement(state, "4.1", events)

@@ -15,6 +15,7 @@ OVER = "over"
 MOVEMENT = ("4.1", "5.1")
 COMBAT = ("4.2", "5.2")
 RESERVES = ("6.1", "6.2", "6.3")
+AIRBORNE_PHASES = ("2.1", "2.2")
 
 
 @dataclass
@@ -115,6 +116,27 @@ class AState:
     """No jokers at all (Veterans Only, option 5)."""
     joker_sector: str | None = None
     """The sector whose figures gained the extra movement point this movement phase."""
+    # -- block 2: airborne troops and supplies (airborne.py, supply.py)
+    anti_aircraft: list[tuple[str, list[Key]]] = field(default_factory=list)
+    """Sectors whose landed figures wait for anti-aircraft fire, with those figures in hit
+    order (Anti-Aircraft Fire)."""
+    box: int = 0
+    """Supply tokens still in the box (the scenario's 29 at the opening)."""
+    tokens: dict[str, int] = field(default_factory=dict)
+    """Supply tokens lying on the map: sector -> count (Picking Up Supply Tokens)."""
+    dropping: list[str] = field(default_factory=list)
+    """Tokens of this round's drop not settled yet: the sector each fell on (Phase 2.2)."""
+    hq: dict[str, int] = field(default_factory=dict)
+    """Tokens on each airborne HQ card; a group has a card once it has landed."""
+    status: dict[str, str] = field(default_factory=dict)
+    """Each HQ's status: full, short (- D10 if no supplies) or flipped (- 2 D10)."""
+    token_won: bool = False
+    """The first falling token went to the Allies on the tie roll (its HQ card is next)."""
+    contact: set[str] = field(default_factory=set)
+    """Airborne groups that have made contact with operation GARDEN."""
+    supplies_used: int = 0
+    """Tokens removed from the game: distributed, taken by the Germans, or collected where
+    no HQ keeps track of them."""
     result: dict[str, Any] | None = None
     # -- Veterans Only (options.py)
     options: frozenset[str] = frozenset()

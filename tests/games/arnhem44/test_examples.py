@@ -99,7 +99,7 @@ def test_phase1_barrage_split_two_units_at_a_one_at_b() -> None:
     """Artillery and Barrage Fire: "fire two units at sector "A" and one unit at sector "B"";
     every unit's 6 hit dice first, then each target's distribution dice."""
     report = replayed(FOLDER / "Phase1-barrage-split.log")
-    assert [len(r) for r in dice_of(report, 17)] == [6, 6, 6, 3, 1]
+    assert [len(r) for r in dice_of(report, 18)] == [6, 6, 6, 3, 1]
     texts = [(e.auto, e.event.text) for e in report.events]
     assert (True, "German skips: his barrage fire phase ends") in texts
     assert "Allied barrage Grave->Wijchen: 3 hits" in [t for _, t in texts]
@@ -109,8 +109,8 @@ def test_barrage_on_disputed_sectors_bonus_die_and_friendly_fire() -> None:
     """Barrage on Disputed Sectors: 6 + 1 dice; each 0 a friendly hit, rerolled among one's own
     units there; the initiative tie (2, 2) is rolled again (A21)."""
     report = replayed(FOLDER / "Artillery-barrage-disputed.log")
-    assert dice_of(report, 10) == [[2, 2], [5, 1]]
-    assert [len(r) for r in dice_of(report, 17)] == [7, 2, 2]
+    assert dice_of(report, 11) == [[2, 2], [5, 1]]
+    assert [len(r) for r in dice_of(report, 18)] == [7, 2, 2]
     texts = [e.event.text for e in report.events]
     assert "Allied barrage Zeeland->Grave: 2 hits; 2 friendly hits (zeros on a disputed " \
            "sector)" in texts
@@ -121,9 +121,9 @@ def test_jokers_reroll_the_first_zero_right_after_the_roll() -> None:
     """Jokers: the 0 is rerolled and "the next result stands"; without a 0 the joker is kept;
     the extra movement point comes after a crossing, never for it."""
     report = replayed(FOLDER / "Jokers-reroll-and-extra-move.log")
-    assert dice_of(report, 13) == [[0, 9, 9, 9, 9, 9], [3], [1]]
-    assert dice_of(report, 17) == [[9, 9, 9, 9, 9, 9]]
-    kinds = [e.event.kind for e in report.events if e.line == 17]
+    assert dice_of(report, 14) == [[0, 9, 9, 9, 9, 9], [3], [1]]
+    assert dice_of(report, 18) == [[9, 9, 9, 9, 9, 9]]
+    kinds = [e.event.kind for e in report.events if e.line == 18]
     assert "joker-kept" in kinds
 
 
