@@ -15,7 +15,7 @@ from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.arnhem44 import combat as fight
-from referee.games.arnhem44 import movement, reserves
+from referee.games.arnhem44 import explosives, movement, reserves
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text, other
 from referee.games.arnhem44.commands import (
     CombatRoll,
@@ -32,7 +32,9 @@ from referee.games.arnhem44.commands import (
     ReserveOrder,
     ReserveRoll,
     Resign,
+    Rig,
     Support,
+    Swap,
     Unimplemented,
     WeatherRoll,
     Withdraw,
@@ -57,6 +59,7 @@ from referee.games.arnhem44.position import (
 from referee.games.arnhem44.report import invariants, state_json, update_control
 from referee.games.arnhem44.sequence import (
     after_combat,
+    after_explosives,
     allied_reserves_placed,
     begin_round,
     german_reserves_placed,
@@ -65,6 +68,7 @@ from referee.games.arnhem44.sequence import (
 )
 from referee.games.arnhem44.state import (
     COMBAT,
+    EXPLOSIVES,
     MOVEMENT,
     OVER,
     RESERVES,
@@ -132,6 +136,8 @@ class Arnhem44Engine:
             return ALLIED
         if phase in MOVEMENT:
             return state.mover
+        if phase in EXPLOSIVES:
+            return GERMAN if state.explosives.attempt is not None else explosives.actor(state)
         if phase == "6.1":
             return REFEREE
         if phase == "6.2":
@@ -159,8 +165,13 @@ class Arnhem44Engine:
             options = self.legal(state)
             return options[0] if len(options) == 1 and not isinstance(options[0], Deploy) \
                 else None
-        if phase == SETUP_GERMAN and not sum(german_missing(self.board, state).values()):
+        if phase == SETUP_GERMAN and not sum(german_missing(self.board, state).values()) \
+                and not explosives.setup_rigs(self.board, state) \
+                and not explosives.swaps(state):
             return EndSetup()
+        if phase in EXPLOSIVES and state.explosives.attempt is not None:
+            options = self.legal(state)  # one value only the crate can show
+            return options[0] if len(options) == 1 else None
         return None
 
     def decision(self, state: AState) -> str:
@@ -169,6 +180,9 @@ class Arnhem44Engine:
         if phase == SETUP_GERMAN:
             missing = german_missing(board, state)
             if not sum(missing.values()):
+                if state.explosives.stock:
+                    return ("German set-up: crates under any bridges, values face down (rig "
+                            "BRIDGE), an exchange (swap V), or end setup")
                 return "German set-up complete (end setup)"
             left = ", ".join(f"{n} {k}" for k, n in missing.items() if n)
             return (f"German set-up (The German Player Goes First): deploy {left} by the set-up "
@@ -187,6 +201,8 @@ class Arnhem44Engine:
                         "unseen infantry (support GROUPS) or not (no support)")
             return (f"Phase {phase}, round {state.round} ({'night' if state.night else 'day'}): "
                     "move, invade, fall back, or end movement")
+        if phase in EXPLOSIVES:
+            return explosives.decision(board, state)
         if phase == "6.1":
             return "Phase 6.1 - the weather roll for tomorrow (weather)"
         if phase == "6.2":
@@ -243,6 +259,19 @@ class Arnhem44Engine:
             return [Event("resign", f"{side.capitalize()} resigns; "
                           f"{other(side).capitalize()} wins")]
         events: list[Event] = []
+        if isinstance(command, Swap) and phase not in EXPLOSIVES:
+            # Explosives in General: the exchange "at ANY time" (a German decision)
+            if self.to_act(work) != GERMAN:
+                raise IllegalMove("Explosives in General", "the German player exchanges a "
+                                  "crate at one of his own decisions")
+            return explosives.swap(work, command)
+        if isinstance(command, Rig) and phase == SETUP_GERMAN:
+            return explosives.rig(board, work, command, setup=True)
+        if phase in EXPLOSIVES:
+            events = explosives.apply(board, work, command, dice)
+            if work.phase == explosives.DONE:
+                after_explosives(board, work, events)
+            return events
         if phase in (SETUP_GERMAN, SETUP_ALLIED):
             if isinstance(command, Deploy):
                 if phase == SETUP_GERMAN:
@@ -339,8 +368,7 @@ class Arnhem44Engine:
                 left = ", ".join(f"{n} {k}" for k, n in missing.items() if n)
                 raise IllegalMove("SetUp/German", f"the set-up table still has {left} to place")
             work.phase = SETUP_ALLIED
-            return [Event("setup", "German set-up complete; the Allied player sets up "
-                          "(explosives at set-up are not refereed yet)")]
+            return [Event("setup", "German set-up complete; the Allied player sets up")]
         if not work.track:
             raise IllegalMove("SetUp/Allied", "the Allied set-up needs 4 artillery and 5 other "
                               "units in each start sector and the order of R1-R15 "

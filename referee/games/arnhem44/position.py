@@ -10,6 +10,7 @@ from typing import Any
 from lark import Token, Tree
 
 from referee.core.errors import IllegalMove, NotImplementedRule
+from referee.games.arnhem44 import explosives_position
 from referee.games.arnhem44.board import (
     ALLIED,
     GERMAN,
@@ -33,7 +34,8 @@ from referee.games.arnhem44.state import (
     Withdrawal,
 )
 
-PHASES = (SETUP_GERMAN, SETUP_ALLIED, "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
+PHASES = (SETUP_GERMAN, SETUP_ALLIED, "3.1-german", "3.1-allied", "3.2", "3.3", "4.1", "4.2",
+          "5.1", "5.2", "6.1", "6.2", "6.3")
 RULE = "Positions"
 
 
@@ -73,6 +75,10 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         bridge = board.bridge_names.lookup(
             str(first), column=first.column if isinstance(first, Token) else None)
         return Statement(kind, sector=bridge, value=str(ch[1]).casefold())
+    if kind in explosives_position.KINDS:
+        built = explosives_position.build(board, kind, tree)
+        return Statement(kind, sector=built[1], value=built[2],
+                         groups=tuple((("", ""), n) for n in built[3]))
     raise AssertionError(kind)
 
 
@@ -117,6 +123,7 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.icons_used = 0
         state.control = {b: GERMAN for b in board.bridges}
         state.phase = "4.1"
+        explosives_position.clear(state)
         return
     if kind == "round":
         if not 1 <= st.number <= board.rounds:
@@ -163,6 +170,9 @@ def place(board: Board, state: AState, st: Statement) -> None:
         if st.value not in SIDES:
             raise IllegalMove(RULE, f"{kind} names a side: allied or german")
         setattr(state, kind, st.value)
+    elif kind in explosives_position.KINDS:
+        explosives_position.place(board, state, kind, st.sector, st.value,
+                                  tuple(n for _, n in st.groups))
     elif kind == "control":
         if st.value not in SIDES:
             raise IllegalMove(RULE, "control names a side: allied or german")
@@ -181,6 +191,9 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("arriving reserves wait only in phase 6.2 or 6.3")
     if state.above_rhine > len(state.arriving):
         out.append("more reserves above the Rhine than are arriving")
+    if any(c.tried for c in state.explosives.crates) and state.phase not in (
+            "3.1-german", "3.1-allied", "3.2"):
+        out.append("crates are tried only in phases 3.1 and 3.2")
     for sector in state.combats:
         here = state.units.get(sector, Counter())
         if {side_of(g) for g, _ in here} != {ALLIED, GERMAN}:
@@ -203,6 +216,10 @@ def position_lines(board: Board, state: AState) -> list[str]:
             "support decision; write the position after 'support' or 'no support'")
     if state.phase == OVER:
         raise NotImplementedRule(RULE, "the game is over: there is no position to go on from")
+    if state.explosives.attempt is not None:
+        raise NotImplementedRule(
+            "Explosives in General", "a position cannot be written while a roll waits for the "
+            "German player to show a crate's value; write the position after 'reveal'")
     lines = ["setup: clear", f"setup: round {state.round}; phase {state.phase}; weather "
              f"{state.weather}"]
     for sector in board.order:
@@ -251,6 +268,7 @@ def position_lines(board: Board, state: AState) -> list[str]:
         side = state.control.get(bridge, GERMAN)
         if side != GERMAN:
             lines.append(f"setup: control {bridge} {side}")
+    lines += explosives_position.lines(board, state)
     return lines
 
 
@@ -260,4 +278,7 @@ def opening(board: Board) -> AState:
     for pool in board.scenario.forces.allied_setup:
         state.pool[(pool.group, pool.kind)] += pool.count
     state.control = {b: GERMAN for b in board.bridges}
+    crates = list(board.scenario.forces.setup_crates)  # Explosives in General: 5 at set-up
+    state.explosives.stock = len(crates)
+    state.explosives.unseen = Counter(crates)
     return state

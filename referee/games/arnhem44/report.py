@@ -16,6 +16,7 @@ from referee.games.arnhem44.board import (
     key_text,
     side_of,
 )
+from referee.games.arnhem44.explosives import explosives_json
 from referee.games.arnhem44.state import AState
 
 
@@ -113,6 +114,7 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
             "strongest": state.strongest,
         },
         "nationalities": sorted({NATIONALITY[g] for c in state.units.values() for g, _ in c}),
+        "explosives": explosives_json(board, state),
     }
 
 
@@ -141,6 +143,7 @@ def invariants(board: Board, state: AState) -> list[str]:
         out.append("Allied set-up units left unplaced after set-up")
     if state.control and set(state.control) - set(board.bridges):
         out.append("control of an unknown bridge")
+    out += state.explosives.problems()
     return out
 
 

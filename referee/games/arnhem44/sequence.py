@@ -1,11 +1,12 @@
 """A Single Round: the six blocks in order.  The blocks the referee does not referee yet (phases
-1, 2.1-2.3 and 3.1-3.4, the next Arnhem '44 issue) are named and skipped with a sentence in
+1, 2.1-2.3 and 3.4, the next Arnhem '44 issue) are named and skipped with a sentence in
 the events, never silently.  Block 6 (weather, reserves) is refereed.
 """
 
 from __future__ import annotations
 
 from referee.core.engine import Event
+from referee.games.arnhem44 import explosives
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.combat import disputed
 from referee.games.arnhem44.reserves import due_german, reserves_left, stuck_allied, stuck_german
@@ -14,11 +15,8 @@ from referee.games.arnhem44.state import OVER, AState
 SKIPPED_START = (
     ("2.2", "Phase 2.2 - Supplies"),
     ("2.3", "Phase 2.3 - Distributing Supplies"),
-    ("3.1", "Phase 3.1 - Diffuse Explosive Charges"),
-    ("3.2", "Phase 3.2 - Blowing Up Bridges"),
-    ("3.3", "Phase 3.3 - Install Explosive Charges"),
-    ("3.4", "Phase 3.4 - Constructing Bailey Bridges"),
 )
+SKIPPED_BAILEY = (("3.4", "Phase 3.4 - Constructing Bailey Bridges"),)
 
 
 def _skip(phase: str, title: str, why: str = "") -> Event:
@@ -40,6 +38,15 @@ def begin_round(board: Board, state: AState, events: list[Event]) -> None:
         events.append(_skip("2.1", "Phase 2.1 - Airborne Troops",
                             " (no airborne unit lands)" if state.round in (1, 3, 7) else ""))
     for phase, title in SKIPPED_START:
+        events.append(_skip(phase, title))
+    explosives.open_phase(board, state, events)  # Phases 3.1-3.3 (explosives.py)
+    if state.phase == explosives.DONE:
+        after_explosives(board, state, events)
+
+
+def after_explosives(board: Board, state: AState, events: list[Event]) -> None:
+    """After Phase 3.3: Phase 3.4, then the Allied movement phase."""
+    for phase, title in SKIPPED_BAILEY:
         events.append(_skip(phase, title))
     start_movement(state, "4.1", events)
 
