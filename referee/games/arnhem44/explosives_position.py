@@ -7,6 +7,7 @@ and the lines that rebuild them (``referee position``).
     setup: stock 2                         the crates the German keeps off the map
     setup: lost 1 0                        face-down crates removed unseen (of them: major)
     setup: tried Son-bridge 1              its first crate was attempted in this step already
+    setup: attempt defuse allied Son-bridge 1 face 3   a roll waiting for the crate's value
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from lark import Token, Tree
 
 from referee.core.errors import IllegalMove
 from referee.games.arnhem44.board import Board
-from referee.games.arnhem44.crates import Crate, Explosives
+from referee.games.arnhem44.crates import Attempt, Crate, Explosives
 from referee.games.arnhem44.state import AState
 
 RULE = "Positions"
-KINDS = ("crate", "unseen", "stock", "lost", "tried")
+KINDS = ("crate", "unseen", "stock", "lost", "tried", "attempt")
 
 
 def build(board: Board, kind: str, tree: Tree[Any]) -> tuple[str, str, str, tuple[int, ...]]:
@@ -36,6 +37,12 @@ def build(board: Board, kind: str, tree: Tree[Any]) -> tuple[str, str, str, tupl
         if isinstance(rest, Token) and rest.type == "FACE":
             return kind, bridge, "", (int(str(rest)),)
         return kind, bridge, "hidden" if rest is None else str(rest).casefold(), ()
+    if kind == "attempt":
+        action, side = str(ch[0]).casefold(), str(ch[1]).casefold()
+        first = ch[2]
+        bridge = board.bridge_names.lookup(
+            str(first), column=first.column if isinstance(first, Token) else None)
+        return kind, bridge, f"{action} {side}", (int(str(ch[3])), int(str(ch[4])))
     if kind == "tried":
         first = ch[0]
         bridge = board.bridge_names.lookup(
@@ -76,6 +83,17 @@ def place(board: Board, state: AState, kind: str, bridge: str, text: str,
         if not 1 <= numbers[0] <= len(under):
             raise IllegalMove(RULE, f"{bridge} has no crate {numbers[0]}")
         under[numbers[0] - 1].tried = True
+    elif kind == "attempt":
+        action, side = text.split()
+        under = ex.under(bridge)
+        place_, face = numbers
+        if action not in ("defuse", "detonate") or side not in ("allied", "german"):
+            raise IllegalMove(RULE, "attempt defuse|detonate allied|german BRIDGE N face F")
+        if not 1 <= place_ <= len(under) or under[place_ - 1].value is not None:
+            raise IllegalMove(RULE, f"{bridge} has no face-down crate {place_}")
+        if not 1 <= face <= 9:
+            raise IllegalMove(RULE, "a roll waiting for a crate's value shows 1 to 9")
+        ex.attempt = Attempt(action, side, under[place_ - 1].number, face)
 
 
 def lines(board: Board, state: AState) -> list[str]:
@@ -93,4 +111,10 @@ def lines(board: Board, state: AState) -> list[str]:
         for place, crate in enumerate(ex.under(bridge), 1):
             if crate.tried:
                 out.append(f"setup: tried {bridge} {place}")
+    if ex.attempt is not None:
+        crate = ex.crate(ex.attempt.crate)
+        assert crate is not None
+        place = ex.under(crate.bridge).index(crate) + 1
+        out.append(f"setup: attempt {ex.attempt.action} {ex.attempt.side} {crate.bridge} "
+                   f"{place} face {ex.attempt.face}")
     return out

@@ -194,6 +194,10 @@ def check_position(board: Board, state: AState) -> list[str]:
     if any(c.tried for c in state.explosives.crates) and state.phase not in (
             "3.1-german", "3.1-allied", "3.2"):
         out.append("crates are tried only in phases 3.1 and 3.2")
+    attempt = state.explosives.attempt
+    if attempt is not None and (state.phase not in ("3.1-german", "3.1-allied", "3.2") or (
+            attempt.action == "detonate") != (state.phase == "3.2")):
+        out.append("a defusing roll waits only in phase 3.1, a detonation only in phase 3.2")
     for sector in state.combats:
         here = state.units.get(sector, Counter())
         if {side_of(g) for g, _ in here} != {ALLIED, GERMAN}:
@@ -216,10 +220,7 @@ def position_lines(board: Board, state: AState) -> list[str]:
             "support decision; write the position after 'support' or 'no support'")
     if state.phase == OVER:
         raise NotImplementedRule(RULE, "the game is over: there is no position to go on from")
-    if state.explosives.attempt is not None:
-        raise NotImplementedRule(
-            "Explosives in General", "a position cannot be written while a roll waits for the "
-            "German player to show a crate's value; write the position after 'reveal'")
+
     lines = ["setup: clear", f"setup: round {state.round}; phase {state.phase}; weather "
              f"{state.weather}"]
     for sector in board.order:
