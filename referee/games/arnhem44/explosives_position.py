@@ -112,9 +112,9 @@ def lines(board: Board, state: AState) -> list[str]:
             if crate.tried:
                 out.append(f"setup: tried {bridge} {place}")
     if ex.attempt is not None:
-        crate = ex.crate(ex.attempt.crate)
-        assert crate is not None
-        place = ex.under(crate.bridge).index(crate) + 1
-        out.append(f"setup: attempt {ex.attempt.action} {ex.attempt.side} {crate.bridge} "
+        waiting = ex.crate(ex.attempt.crate)
+        assert waiting is not None
+        place = ex.under(waiting.bridge).index(waiting) + 1
+        out.append(f"setup: attempt {ex.attempt.action} {ex.attempt.side} {waiting.bridge} "
                    f"{place} face {ex.attempt.face}")
     return out
