@@ -314,8 +314,8 @@ def attempt(board: Board, state: AState, action: str, bridge: str, place: int | 
                       f"under {bridge} can be: defused (its value stays unseen), {where}",
                       {"bridge": bridge, "face": face})]
     ex.attempt = Attempt(action, side, crate.number, face)
-    return [Event(action, f"{side.capitalize()} rolls {face} to {action} a face-down crate "
-                  f"under {bridge}: the German player shows its value",
+    return [Event(f"{action}-roll", f"{side.capitalize()} rolls {face} to {action} a face-down "
+                  f"crate under {bridge}: the German player shows its value",
                   {"bridge": bridge, "face": face})]
 
 

@@ -61,7 +61,8 @@ def on_map(state: AState) -> Counter[Key]:
 
 
 def bridge_json(board: Board, state: AState) -> list[dict[str, Any]]:
-    return [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value, "state": "intact",
+    return [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value,
+             "state": "destroyed" if b.id in state.destroyed else "intact",
              "between": [b.a, b.b], "control": state.control.get(b.id)}
             for b in board.bridges.values()]
 
