@@ -23,7 +23,9 @@ from referee.games.arnhem44.crates import Attempt, Crate, Explosives
 from referee.games.arnhem44.state import AState
 
 RULE = "Positions"
-KINDS = ("crate", "unseen", "stock", "lost", "tried", "attempt")
+KINDS = ("crate", "unseen", "stock", "lost", "tried", "attempt", "bridge")
+# ``setup: bridge NAME destroyed`` is also written by the Bailey bridges' positions (a44-bailey,
+# bailey_position.py): when both are merged, one of the two handlers is kept.
 
 
 def build(board: Board, kind: str, tree: Tree[Any]) -> tuple[str, str, str, tuple[int, ...]]:
@@ -43,6 +45,11 @@ def build(board: Board, kind: str, tree: Tree[Any]) -> tuple[str, str, str, tupl
         bridge = board.bridge_names.lookup(
             str(first), column=first.column if isinstance(first, Token) else None)
         return kind, bridge, f"{action} {side}", (int(str(ch[3])), int(str(ch[4])))
+    if kind == "bridge":
+        first = ch[0]
+        bridge = board.bridge_names.lookup(
+            str(first), column=first.column if isinstance(first, Token) else None)
+        return kind, bridge, str(ch[1]).casefold(), ()
     if kind == "tried":
         first = ch[0]
         bridge = board.bridge_names.lookup(
@@ -83,6 +90,13 @@ def place(board: Board, state: AState, kind: str, bridge: str, text: str,
         if not 1 <= numbers[0] <= len(under):
             raise IllegalMove(RULE, f"{bridge} has no crate {numbers[0]}")
         under[numbers[0] - 1].tried = True
+    elif kind == "bridge":
+        if text not in ("intact", "destroyed"):
+            raise IllegalMove(RULE, "a bridge is intact or destroyed")
+        if text == "destroyed":
+            state.destroyed.add(bridge)
+        else:
+            state.destroyed.discard(bridge)
     elif kind == "attempt":
         action, side = text.split()
         under = ex.under(bridge)
@@ -98,7 +112,7 @@ def place(board: Board, state: AState, kind: str, bridge: str, text: str,
 
 def lines(board: Board, state: AState) -> list[str]:
     ex = state.explosives
-    out = []
+    out = [f"setup: bridge {b} destroyed" for b in board.bridges if b in state.destroyed]
     for crate in ex.crates:
         shown = (str(crate.value) if crate.value is not None
                  else "hidden" + (f" {crate.commitment}" if crate.commitment else ""))
