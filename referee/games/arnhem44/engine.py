@@ -95,11 +95,12 @@ class Arnhem44Engine:
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
         coverage=(
-            "set-up, the round (phases 1-3 named and skipped), movement phases 4.1/5.1 "
-            "(moving, intrusions, waterway crossings, fall back), combat 4.2/5.2 and withdrawal, "
-            "the first round's airborne bonus, weather and reserves (6.1-6.3); not yet: barrage, "
-            "airborne landings, supply, explosives, Bailey bridges, jokers, veteran options, "
-            "victory"
+            "set-up with the explosive crates, the round (phases 1, 2 and 3.4 named and "
+            "skipped), explosives 3.1-3.3 (defusing, blowing up, installing; crate values "
+            "hidden, committed in play by e-mail), movement phases 4.1/5.1 (moving, intrusions, "
+            "waterway crossings, fall back), combat 4.2/5.2 and withdrawal, the first round's "
+            "airborne bonus, weather and reserves (6.1-6.3); not yet: barrage, airborne "
+            "landings, supply, Bailey bridges, jokers, veteran options, victory"
         ),
     )
 
