@@ -25,6 +25,8 @@ from referee.pbem.chain import (
     seal_text,
 )
 from referee.pbem.errors import MissingSecret, MoveTextError, NotAllowed, PbemError
+from referee.pbem.hidden import check as check_hidden
+from referee.pbem.hidden import conceal, keeper_of
 from referee.pbem.mode import DiceMode, who
 from referee.pbem.table import (
     NextStep,
@@ -148,6 +150,9 @@ def _refuse_broken(table: Table, replay: Replay) -> None:
         )
     secrets = {party: s.value for party, s in table.secrets.items()}
     broken = broken_seals(replay.plan, secrets)
+    lines = {line.number: line for line in table.log.actions}
+    broken += [(f.line or 0, f.kind, f.message) for f in check_hidden(
+        replay.report.events, replay.plan, lines, secrets).findings]
     if broken:
         number, _, reason = broken[0]
         raise NotAllowed(f"line {number}: {reason}; refusing to play on a tampered log "
@@ -224,11 +229,22 @@ class _Writer:
                 "of the move"
             )
         side = line.side or (step.party if step.kind == "move" and not chance else None)
+        commands = [item.command for item in line.items]
+        if self.mode.committed and side is not None:
+            commands = self._conceal(commands, side)
         items = "; ".join(
-            str(item.command) + (f" {item.dice}" if item.dice is not None else "")
-            for item in line.items
+            str(command) + (f" {item.dice}" if item.dice is not None else "")
+            for command, item in zip(commands, line.items, strict=True)
         )
         self._append(f"{side}: {items}" if side else items)
+
+    def _conceal(self, commands: list[object], side: str) -> list[object]:
+        """A value the move writes in the open becomes its side's commitment (a committed
+        game: docs/pbem.md, "Hidden values")."""
+        party = keeper_of(self.mode, side)
+        if party not in self.table.secrets:
+            return commands  # _seal_for refuses the line: its writer's secret is missing
+        return conceal(commands, self.table.secrets[party].value, self.replay.plan.link)
 
     # -- writing one line ----------------------------------------------------------------
 
@@ -262,6 +278,12 @@ class _Writer:
         awaiting = tried.pending_line == number
         if here and not awaiting:
             raise IllegalPlay(here[0], code)
+        secrets = {party: s.value for party, s in self.table.secrets.items()}
+        lines = {line.number: line for line in trial.log.actions}
+        changed = [f for f in check_hidden(tried.report.events, tried.plan, lines,
+                                           secrets).findings if f.line == number]
+        if changed:
+            raise NotAllowed(f"{changed[0].message}; nothing was written")
         if awaiting:
             party = tried.next.party
             line = f"{code}  # awaiting {who(party)}'s dice" + (f" {seal_text(seal)}"

@@ -24,6 +24,7 @@ from referee.pbem.chain import (
     start_seal_tag,
     written_body,
 )
+from referee.pbem.hidden import check as check_hidden
 from referee.pbem.mode import DiceMode, Mode, commit_tag, tag_lines, who
 from referee.pbem.table import NextStep, Replay, Table, open_log, parse_text, read_text
 
@@ -146,6 +147,7 @@ def verify_table(table: Table) -> Verdict:
                                  "committed game, 'referee new --commit', cannot be foreseen)")
     else:
         _committed(table, replay, verdict, text_of)
+    _hidden(table, replay, verdict, text_of)
     if replay.next.kind == "roll":
         verdict.unchecked.append(f"line {replay.next.line} still waits for "
                                  f"{who(replay.next.party)}'s dice")
@@ -186,6 +188,19 @@ def _committed(table: Table, replay: Replay, verdict: Verdict,
             )
         else:
             verdict.unchecked.append(f"{who(party)} has not committed yet")
+
+
+def _hidden(table: Table, replay: Replay, verdict: Verdict,
+            text_of: Callable[[int | None], str]) -> None:
+    """Committed hidden values: each opened with its side's secret, each value shown compared
+    with its commitment (docs/pbem.md, "Hidden values")."""
+    secrets = {party: s.value for party, s in table.secrets.items()}
+    lines = {line.number: line for line in table.log.actions}
+    found = check_hidden(replay.report.events, replay.plan, lines, secrets)
+    verdict.findings += [Finding(f.kind, f.message, f.line, text_of(f.line))
+                         for f in found.findings]
+    verdict.proved += found.proved
+    verdict.unchecked += found.unchecked
 
 
 def extends(older: ParsedLog, table: Table) -> list[Finding]:

@@ -276,6 +276,81 @@ class Collect(Cmd):
 
 
 @dataclass(frozen=True)
+class Rig(Cmd):
+    """Phase 3.3 (and the German set-up): a crate under a bridge, face down (``value`` and
+    ``commitment`` ``None``), shown (``value``) or committed (play by e-mail: ``commitment``,
+    docs/pbem.md "Hidden values")."""
+
+    bridge: str
+    value: int | None = None
+    commitment: str | None = None
+
+    def __str__(self) -> str:
+        if self.commitment is not None:
+            return f"rig {self.bridge} hidden {self.commitment}"
+        return f"rig {self.bridge}" + (f" {self.value}" if self.value is not None else "")
+
+    @property
+    def conceal_value(self) -> int | None:
+        """The value a committed game writes as a commitment instead (referee.core.hidden)."""
+        return self.value
+
+    def concealed(self, commitment: str) -> Rig:
+        return Rig(self.bridge, None, commitment)
+
+
+@dataclass(frozen=True)
+class Swap(Cmd):
+    """Explosives in General: a 7, 6 or 5 from the stash exchanged for a 4."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"swap {self.value}"
+
+
+@dataclass(frozen=True)
+class Defuse(Cmd):
+    """Phase 3.1: an attempt on one crate (by its number; the first untried one when left
+    out)."""
+
+    bridge: str
+    crate: int | None = None
+
+    def __str__(self) -> str:
+        return f"defuse {self.bridge}" + (f" crate {self.crate}" if self.crate else "")
+
+
+@dataclass(frozen=True)
+class Detonate(Cmd):
+    """Phase 3.2: an attempt to blow up a bridge with one of its crates."""
+
+    bridge: str
+    crate: int | None = None
+
+    def __str__(self) -> str:
+        return f"detonate {self.bridge}" + (f" crate {self.crate}" if self.crate else "")
+
+
+@dataclass(frozen=True)
+class Reveal(Cmd):
+    """The German shows the value of the face-down crate a roll just used."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"reveal {self.value}"
+
+
+@dataclass(frozen=True)
+class Pass(Cmd):
+    """Nothing more in an optional step (Phase 3.4: start no further Bailey bridge)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
 class Resign(Cmd):
     def __str__(self) -> str:
         return "resign"
@@ -295,13 +370,10 @@ class Unimplemented(Cmd):
 Command = (Deploy | ReserveOrder | EndSetup | Move | Invade | FallBack | Support | EndMovement
            | CombatRoll | First | WithdrawOrder | Withdraw | WeatherRoll | ReserveRoll | Enter
            | Reinforce | Initiative | Barrage | NoBarrage | JokerMove | LandingRoll | AntiAircraft
-           | SupplyDropRoll | TokenRoll | Collect | Resign | Unimplemented)
+           | SupplyDropRoll | TokenRoll | Collect | Resign | Unimplemented | Rig | Swap | Defuse
+           | Detonate | Reveal | Pass)
 
 UNIMPLEMENTED: dict[str, tuple[str, str]] = {
-    "defuse": ("Phase 3.1", "defusing explosive charges"),
-    "detonate": ("Phase 3.2", "blowing up bridges"),
-    "rig": ("Phase 3.3", "installing explosive charges"),
-    "swap": ("Explosives in General", "exchanging crates"),
     "bailey": ("Phase 3.4", "Bailey bridges"),
     "build": ("Phase 3.4", "Bailey bridge assembly"),
 }
@@ -451,6 +523,8 @@ def build(board: Board, tree: Tree[Any]) -> Command:
         raise IllegalMove("Jokers", "a joker is written on the line of the roll it counters "
                           "('... joker'); without the word the joker is kept, so there is no "
                           "'no joker' to write")
+    if kind in ("rig", "swap", "defuse", "detonate", "reveal", "pass_"):
+        return _explosive(board, kind, ch)
     if kind in ("unimplemented", "unimplemented_no"):
         keyword = str(ch[0]).casefold()
         text = " ".join([str(ch[0])] + [str(t) for r in ch[1:] if isinstance(r, Tree)
@@ -459,3 +533,33 @@ def build(board: Board, tree: Tree[Any]) -> Command:
             keyword, text = "no " + keyword, "no " + text
         return Unimplemented(keyword, text)
     raise AssertionError(f"unknown command {kind}")
+
+
+def _bridge(board: Board, token: Any) -> str:
+    column = token.column if isinstance(token, Token) else None
+    return board.bridge_names.lookup(str(token), column=column)
+
+
+def _explosive(board: Board, kind: str, ch: list[Any]) -> Command:
+    """The explosives' commands (Phases 3.1-3.3, Explosives in General)."""
+    if kind == "pass_":
+        return Pass()
+    if kind in ("swap", "reveal"):
+        value = int(str(ch[0]))
+        if not 0 <= value <= 9:
+            raise IllegalMove("Explosives in General", f"a crate's value is a digit, not {value}")
+        return Swap(value) if kind == "swap" else Reveal(value)
+    bridge = _bridge(board, ch[0])
+    if kind == "rig":
+        extra = ch[1] if len(ch) > 1 else None
+        if extra is None:
+            return Rig(bridge)
+        if isinstance(extra, Token) and extra.type == "FACE":
+            value = int(str(extra))
+            if not 1 <= value <= 9:
+                raise IllegalMove("Explosives in General", f"a crate's value is 1 to 9, not "
+                                  f"{value}")
+            return Rig(bridge, value)
+        return Rig(bridge, None, str(extra).casefold())
+    number = int(str(ch[1])) if len(ch) > 1 and ch[1] is not None else None
+    return Defuse(bridge, number) if kind == "defuse" else Detonate(bridge, number)

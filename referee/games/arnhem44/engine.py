@@ -18,6 +18,7 @@ from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.arnhem44 import (
     barrage,
+    explosives,
     jokers,
     movement,
     phase_two,
@@ -48,7 +49,9 @@ from referee.games.arnhem44.commands import (
     ReserveOrder,
     ReserveRoll,
     Resign,
+    Rig,
     Support,
+    Swap,
     Unimplemented,
     WeatherRoll,
     Withdraw,
@@ -74,6 +77,7 @@ from referee.games.arnhem44.report import invariants, state_json, update_control
 from referee.games.arnhem44.sequence import (
     after_barrage,
     after_combat,
+    after_explosives,
     allied_reserves_placed,
     begin_block_three,
     begin_round,
@@ -84,6 +88,7 @@ from referee.games.arnhem44.sequence import (
 from referee.games.arnhem44.state import (
     AIRBORNE_PHASES,
     COMBAT,
+    EXPLOSIVES,
     MOVEMENT,
     OVER,
     RESERVES,
@@ -110,13 +115,13 @@ class Arnhem44Engine:
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
         coverage=(
-            "set-up, the round (phase 3 named and skipped), phase 1 barrage fire, jokers, "
-            "airborne landings, anti-aircraft fire, supply drops, tokens and distribution "
-            "(2.1-2.3), movement phases 4.1/5.1 (moving, intrusions, waterway crossings, fall "
-            "back), combat 4.2/5.2 and withdrawal, the first round's airborne bonus, weather and "
-            "reserves (6.1-6.3), winning (bridge points, major victory, elimination, resign), "
-            "Veterans Only options 1, 2, 3 and 5; not yet: explosives, Bailey bridges, "
-            "bridge damage (option 4)"
+            "set-up with the explosive crates, the round (phase 3.4 named and skipped), phase 1 "
+            "barrage fire, jokers, airborne landings, anti-aircraft fire, supply drops, tokens "
+            "and distribution (2.1-2.3), explosives 3.1-3.3 (defusing, blowing up, installing; "
+            "crate values hidden, committed in play by e-mail), movement phases 4.1/5.1, combat "
+            "4.2/5.2 and withdrawal, weather and reserves (6.1-6.3), winning (bridge points, "
+            "major victory, elimination, resign), Veterans Only options 1, 2, 3 and 5; not yet: "
+            "Bailey bridges, bridge damage (option 4)"
         ),
     )
 
@@ -164,6 +169,8 @@ class Arnhem44Engine:
             return state.barrage_turn or REFEREE
         if phase in AIRBORNE_PHASES:
             return ALLIED if phase_two.needs(self.board, state) == "collect" else REFEREE
+        if phase in EXPLOSIVES:
+            return GERMAN if state.explosives.attempt is not None else explosives.actor(state)
         if phase == "6.1":
             return REFEREE
         if phase == "6.2":
@@ -198,8 +205,13 @@ class Arnhem44Engine:
             options = self.legal(state)
             return options[0] if len(options) == 1 and not isinstance(options[0], Deploy) \
                 else None
-        if phase == SETUP_GERMAN and not sum(german_missing(self.board, state).values()):
+        if phase == SETUP_GERMAN and not sum(german_missing(self.board, state).values()) \
+                and not explosives.setup_rigs(self.board, state) \
+                and not explosives.swaps(state):
             return EndSetup()
+        if phase in EXPLOSIVES and state.explosives.attempt is not None:
+            options = self.legal(state)  # one value only the crate can show
+            return options[0] if len(options) == 1 else None
         return None
 
     def decision(self, state: AState) -> str:
@@ -208,6 +220,9 @@ class Arnhem44Engine:
         if phase == SETUP_GERMAN:
             missing = german_missing(board, state)
             if not sum(missing.values()):
+                if state.explosives.stock:
+                    return ("German set-up: crates under any bridges, values face down (rig "
+                            "BRIDGE), an exchange (swap V), or end setup")
                 return "German set-up complete (end setup)"
             left = ", ".join(f"{n} {k}" for k, n in missing.items() if n)
             return (f"German set-up (The German Player Goes First): deploy {left} by the set-up "
@@ -232,6 +247,8 @@ class Arnhem44Engine:
                     "movement")
         if phase == "1":
             return barrage.decision(board, state)
+        if phase in EXPLOSIVES:
+            return explosives.decision(board, state)
         if phase == "6.1":
             return "Phase 6.1 - the weather roll for tomorrow (weather)"
         if phase == "6.2":
@@ -294,6 +311,19 @@ class Arnhem44Engine:
                               f"{self.decision(work)}")
         if phase not in AIRBORNE_PHASES:
             phase_two.out_of_phase(work, command)
+        if isinstance(command, Swap) and phase not in EXPLOSIVES:
+            # Explosives in General: the exchange "at ANY time" (a German decision)
+            if self.to_act(work) != GERMAN:
+                raise IllegalMove("Explosives in General", "the German player exchanges a "
+                                  "crate at one of his own decisions")
+            return explosives.swap(work, command)
+        if isinstance(command, Rig) and phase == SETUP_GERMAN:
+            return explosives.rig(board, work, command, setup=True)
+        if phase in EXPLOSIVES:
+            events = explosives.apply(board, work, command, dice)
+            if work.phase == explosives.DONE:
+                after_explosives(board, work, events)
+            return events
         if phase in (SETUP_GERMAN, SETUP_ALLIED):
             if isinstance(command, Deploy):
                 if phase == SETUP_GERMAN:
@@ -417,8 +447,7 @@ class Arnhem44Engine:
                 left = ", ".join(f"{n} {k}" for k, n in missing.items() if n)
                 raise IllegalMove("SetUp/German", f"the set-up table still has {left} to place")
             work.phase = SETUP_ALLIED
-            return [Event("setup", "German set-up complete; the Allied player sets up "
-                          "(explosives at set-up are not refereed yet)")]
+            return [Event("setup", "German set-up complete; the Allied player sets up")]
         if not work.track:
             raise IllegalMove("SetUp/Allied", "the Allied set-up needs 4 artillery and 5 other "
                               "units in each start sector and the order of R1-R15 "

@@ -8,7 +8,7 @@ import heapq
 from collections import Counter
 
 from referee.core.errors import IllegalMove
-from referee.games.arnhem44 import barrage, phase_two
+from referee.games.arnhem44 import barrage, explosives, phase_two
 from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, KINDS, Board, Key, side_of
 from referee.games.arnhem44.combat import _current, destinations, waiting
 from referee.games.arnhem44.commands import (
@@ -46,6 +46,7 @@ from referee.games.arnhem44.reserves import entries, flag_sectors
 from referee.games.arnhem44.state import (
     AIRBORNE_PHASES,
     COMBAT,
+    EXPLOSIVES,
     MOVEMENT,
     RESERVES,
     SETUP_ALLIED,
@@ -60,6 +61,8 @@ def legal(board: Board, state: AState) -> list[Command]:
         return german_setup(board, state)
     if phase == SETUP_ALLIED:
         return allied_setup(board, state)
+    if phase in EXPLOSIVES:
+        return explosives.legal(board, state)
     if phase in MOVEMENT:
         return movement(board, state)
     if phase == "1":
@@ -106,6 +109,8 @@ def german_setup(board: Board, state: AState) -> list[Command]:
             if feasible(board, kind, trial):
                 out.append(Deploy((((GERMAN_GROUP, kind), 1),), sector))
     if not sum(missing.values()):
+        # then the crates (Explosives in General), face down
+        out += explosives.setup_rigs(board, state) + explosives.swaps(state)
         out.append(EndSetup())
     return out
 

@@ -10,6 +10,7 @@ from typing import Any
 from lark import Token, Tree
 
 from referee.core.errors import IllegalMove, NotImplementedRule
+from referee.games.arnhem44 import explosives_position
 from referee.games.arnhem44.airborne import due
 from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
@@ -44,8 +45,8 @@ from referee.games.arnhem44.supply import drop_due
 from referee.games.arnhem44.supply import waiting as supply_waiting
 from referee.games.arnhem44.turns import first_part, place_part
 
-PHASES = (SETUP_GERMAN, SETUP_ALLIED, "1", "2.1", "2.2", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2",
-          "6.3")
+PHASES = (SETUP_GERMAN, SETUP_ALLIED, "1", "2.1", "2.2", "3.1-german", "3.1-allied", "3.2", "3.3",
+          "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
 RULE = "Positions"
 
 
@@ -105,6 +106,10 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         bridge = board.bridge_names.lookup(
             str(first), column=first.column if isinstance(first, Token) else None)
         return Statement(kind, sector=bridge, value=str(ch[1]).casefold())
+    if kind in explosives_position.KINDS:
+        built = explosives_position.build(board, kind, tree)
+        return Statement(kind, sector=built[1], value=built[2],
+                         groups=tuple((("", ""), n) for n in built[3]))
     raise AssertionError(kind)
 
 
@@ -162,6 +167,7 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.status = {}
         state.contact = set()
         state.supplies_used = 0
+        explosives_position.clear(state)
         return
     if kind == "round":
         if not 1 <= st.number <= board.rounds:
@@ -239,6 +245,9 @@ def place(board: Board, state: AState, st: Statement) -> None:
             state.barrage_fired.append(st.sector)
     elif kind == "joker_move":
         state.joker_sector = st.sector
+    elif kind in explosives_position.KINDS:
+        explosives_position.place(board, state, kind, st.sector, st.value,
+                                  tuple(n for _, n in st.groups))
     elif kind == "control":
         if st.value not in SIDES:
             raise IllegalMove(RULE, "control names a side: allied or german")
@@ -304,6 +313,13 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("both sides have skipped: phase 1 is over")
     if state.joker_sector is not None and state.phase not in MOVEMENT:
         out.append("a joker's extra movement point belongs to phase 4.1 or 5.1")
+    if any(c.tried for c in state.explosives.crates) and state.phase not in (
+            "3.1-german", "3.1-allied", "3.2"):
+        out.append("crates are tried only in phases 3.1 and 3.2")
+    attempt = state.explosives.attempt
+    if attempt is not None and (state.phase not in ("3.1-german", "3.1-allied", "3.2") or (
+            attempt.action == "detonate") != (state.phase == "3.2")):
+        out.append("a defusing roll waits only in phase 3.1, a detonation only in phase 3.2")
     for sector in state.combats:
         here = state.units.get(sector, Counter())
         if {side_of(g) for g, _ in here} != {ALLIED, GERMAN}:
@@ -326,6 +342,7 @@ def position_lines(board: Board, state: AState) -> list[str]:
             "support decision; write the position after 'support' or 'no support'")
     if state.phase == OVER:
         raise NotImplementedRule(RULE, "the game is over: there is no position to go on from")
+
     lines = ["setup: clear", f"setup: round {state.round}; phase {state.phase}; weather "
              f"{state.weather}"]
     for sector in board.order:
@@ -385,6 +402,7 @@ def position_lines(board: Board, state: AState) -> list[str]:
         side = state.control.get(bridge, GERMAN)
         if side != GERMAN:
             lines.append(f"setup: control {bridge} {side}")
+    lines += explosives_position.lines(board, state)
     return lines + supply_lines(board, state)
 
 
@@ -438,4 +456,7 @@ def opening(board: Board) -> AState:
         state.pool[(pool.group, pool.kind)] += pool.count
     state.control = {b: GERMAN for b in board.bridges}
     state.box = board.scenario.meta.supply_tokens
+    crates = list(board.scenario.forces.setup_crates)  # Explosives in General: 5 at set-up
+    state.explosives.stock = len(crates)
+    state.explosives.unseen = Counter(crates)
     return state

@@ -53,6 +53,18 @@ def render(board: Board, state: AState, to_act: str | None, decision: str) -> Se
     if held:
         out.append(Text("Allied bridges: " + ", ".join(held)))
     out += supply_lines(state)
+    ex = state.explosives  # face-down crates show no value (Explosives in General)
+    if ex.crates or ex.stock or state.destroyed:
+        rigged = []
+        for bridge in board.bridges:
+            shown = ["?" if c.value is None else str(c.value) for c in ex.under(bridge)]
+            if shown:
+                rigged.append(f"{bridge} [{', '.join(shown)}]")
+        line = ("Crates: " + ("; ".join(rigged) if rigged else "none rigged")
+                + f"; stock {ex.stock}")
+        if state.destroyed:
+            line += "; destroyed: " + ", ".join(b for b in board.bridges if b in state.destroyed)
+        out.append(Text(line))
     if to_act is not None:
         out.append(Text(f"awaiting {to_act.capitalize()}: {decision}"))
     return out

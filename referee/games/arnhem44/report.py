@@ -20,6 +20,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.checks import game_invariants
+from referee.games.arnhem44.explosives import explosives_json
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
 from referee.games.arnhem44.victory import points_json
@@ -68,7 +69,8 @@ def on_map(state: AState) -> Counter[Key]:
 
 
 def bridge_json(board: Board, state: AState) -> list[dict[str, Any]]:
-    return [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value, "state": "intact",
+    return [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value,
+             "state": "destroyed" if b.id in state.destroyed else "intact",
              "between": [b.a, b.b], "control": state.control.get(b.id)}
             for b in board.bridges.values()]
 
@@ -130,6 +132,7 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
                             for side in SIDES},
                    "move_sector": state.joker_sector},
         "nationalities": sorted({NATIONALITY[g] for c in state.units.values() for g, _ in c}),
+        "explosives": explosives_json(board, state),
         "supply": supply_json(board, state),
     }
 
@@ -187,6 +190,7 @@ def invariants(board: Board, state: AState) -> list[str]:
     if not tokens_conserved(board, state):
         out.append(f"supply tokens are not conserved: {token_count(state)} do not add up to "
                    f"the box's {board.scenario.meta.supply_tokens}")
+    out += state.explosives.problems()
     return out
 
 

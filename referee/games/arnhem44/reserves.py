@@ -11,6 +11,7 @@ from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, Board, Key, key_text
 from referee.games.arnhem44.commands import Enter, Reinforce, ReserveRoll
+from referee.games.arnhem44.explosives import receive
 from referee.games.arnhem44.fire import counts_text
 from referee.games.arnhem44.movement import enemies, friends
 from referee.games.arnhem44.state import AState
@@ -130,6 +131,7 @@ def due_german(board: Board, state: AState) -> list[Event]:
                     arriving.append(key)
                     above += entry.above_rhine
         crates += len(entry.crates)
+        receive(state, list(entry.crates))  # the reinforcement table's crates (explosives.py)
     state.waiting += Counter()
     state.arriving = arriving
     state.above_rhine = above
@@ -138,7 +140,7 @@ def due_german(board: Board, state: AState) -> list[Event]:
     if above:
         text += f" ({above} above the Rhine)"
     if crates:
-        text += f"; {crates} crate{'s' if crates != 1 else ''} of explosives (not refereed yet)"
+        text += f"; {crates} crate{'s' if crates != 1 else ''} of explosives to the German stock"
     return [Event("german-reserves", text, {"units": [key_text(k) for k in arriving]})]
 
 

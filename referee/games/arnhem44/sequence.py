@@ -1,25 +1,21 @@
 """A Single Round: the six blocks in order.  Phase 1 (barrage fire, from round 2) is
-refereed in barrage.py and block 2 (airborne troops and supplies) in phase_two.py.  The blocks
-the referee does not referee yet (phases 3.1-3.4) are named and skipped with a sentence in the
-events, never silently.  Block 6 (weather, reserves) is refereed.
+refereed in barrage.py, block 2 (airborne troops and supplies) in phase_two.py and phases
+3.1-3.3 (explosives) in explosives.py.  Phase 3.4 (Bailey bridges), not refereed yet, is named
+and skipped with a sentence in the events, never silently.  Block 6 (weather, reserves) is
+refereed.
 """
 
 from __future__ import annotations
 
 from referee.core.engine import Event
-from referee.games.arnhem44 import barrage, phase_two
+from referee.games.arnhem44 import barrage, explosives, phase_two
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.combat import disputed
 from referee.games.arnhem44.reserves import due_german, reserves_left, stuck_allied, stuck_german
 from referee.games.arnhem44.state import OVER, AState
 from referee.games.arnhem44.turns import first_part
 
-SKIPPED_START = (
-    ("3.1", "Phase 3.1 - Diffuse Explosive Charges"),
-    ("3.2", "Phase 3.2 - Blowing Up Bridges"),
-    ("3.3", "Phase 3.3 - Install Explosive Charges"),
-    ("3.4", "Phase 3.4 - Constructing Bailey Bridges"),
-)
+SKIPPED_BAILEY = (("3.4", "Phase 3.4 - Constructing Bailey Bridges"),)
 
 
 def _skip(phase: str, title: str, why: str = "") -> Event:
@@ -56,7 +52,14 @@ def begin_block_two(board: Board, state: AState, events: list[Event]) -> None:
 
 def begin_block_three(board: Board, state: AState, events: list[Event]) -> None:
     """Block 3 - explosives and bridges, then the Allied movement phase."""
-    for phase, title in SKIPPED_START:
+    explosives.open_phase(board, state, events)  # Phases 3.1-3.3 (explosives.py)
+    if state.phase == explosives.DONE:
+        after_explosives(board, state, events)
+
+
+def after_explosives(board: Board, state: AState, events: list[Event]) -> None:
+    """After Phase 3.3: Phase 3.4, then the Allied movement phase."""
+    for phase, title in SKIPPED_BAILEY:
         events.append(_skip(phase, title))
     start_movement(state, "4.1", events)
 

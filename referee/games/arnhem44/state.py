@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.games.arnhem44.board import Key
+from referee.games.arnhem44.crates import Explosives
 
 SETUP_GERMAN = "setup-german"
 SETUP_ALLIED = "setup-allied"
@@ -16,6 +17,8 @@ MOVEMENT = ("4.1", "5.1")
 COMBAT = ("4.2", "5.2")
 RESERVES = ("6.1", "6.2", "6.3")
 AIRBORNE_PHASES = ("2.1", "2.2")
+EXPLOSIVES = ("3.1-german", "3.1-allied", "3.2", "3.3")
+"""Phase 3.1 (the German defuses first, then the Allies), 3.2 and 3.3 (explosives.py)."""
 
 
 @dataclass
@@ -143,6 +146,11 @@ class AState:
     """The options of the log's header (Veterans Only 1-5)."""
     part: str | None = None
     """Veterans/3, three players: whose part of the Allied movement phase it is (uk, us)."""
+    # -- Phases 3.1-3.3 explosives (explosives.py)
+    explosives: Explosives = field(default_factory=Explosives)
+    destroyed: set[str] = field(default_factory=set)
+    """Destroyed bridges (Phases 3.1-3.2; positions: ``setup: bridge NAME destroyed``): a
+    Bailey bridge may be built across their border."""
 
     @property
     def night(self) -> bool:

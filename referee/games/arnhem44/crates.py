@@ -1,0 +1,124 @@
+"""The German explosive crates as the public sees them (Explosives in General, How to Use
+Explosives): a crate's value is hidden from the Allied player until it is used.
+
+The state never holds a hidden value: a crate rigged face down has ``value`` ``None`` (and,
+in play by e-mail, the German's commitment to it).  What everyone knows is kept as counts:
+
+* ``unseen``: the values of the crates the German received whose value nobody has seen used
+  (the crates in his stock, the face-down crates under bridges, and the face-down crates
+  removed unseen), a multiset;
+* ``stock``: how many crates he keeps off the map;
+* ``lost``/``lost_major``: face-down crates removed from the game without being shown (with
+  the others under a bridge blown up, or with a bridge lost to a defusing 0), and how many of
+  them were under a major bridge.
+
+So ``len(unseen) == stock + face-down crates on the map + lost`` at all times, and at least
+``face-down crates under major bridges + lost_major`` of the unseen values are 4 or less
+(Bridges: "he can never use an explosive charge of 5 or more on a major bridge").  A value
+revealed must keep both true: that is everything the referee can check without the German's
+secret; `verify` with the secret checks each revealed value against its commitment.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+MAJOR_LIMIT = 4
+"""Only explosive charges of 4 or less under the 4 major bridges (Bridges, Phase 3.3)."""
+SWAPPABLE = (5, 6, 7)
+"""The German may exchange a 7, 6 or 5 from his stash for a 4 (Explosives in General)."""
+
+
+@dataclass
+class Crate:
+    """A crate under a bridge.  A log names it by its place under the bridge (``crate 2``: the
+    second one rigged there of those still in place)."""
+
+    number: int
+    """Crates are numbered 1, 2, ... in the order they are rigged (the slot of its hidden
+    value in events; not part of the JSON view)."""
+    bridge: str
+    value: int | None
+    """``None`` while face down (its value hidden from the Allied player)."""
+    commitment: str | None = None
+    """In play by e-mail: the German's commitment to the hidden value (docs/pbem.md)."""
+    major: bool = False
+    tried: bool = False
+    """Attempted in this step already (one attempt per crate: A23, A24)."""
+
+
+@dataclass
+class Attempt:
+    """A defusing or detonation roll that waits for the German to reveal the crate's value."""
+
+    action: str
+    """``defuse`` or ``detonate``."""
+    side: str
+    crate: int
+    face: int
+
+
+@dataclass
+class Explosives:
+    crates: list[Crate] = field(default_factory=list)
+    stock: int = 0
+    unseen: Counter[int] = field(default_factory=Counter)
+    lost: int = 0
+    lost_major: int = 0
+    numbered: int = 0
+    """How many crates were rigged so far (the next one is number ``numbered + 1``)."""
+    attempt: Attempt | None = None
+
+    def crate(self, number: int) -> Crate | None:
+        return next((c for c in self.crates if c.number == number), None)
+
+    def under(self, bridge: str) -> list[Crate]:
+        return [c for c in self.crates if c.bridge == bridge]
+
+    def hidden(self) -> list[Crate]:
+        return [c for c in self.crates if c.value is None]
+
+    def low_needed(self) -> int:
+        """Unseen values that must be 4 or less: the face-down crates under major bridges."""
+        return sum(1 for c in self.hidden() if c.major) + self.lost_major
+
+    def low_unseen(self) -> int:
+        return sum(n for v, n in self.unseen.items() if v <= MAJOR_LIMIT)
+
+    def candidates(self, crate: Crate) -> list[int]:
+        """The values a face-down crate may show without contradicting what is known: an
+        unseen value (4 or less under a major bridge), leaving enough small values for the
+        other face-down crates under major bridges."""
+        out = []
+        for value in sorted(self.unseen):
+            if crate.major and value > MAJOR_LIMIT:
+                continue
+            left = self.low_unseen() - (value <= MAJOR_LIMIT)
+            if left >= self.low_needed() - crate.major:
+                out.append(value)
+        return out
+
+    def problems(self) -> list[str]:
+        out = []
+        hidden = len(self.hidden())
+        if sum(self.unseen.values()) != self.stock + hidden + self.lost:
+            out.append(f"explosives: {sum(self.unseen.values())} unseen crate values for "
+                       f"{self.stock} in stock, {hidden} face down and {self.lost} lost unseen")
+        if self.low_unseen() < self.low_needed():
+            out.append("explosives: more face-down crates under major bridges than unseen "
+                       "values of 4 or less")
+        for crate in self.crates:
+            if crate.value is not None and not 0 <= crate.value <= 9:
+                out.append(f"explosives: crate {crate.number} has value {crate.value}")
+            if crate.major and crate.value is not None and crate.value > MAJOR_LIMIT:
+                out.append(f"explosives: crate {crate.number} of {crate.value} under the major "
+                           f"{crate.bridge}")
+        if any(v < 0 for v in self.unseen.values()) or self.stock < 0 or self.lost < 0:
+            out.append("explosives: a negative count")
+        numbers = [c.number for c in self.crates]
+        if len(set(numbers)) != len(numbers) or any(n > self.numbered for n in numbers):
+            out.append("explosives: crate numbers repeat or run ahead of the crates rigged")
+        if self.attempt is not None and self.crate(self.attempt.crate) is None:
+            out.append("explosives: a roll waits for a crate that is not in place")
+        return out
