@@ -172,6 +172,38 @@ class Reinforce(Cmd):
 
 
 @dataclass(frozen=True)
+class StartBailey(Cmd):
+    """Phase 3.4: start a Bailey bridge across start->across with a crew from ``start``."""
+
+    size: str
+    groups: Groups
+    start: str
+    across: str
+
+    def __str__(self) -> str:
+        return f"bailey {self.size} {groups_text(self.groups)} {self.start}->{self.across}"
+
+
+@dataclass(frozen=True)
+class Build(Cmd):
+    """Phase 3.4, The Assembly of a Bridge: the round's d10 for one Bailey bridge."""
+
+    chance: ClassVar[bool] = True
+    bridge: str
+
+    def __str__(self) -> str:
+        return f"build {self.bridge}"
+
+
+@dataclass(frozen=True)
+class Pass(Cmd):
+    """Nothing more in an optional step (Phase 3.4: start no further Bailey bridge)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
 class Resign(Cmd):
     def __str__(self) -> str:
         return "resign"
@@ -190,7 +222,7 @@ class Unimplemented(Cmd):
 
 Command = (Deploy | ReserveOrder | EndSetup | Move | Invade | FallBack | Support | EndMovement
            | CombatRoll | First | WithdrawOrder | Withdraw | WeatherRoll | ReserveRoll | Enter
-           | Reinforce | Resign | Unimplemented)
+           | Reinforce | Resign | Unimplemented | StartBailey | Build | Pass)
 
 UNIMPLEMENTED: dict[str, tuple[str, str]] = {
     "barrage": ("Phase 1", "barrage fire"),
@@ -204,8 +236,6 @@ UNIMPLEMENTED: dict[str, tuple[str, str]] = {
     "detonate": ("Phase 3.2", "blowing up bridges"),
     "rig": ("Phase 3.3", "installing explosive charges"),
     "swap": ("Explosives in General", "exchanging crates"),
-    "bailey": ("Phase 3.4", "Bailey bridges"),
-    "build": ("Phase 3.4", "Bailey bridge assembly"),
     "joker": ("Jokers", "jokers"),
     "no joker": ("Jokers", "jokers"),
 }
@@ -311,6 +341,16 @@ def build(board: Board, tree: Tree[Any]) -> Command:
     if kind in ("enter", "reinforce"):
         cls2 = Enter if kind == "enter" else Reinforce
         return cls2(_groups(board, ch[0]), _sector(board, ch[1]))
+    if kind == "bailey":
+        size = str(ch[0]).casefold()
+        if size not in ("small", "large"):
+            raise IllegalMove("Phase 3.4", f"a Bailey bridge is small or large, not '{ch[0]}'")
+        return StartBailey(size, _groups(board, ch[1]), _sector(board, ch[2]),
+                           _sector(board, ch[-1]))
+    if kind == "build":
+        return Build(str(ch[0]))
+    if kind == "pass_":
+        return Pass()
     if kind in ("unimplemented", "unimplemented_no"):
         keyword = str(ch[0]).casefold()
         text = " ".join([str(ch[0])] + [str(t) for r in ch[1:] if isinstance(r, Tree)

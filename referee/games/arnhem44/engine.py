@@ -14,8 +14,8 @@ from referee.core.dice import Dice
 from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
+from referee.games.arnhem44 import bailey, ferries, movement, reserves
 from referee.games.arnhem44 import combat as fight
-from referee.games.arnhem44 import movement, reserves
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board, bundled_board, key_text, other
 from referee.games.arnhem44.commands import (
     CombatRoll,
@@ -62,8 +62,10 @@ from referee.games.arnhem44.sequence import (
     german_reserves_placed,
     start_allied_reserves,
     start_combat,
+    start_movement,
 )
 from referee.games.arnhem44.state import (
+    BAILEY,
     COMBAT,
     MOVEMENT,
     OVER,
@@ -134,6 +136,8 @@ class Arnhem44Engine:
             return state.mover
         if phase == "6.1":
             return REFEREE
+        if phase == BAILEY:
+            return REFEREE if bailey.pending(state) else ALLIED
         if phase == "6.2":
             return ALLIED
         if phase == "6.3":
@@ -152,6 +156,8 @@ class Arnhem44Engine:
         phase = state.phase
         if phase == "6.2" and not state.arriving:
             return None  # the Allied player's choice of die, written with its roll
+        if phase == BAILEY:
+            return bailey.legal(self.board, state)[0] if bailey.pending(state) else None
         if phase in COMBAT or phase in RESERVES:
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
@@ -187,11 +193,14 @@ class Arnhem44Engine:
                         "unseen infantry (support GROUPS) or not (no support)")
             return (f"Phase {phase}, round {state.round} ({'night' if state.night else 'day'}): "
                     "move, invade, fall back, or end movement")
+        if phase == BAILEY:
+            return bailey.decision(state)
         if phase == "6.1":
             return "Phase 6.1 - the weather roll for tomorrow (weather)"
         if phase == "6.2":
             if not state.arriving:
-                return "Phase 6.2 - the Allied reserve roll (reserves black)"
+                return ("Phase 6.2 - the Allied reserve roll (reserves black"
+                        + ("|green" if state.engineers else "") + ")")
             return ("Phase 6.2 - where the Allied reserves enter: "
                     + ", ".join(key_text(k) for k in state.arriving)
                     + " (enter GROUPS START-SECTOR)")
@@ -225,6 +234,7 @@ class Arnhem44Engine:
         for bridge, side in update_control(self.board, work):
             events.append(Event("control", f"{side.capitalize()} controls {bridge}",
                                 {"bridge": bridge, "control": side}))
+        events += ferries.update(self.board, work)
         state.take(work)
         return events
 
@@ -300,6 +310,11 @@ class Arnhem44Engine:
                 raise IllegalMove("RoE/Withdrawal", f"'{command}' is not the decision now: "
                                   f"{self.decision(work)}")
             after_combat(board, work, events)
+            return events
+        if phase == BAILEY:
+            events, going_on = bailey.act(board, work, command, dice)
+            if not going_on:
+                start_movement(work, "4.1", events)
             return events
         if phase in RESERVES:
             return self._block_six(work, command, dice)

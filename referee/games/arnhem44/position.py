@@ -10,6 +10,13 @@ from typing import Any
 from lark import Token, Tree
 
 from referee.core.errors import IllegalMove, NotImplementedRule
+from referee.games.arnhem44.bailey_position import (
+    bailey_lines,
+    bailey_statement,
+    check_bailey,
+    clear_bailey,
+    place_bailey,
+)
 from referee.games.arnhem44.board import (
     ALLIED,
     GERMAN,
@@ -33,7 +40,7 @@ from referee.games.arnhem44.state import (
     Withdrawal,
 )
 
-PHASES = (SETUP_GERMAN, SETUP_ALLIED, "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
+PHASES = (SETUP_GERMAN, SETUP_ALLIED, "3.4", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
 RULE = "Positions"
 
 
@@ -44,6 +51,8 @@ class Statement:
     sector: str = ""
     value: str = ""
     number: int = 0
+    extra: tuple[Any, ...] = ()
+    """More values of a statement (a Bailey bridge's: the far sector and its numbers)."""
 
 
 def build_setup(board: Board, tree: Tree[Any]) -> Statement:
@@ -68,6 +77,8 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, sector=_sector(board, ch[1]), number=int(str(ch[0])))
     if kind == "combat":
         return Statement(kind, sector=_sector(board, ch[0]))
+    if kind in ("engineer", "bailey", "ferry", "contact", "bridge"):
+        return Statement(kind, **bailey_statement(board, kind, tree))
     if kind == "control":
         first = ch[0]
         bridge = board.bridge_names.lookup(
@@ -117,6 +128,7 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.icons_used = 0
         state.control = {b: GERMAN for b in board.bridges}
         state.phase = "4.1"
+        clear_bailey(state)
         return
     if kind == "round":
         if not 1 <= st.number <= board.rounds:
@@ -163,6 +175,8 @@ def place(board: Board, state: AState, st: Statement) -> None:
         if st.value not in SIDES:
             raise IllegalMove(RULE, f"{kind} names a side: allied or german")
         setattr(state, kind, st.value)
+    elif kind in ("engineer", "bailey", "ferry", "contact", "bridge"):
+        place_bailey(board, state, st)
     elif kind == "control":
         if st.value not in SIDES:
             raise IllegalMove(RULE, "control names a side: allied or german")
@@ -181,6 +195,7 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("arriving reserves wait only in phase 6.2 or 6.3")
     if state.above_rhine > len(state.arriving):
         out.append("more reserves above the Rhine than are arriving")
+    out += check_bailey(board, state)
     for sector in state.combats:
         here = state.units.get(sector, Counter())
         if {side_of(g) for g, _ in here} != {ALLIED, GERMAN}:
@@ -251,6 +266,7 @@ def position_lines(board: Board, state: AState) -> list[str]:
         side = state.control.get(bridge, GERMAN)
         if side != GERMAN:
             lines.append(f"setup: control {bridge} {side}")
+    lines += bailey_lines(board, state)
     return lines
 
 

@@ -60,7 +60,8 @@ def on_map(state: AState) -> Counter[Key]:
 
 
 def bridge_json(board: Board, state: AState) -> list[dict[str, Any]]:
-    return [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value, "state": "intact",
+    return [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value,
+             "state": "destroyed" if b.id in state.destroyed else "intact",
              "between": [b.a, b.b], "control": state.control.get(b.id)}
             for b in board.bridges.values()]
 
@@ -89,6 +90,7 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
         "bridges": bridge_json(board, state),
         "tracks": {
             "reserve": [key_text(k) for k in state.track],
+            "engineer": [key_text(k) for k in state.engineers],
             "setup_pool": figures_json(state.pool),
             "icons_used": state.icons_used,
         },
@@ -112,6 +114,11 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
             "first": state.first,
             "strongest": state.strongest,
         },
+        "baileys": [{"id": b.id, "size": b.size, "between": [b.a, b.b], "points": b.points,
+                     "open": b.points == 0, "started": b.started} for b in state.baileys],
+        "ferries": [{"id": f, "between": list(ends), "status": state.ferries.get(f, "active")}
+                    for f, ends in board.ferries.items()],
+        "contact": sorted(state.contact),
         "nationalities": sorted({NATIONALITY[g] for c in state.units.values() for g, _ in c}),
     }
 
@@ -128,7 +135,7 @@ def invariants(board: Board, state: AState) -> list[str]:
         if any(v <= 0 for v in counts.values()):
             out.append(f"{sid} holds a count that is not positive")
     total = (on_map(state) + state.pool + Counter(state.track) + state.waiting
-             + state.eliminated + Counter(state.arriving))
+             + state.eliminated + Counter(state.arriving) + Counter(state.engineers))
     if total != totals(board):
         out.append("figures are not conserved: on the map, the set-up pool, R1-R15, later "
                    "arrivals and the eliminated do not add up to the scenario's figures")
@@ -141,6 +148,20 @@ def invariants(board: Board, state: AState) -> list[str]:
         out.append("Allied set-up units left unplaced after set-up")
     if state.control and set(state.control) - set(board.bridges):
         out.append("control of an unknown bridge")
+    out += bailey_invariants(state)
+    return out
+
+
+def bailey_invariants(state: AState) -> list[str]:
+    """Phase 3.4: at most 8 units on E01-E08, 12 Bailey tokens, markers within 0-20."""
+    out = []
+    if len(state.engineers) > 8:
+        out.append("more than 8 units on the engineer squares E01-E08")
+    if len(state.baileys) > 12:
+        out.append("more than 12 Bailey bridges")
+    for bridge in state.baileys:
+        if not 0 <= bridge.points <= (20 if bridge.size == "large" else 10):
+            out.append(f"{bridge.id} has {bridge.points} construction markers")
     return out
 
 

@@ -9,7 +9,16 @@ from collections import Counter
 from referee.core.dice import Dice
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
-from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, Board, Key, key_text
+from referee.games.arnhem44.bailey import recall
+from referee.games.arnhem44.board import (
+    ALLIED,
+    GERMAN,
+    GERMAN_GROUP,
+    NATIONALITY,
+    Board,
+    Key,
+    key_text,
+)
 from referee.games.arnhem44.commands import Enter, Reinforce, ReserveRoll
 from referee.games.arnhem44.fire import counts_text
 from referee.games.arnhem44.movement import enemies, friends
@@ -39,9 +48,15 @@ def reserves_left(board: Board, state: AState) -> int:
 def roll_reserves(board: Board, state: AState, dice: Dice, command: ReserveRoll) -> list[Event]:
     """Phase 6.2: the black die; that many units from R1-R15, then the printed icons."""
     if command.die == "green":
-        raise IllegalMove("Phase 6.2", "the green die brings in the units on the engineer "
-                          "squares E01-E08, and there are none (Bailey bridges are not refereed "
-                          "yet): roll the black die (reserves black)")
+        if not state.engineers:
+            raise IllegalMove("Phase 6.2", "the green die brings in the units on the engineer "
+                              "squares E01-E08, and there are none: roll the black die "
+                              "(reserves black)")
+        return recall(state, dice)
+    if state.engineers and not reserves_left(board, state):
+        raise IllegalMove("Phase 6.2", "the Allied player must place his reserve troops if "
+                          "possible: R1-R15 and the printed icons are used up, and units wait "
+                          "on the engineer squares (reserves green)")
     (face,) = dice.roll(10, 1, "Allied reserves (black die)", low=0)
     taken: list[Key] = []
     printed = icons(board)
@@ -67,7 +82,7 @@ def entries(board: Board, state: AState, key: Key) -> list[str]:
     """Where an Allied reserve may enter: a start sector with room; US only the centre."""
     out = []
     for sector in board.start_sectors:
-        if key[0] == "US" and sector != board.starts.get("centre"):
+        if NATIONALITY[key[0]] == "US" and sector != board.starts.get("centre"):
             continue
         if friends(state, sector, ALLIED) < board.max_per_side:
             out.append(sector)
@@ -83,7 +98,7 @@ def enter(board: Board, state: AState, command: Enter) -> list[Event]:
             raise IllegalMove("Phase 6.2", f"the reserves to place are "
                               f"{counts_text(dict(pending))}")
         key = matches[0]
-        if key[0] == "US" and command.sector != board.starts.get("centre"):
+        if NATIONALITY[key[0]] == "US" and command.sector != board.starts.get("centre"):
             raise IllegalMove("Phase 6.2", "US units must enter the map by way of the centre "
                               f"sector ({board.starts.get('centre')})")
         if command.sector not in board.start_sectors:

@@ -6,6 +6,7 @@ the events, never silently.  Block 6 (weather, reserves) is refereed.
 from __future__ import annotations
 
 from referee.core.engine import Event
+from referee.games.arnhem44 import bailey, ferries
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.combat import disputed
 from referee.games.arnhem44.reserves import due_german, reserves_left, stuck_allied, stuck_german
@@ -17,7 +18,6 @@ SKIPPED_START = (
     ("3.1", "Phase 3.1 - Diffuse Explosive Charges"),
     ("3.2", "Phase 3.2 - Blowing Up Bridges"),
     ("3.3", "Phase 3.3 - Install Explosive Charges"),
-    ("3.4", "Phase 3.4 - Constructing Bailey Bridges"),
 )
 
 
@@ -41,7 +41,13 @@ def begin_round(board: Board, state: AState, events: list[Event]) -> None:
                             " (no airborne unit lands)" if state.round in (1, 3, 7) else ""))
     for phase, title in SKIPPED_START:
         events.append(_skip(phase, title))
-    start_movement(state, "4.1", events)
+    start_bailey(board, state, events)
+
+
+def start_bailey(board: Board, state: AState, events: list[Event]) -> None:
+    """Phase 3.4 - Constructing Bailey Bridges, then the Allied movement phase."""
+    if not bailey.open_phase(board, state, events):
+        start_movement(state, "4.1", events)
 
 
 def start_movement(state: AState, phase: str, events: list[Event]) -> None:
@@ -95,7 +101,7 @@ def end_round(board: Board, state: AState, events: list[Event]) -> None:
 def start_allied_reserves(board: Board, state: AState, events: list[Event]) -> None:
     """Phase 6.2 - the Allied reserve roll, unless no reserve is left."""
     state.arriving = []
-    if reserves_left(board, state):
+    if reserves_left(board, state) or state.engineers:
         state.phase = "6.2"
         return
     events.append(Event("phase", "Phase 6.2 - The Allies Bring In Reserves: no reserves left"))
@@ -120,5 +126,6 @@ def german_reserves_placed(board: Board, state: AState, events: list[Event]) -> 
     if state.arriving:
         return
     state.above_rhine = 0
+    ferries.end_of_round(state, events)
     state.round += 1
     begin_round(board, state, events)

@@ -15,6 +15,7 @@ OVER = "over"
 MOVEMENT = ("4.1", "5.1")
 COMBAT = ("4.2", "5.2")
 RESERVES = ("6.1", "6.2", "6.3")
+BAILEY = "3.4"
 
 
 @dataclass
@@ -39,6 +40,23 @@ class Withdrawal:
     sector: str
     key: Key
     count: int
+
+
+@dataclass
+class Bailey:
+    """A Bailey bridge, under construction or open (Phase 3.4 - Constructing Bailey Bridges)."""
+
+    id: str
+    a: str
+    b: str
+    size: str
+    """small (rivers and canals, 10 construction markers) or large (the three streams, 20)."""
+    points: int
+    """Construction markers left: 0 = the bridge is open to all units."""
+    started: int
+    """The round construction started (no work on it that round)."""
+    worked: int = 0
+    """The last round whose assembly step dealt with it (rolled, or no work: enemy troops)."""
 
 
 @dataclass
@@ -82,6 +100,18 @@ class AState:
     control: dict[str, str] = field(default_factory=dict)
     """Bridge -> the side controlling it (Waterways; all German at the start)."""
     result: dict[str, Any] | None = None
+    # -- Phase 3.4 Bailey bridges and the ferries (bailey.py, ferries.py)
+    baileys: list[Bailey] = field(default_factory=list)
+    engineers: list[Key] = field(default_factory=list)
+    """The units on the engineer squares E01-E08, E01 first (Phase 3.4, Phase 6.2)."""
+    ferries: dict[str, str] = field(default_factory=dict)
+    """Ferry -> flipped | removed (Ferry); a ferry not named here is active."""
+    contact: set[str] = field(default_factory=set)
+    """Airborne groups that have made contact with operation GARDEN (Phase 3.4 crews; set by
+    the airborne rules, Phase 2.3, and by positions: ``setup: contact 82``)."""
+    destroyed: set[str] = field(default_factory=set)
+    """Destroyed bridges (Phases 3.1-3.2; positions: ``setup: bridge NAME destroyed``): a
+    Bailey bridge may be built across their border."""
 
     @property
     def night(self) -> bool:
