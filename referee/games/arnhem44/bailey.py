@@ -25,6 +25,7 @@ from referee.games.arnhem44.commands import Build, Command, Pass, StartBailey
 from referee.games.arnhem44.state import BAILEY, AState, Bailey
 
 RULE = "Phase 3.4"
+ASSEMBLY = "Phase 3.4/The Assembly of a Bridge"
 TITLE = "Phase 3.4 - Constructing Bailey Bridges"
 ENGINEER_SQUARES = 8
 """E01 to E08: "there are only 8 engineer spaces available"."""
@@ -96,7 +97,8 @@ def crew_problem(board: Board, state: AState, size: str, start: str,
     need = CREW[size]
     total = sum(n for _, n in groups)
     if total != need:
-        return f"a {size} Bailey bridge costs {need} units, not {total}"
+        return (f"a {size} Bailey bridge costs {need} units, not {total}"
+                + (" (A Large Bailey Bridge)" if size == "large" else ""))
     if free_squares(state) < need:
         return (f"the engineer squares E01-E08 have {free_squares(state)} free, and the crew "
                 f"needs {need}: a player cannot initiate construction if there's not enough "
@@ -147,7 +149,7 @@ def start(board: Board, state: AState, command: StartBailey) -> list[Event]:
     if command.size != size:
         heading = "A Large Bailey Bridge" if size == "large" else "A Small Bailey Bridge"
         raise IllegalMove(
-            f"{RULE}, {heading}",
+            f"{RULE}/{heading}",
             f"the {link.water} between {command.start} and {command.across} is "
             + ("one of the 3 major streams: a large Bailey bridge connects it" if size == "large"
                else "a river or canal: a small Bailey bridge connects it"))
@@ -179,7 +181,15 @@ def build(board: Board, state: AState, dice: Dice, command: Build) -> list[Event
     assert due, "no assembly roll waits"
     bridge = due[0]
     if command.bridge.casefold() != bridge.id.casefold():
-        raise IllegalMove(RULE, f"the assembly goes bridge after bridge: {bridge.id} is next, "
+        named = [b for b in state.baileys if b.id.casefold() == command.bridge.casefold()]
+        if named and named[0].started == state.round:
+            raise IllegalMove(RULE, f"no work on {named[0].id} this round: the Allied player "
+                              "cannot work on a bridge the same turn he started the "
+                              "construction (the material has to be transported first)")
+        if named and named[0].points == 0:
+            raise IllegalMove(ASSEMBLY, f"{named[0].id} is finished: it has no construction "
+                              "markers left")
+        raise IllegalMove(ASSEMBLY, f"the assembly goes bridge after bridge: {bridge.id} is next, "
                           f"not {command.bridge}")
     (face,) = dice.roll(10, 1, f"assembly of {bridge.id} ({bridge.points} markers left)", low=0)
     removed = min(face, bridge.points)
@@ -260,7 +270,7 @@ def act(board: Board, state: AState, command: Command, dice: Dice) -> tuple[list
     """One command of Phase 3.4; (events, whether the phase goes on)."""
     if pending(state):
         if not isinstance(command, Build):
-            raise IllegalMove(RULE, f"the assembly roll for {pending(state)[0].id} comes first "
+            raise IllegalMove(ASSEMBLY, f"the assembly roll for {pending(state)[0].id} comes first "
                               f"(build {pending(state)[0].id})")
         events = build(board, state, dice, command)
         return events, advance(board, state, events)
@@ -270,7 +280,7 @@ def act(board: Board, state: AState, command: Command, dice: Dice) -> tuple[list
         events = start(board, state, command)
         return events, advance(board, state, events)
     if isinstance(command, Build):
-        raise IllegalMove(RULE, f"no assembly roll waits: {command.bridge} is not under "
+        raise IllegalMove(ASSEMBLY, f"no assembly roll waits: {command.bridge} is not under "
                           "construction, was started this round (the material has to be "
                           "transported first) or has had its roll")
     raise IllegalMove(RULE, f"'{command}' must wait: start a Bailey bridge (bailey small|large "

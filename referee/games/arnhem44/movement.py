@@ -55,6 +55,9 @@ def crossing(board: Board, state: AState, here: str, there: str, kind: str, side
     if link.ferry is not None and side == "german" and usable(state, link.ferry):
         return 1, False, 2  # "Using the ferry is free" (German only, Ferry)
     water = link.water or "the waterway"
+    if link.ferry is not None and side == "german" and (link.kind == "stream" or kind != "inf"):
+        raise IllegalMove("Ferry", f"the {link.ferry} marker was removed at the end of the round "
+                          "in which Allied troops reached it: the German player cannot use it")
     if link.kind == "stream":
         raise IllegalMove(
             "Waterways", f"the {water} between {here} and {there} is a deep-blue stream: no "
