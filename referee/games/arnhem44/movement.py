@@ -55,14 +55,15 @@ def crossing(board: Board, state: AState, here: str, there: str, kind: str, side
     if link.ferry is not None and side == "german" and usable(state, link.ferry):
         return 1, False, 2  # "Using the ferry is free" (German only, Ferry)
     water = link.water or "the waterway"
-    if link.ferry is not None and side == "german" and (link.kind == "stream" or kind != "inf"):
+    if link.ferry is not None and (link.kind == "stream" or kind != "inf"):
         raise IllegalMove("Ferry", f"the {link.ferry} marker was removed at the end of the round "
-                          "in which Allied troops reached it: the German player cannot use it")
+                          "in which Allied troops reached it: the German player cannot use it"
+                          if side == "german" else f"only the German player may use the "
+                          f"{link.ferry} between {here} and {there}")
     if link.kind == "stream":
         raise IllegalMove(
             "Waterways", f"the {water} between {here} and {there} is a deep-blue stream: no "
-            "infantry, armour or artillery crosses it without a bridge or ferry"
-            + (" (ferries are for the German player only)" if link.ferry else ""))
+            "infantry, armour or artillery crosses it without a bridge or ferry")
     if kind != "inf":
         raise IllegalMove(
             "Waterways", f"{'tanks' if kind == 'tank' else 'artillery'} cannot cross the "
