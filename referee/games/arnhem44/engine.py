@@ -40,6 +40,7 @@ from referee.games.arnhem44.commands import (
     build,
     not_implemented,
 )
+from referee.games.arnhem44.contact import update_contact
 from referee.games.arnhem44.deployment import (
     deploy_allied,
     deploy_german,
@@ -235,6 +236,7 @@ class Arnhem44Engine:
             events.append(Event("control", f"{side.capitalize()} controls {bridge}",
                                 {"bridge": bridge, "control": side}))
         events += ferries.update(self.board, work)
+        events += update_contact(work)
         state.take(work)
         return events
 

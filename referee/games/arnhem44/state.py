@@ -107,8 +107,8 @@ class AState:
     ferries: dict[str, str] = field(default_factory=dict)
     """Ferry -> flipped | removed (Ferry); a ferry not named here is active."""
     contact: set[str] = field(default_factory=set)
-    """Airborne groups that have made contact with operation GARDEN (Phase 3.4 crews; set by
-    the airborne rules, Phase 2.3, and by positions: ``setup: contact 82``)."""
+    """Airborne groups that have made contact with operation GARDEN (contact.py, A27; Phase 3.4
+    crews; positions: ``setup: contact 82``)."""
     destroyed: set[str] = field(default_factory=set)
     """Destroyed bridges (Phases 3.1-3.2; positions: ``setup: bridge NAME destroyed``): a
     Bailey bridge may be built across their border."""

@@ -140,3 +140,9 @@ def test_pass_ends_phase_3_4() -> None:
     assert Pass() in ENGINE.legal(state)
     ENGINE.apply(state, Pass(), tray(random.Random(0)))
     assert state.phase == "4.1"
+
+
+def test_phase_3_4_airborne_troops_build_only_after_contact_with_garden() -> None:
+    report = replayed("Phase3.4-airborne-contact.log")
+    assert "airborne group 101 makes contact with operation GARDEN at Achel" in texts(report)
+    assert [p.line for p in report.problems] == [8]
