@@ -1,6 +1,6 @@
 """The Arnhem '44 engine: set-up, the round (six blocks; those of the next issue named and
-skipped), movement phases 4.1/5.1 (moving, intrusions, fall back), combat 4.2/5.2 and
-withdrawal, the first round's airborne bonus, weather and reserves (block 6).
+skipped), Bailey bridges (phase 3.4), movement phases 4.1/5.1 (moving, intrusions, fall back),
+combat 4.2/5.2 and withdrawal, the first round's airborne bonus, weather and reserves (block 6).
 """
 
 from __future__ import annotations
@@ -94,11 +94,11 @@ class Arnhem44Engine:
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
         coverage=(
-            "set-up, the round (phases 1-3 named and skipped), movement phases 4.1/5.1 "
-            "(moving, intrusions, waterway crossings, fall back), combat 4.2/5.2 and withdrawal, "
-            "the first round's airborne bonus, weather and reserves (6.1-6.3); not yet: barrage, "
-            "airborne landings, supply, explosives, Bailey bridges, jokers, veteran options, "
-            "victory"
+            "set-up, the round (phases 1-3.3 named and skipped), Bailey bridges (3.4), movement "
+            "phases 4.1/5.1 (moving, intrusions, waterway crossings, ferries, fall back), combat "
+            "4.2/5.2 and withdrawal, the first round's airborne bonus, weather and reserves "
+            "(6.1-6.3, black and green dice); not yet: barrage, airborne landings, supply, "
+            "explosives, jokers, veteran options, victory"
         ),
     )
 

@@ -37,6 +37,15 @@ def render(board: Board, state: AState, to_act: str | None, decision: str) -> Se
     out.append(table)
     if state.track:
         out.append(Text("R1-R15: " + ", ".join(key_text(k) for k in state.track)))
+    if state.engineers:
+        out.append(Text("E01-E08: " + ", ".join(key_text(k) for k in state.engineers)))
+    for bridge in state.baileys:
+        out.append(Text(f"{bridge.id} {bridge.a}->{bridge.b} ({bridge.size}): "
+                        + ("open" if bridge.points == 0 else
+                           f"{bridge.points} construction markers left")))
+    gone = [f"{f} {s}" for f, s in sorted(state.ferries.items())]
+    if gone:
+        out.append(Text("Ferries: " + ", ".join(gone)))
     if state.eliminated:
         out.append(Text("Eliminated: " + ", ".join(
             f"{n} {key_text(k)}" for k, n in sorted(state.eliminated.items(),

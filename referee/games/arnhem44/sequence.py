@@ -1,6 +1,7 @@
 """A Single Round: the six blocks in order.  The blocks the referee does not referee yet (phases
-1, 2.1-2.3 and 3.1-3.4, the next Arnhem '44 issue) are named and skipped with a sentence in
-the events, never silently.  Block 6 (weather, reserves) is refereed.
+1, 2.1-2.3 and 3.1-3.3, the next Arnhem '44 issue) are named and skipped with a sentence in
+the events, never silently.  Phase 3.4 (Bailey bridges) and block 6 (weather, reserves) are
+refereed.
 """
 
 from __future__ import annotations
