@@ -50,7 +50,7 @@ def crossing(board: Board, state: AState, here: str, there: str, kind: str, side
         return 1, False, 0
     if open_between(state, here, there):
         return 1, False, 2  # an open Bailey bridge is "accessible to all units" (Phase 3.4)
-    if link.bridge is not None:
+    if link.bridge is not None and link.bridge not in state.destroyed:
         return 1, False, 2  # "Crossing a bridge is free"; the defender gets +2 d10
     if link.ferry is not None and side == "german" and usable(state, link.ferry):
         return 1, False, 2  # "Using the ferry is free" (German only, Ferry)
