@@ -121,6 +121,12 @@ class Engine(Protocol[S, C]):
 
     ``apply`` either performs the command completely or raises ``IllegalMove`` (with the rule
     section) and leaves the state exactly as it was.
+
+    Two optional hooks, looked up by name by the replay driver:
+    ``out_of_turn(state, command)`` names why a roll written at the wrong step is skipped, and
+    ``confirm(state, side, command)`` checks a command whose ``statement`` is true (a fact
+    stated, such as ``hits none``): it answers the events that record it, raises
+    ``IllegalMove`` when the fact is false, or answers None to apply it as a command.
     """
 
     info: GameInfo

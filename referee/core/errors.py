@@ -50,6 +50,18 @@ UNREADABLE_KINDS = frozenset(
 )
 
 
+_ENDINGS = (".", "?", "!")
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a full stop added unless it ends with one, a question mark or
+    an exclamation mark (or is empty)."""
+    stripped = text.rstrip()
+    if not stripped or stripped.endswith(_ENDINGS):
+        return stripped
+    return stripped + "."
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a log, at one place in it."""
@@ -61,6 +73,11 @@ class Problem:
     text: str = ""
     rule: str | None = None
     hint: str | None = None
+
+    def __post_init__(self) -> None:
+        # A problem is told in sentences: each ends with its punctuation.
+        # (A hint is left as it is: it is often a list of commands to copy.)
+        object.__setattr__(self, "message", sentence(self.message))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -171,6 +171,22 @@ def _misread_command(error: UnexpectedToken) -> bool:
     )
 
 
+def _shown(found: str) -> str:
+    """The text a message quotes for what the parser did not expect: as it is when it is
+    plain ASCII, otherwise with its code point and name, so that an invisible character
+    (a zero-width space, a soft hyphen) is named rather than quoted as nothing."""
+    odd = next((c for c in found if not c.isascii()), None)
+    if odd is None:
+        return f"'{found}'"
+    import unicodedata  # only for a line holding a character the log language never uses
+
+    name = unicodedata.name(odd, "unnamed character").lower()
+    label = f"U+{ord(odd):04X} {name}"
+    if unicodedata.category(odd)[0] in "CZ" or not odd.isprintable():
+        return f"{label} (an invisible character: delete it)"
+    return f"'{found}' ({label})"
+
+
 def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxError:
     """A plain sentence for a Lark error on one line, with the 1-based column."""
     column = getattr(error, "column", None)
@@ -178,7 +194,8 @@ def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxEr
         column = len(text.rstrip()) + 1
     if isinstance(error, UnexpectedCharacters):
         found = text[column - 1 : column]
-        message = f"unexpected '{found}'; expected {_expected(parser, error.allowed or set())}"
+        expected = _expected(parser, error.allowed or set())
+        message = f"unexpected {_shown(found)}; expected {expected}"
     elif isinstance(error, UnexpectedEOF):
         message = f"the line ends too soon; expected {_expected(parser, set(error.expected))}"
         column = len(text.rstrip()) + 1
@@ -200,9 +217,9 @@ def syntax_error(parser: Lark, text: str, error: UnexpectedInput) -> LogSyntaxEr
             message = "the line ends too soon"
         elif token.type.endswith("EXPECT_VALUE"):  # the rest of a line, where it has no place
             words = str(token).split()  # empty for a run of spaces Python counts (U+3000)
-            message = f"unexpected '{words[0] if words else str(token).strip(' ')[:1]}'"
+            message = f"unexpected {_shown(words[0] if words else str(token).strip(' ')[:1])}"
         else:
-            message = f"unexpected '{token}'"
+            message = f"unexpected {_shown(str(token))}"
         names = error.accepts or error.expected or _namespaced(error)
         message += f"; expected {_expected(parser, names)}"
     else:  # pragma: no cover - Lark has no other UnexpectedInput subclasses

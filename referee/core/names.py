@@ -96,6 +96,27 @@ class NameIndex(Generic[T]):
         return list(dict.fromkeys(self._display.values()))
 
 
+_BRACKETED = re.compile(r"\s*\([^)]*\)")
+
+
+def short_forms(full_names: Mapping[str, str]) -> dict[str, list[str]]:
+    """The shorter forms by which players write full names, for each key of ``full_names``
+    that has any: the name without its bracketed parts ("2nd Battalion Irish Guards") and each
+    run of its last two or more words ("Irish Guards").  A form that two names share
+    ("Grenadier Guards") names neither, and is left to did-you-mean."""
+    owners: dict[str, set[str]] = {}
+    forms: dict[str, list[str]] = {}
+    for key, full in full_names.items():
+        words = _BRACKETED.sub("", full).split()
+        candidates = [" ".join(words)] + [" ".join(words[i:]) for i in range(1, len(words) - 1)]
+        mine = [form for form in dict.fromkeys(candidates) if form != full and form]
+        forms[key] = mine
+        for form in mine:
+            owners.setdefault(normalise(form), set()).add(key)
+    return {key: kept for key, mine in forms.items()
+            if (kept := [form for form in mine if len(owners[normalise(form)]) == 1])}
+
+
 def _begins(key: str, typed: str) -> bool:
     """Does the name ``key`` begin with ``typed``, hold it as a whole part (``1p/1ab`` for
     ``1p``; ``b/504/82`` for ``504``), or hold it at all when it is a word or longer?"""

@@ -374,6 +374,8 @@ class Replayer:
         try:
             for item in line.items:
                 self._advance(line, item)
+                if self._statement(line, item):
+                    continue
                 self._check_side(line, item)
                 self._apply(line, item)
         except RefereeError as error:
@@ -385,6 +387,28 @@ class Replayer:
             if problem.column is None:
                 problem = replace(problem, column=1)
             self._problem(problem)
+
+    def _statement(self, line: ActionLine, item: CommandItem) -> bool:
+        """A command that states a fact rather than acting (``german: hits none`` after a
+        combat that left the German side no hits): the engine's ``confirm`` checks it against
+        the state and answers its events, or None to treat it as an ordinary command.  A
+        statement changes nothing and may come from a side that is not to act."""
+        command = item.command
+        confirm = getattr(self.engine, "confirm", None)
+        if confirm is None or not getattr(command, "statement", False):
+            return False
+        state = self.report.state
+        side = line.side if line.side is not None else self.engine.to_act(state)
+        if side is None or self.engine.to_act(state) is None:
+            return False
+        if normalise(side) not in {normalise(name) for name in self.engine.info.sides}:
+            return False  # the side check names the unknown side
+        events = confirm(state, normalise(side), command)
+        if events is None:
+            return False
+        for event in events:
+            self.report.events.append(LineEvent(line.number, str(command), event, False))
+        return True
 
     def _check_side(self, line: ActionLine, item: CommandItem) -> None:
         state = self.report.state

@@ -82,7 +82,7 @@ allied: attack Geldorp {d10: 1 1 1 1 | 1 1 1 1 1 1 | 10 10}
     report = replay_text(text)
     assert [p.message for p in report.problems] == [
         "12 dice recorded for 'attack Geldorp', but the rules rolled 11: 4 for 21G/5G at "
-        "Geldorp, 6 for 32G at Geldorp, 1 for 59 at Geldorp"]
+        "Geldorp, 6 for 32G at Geldorp, 1 for 59 at Geldorp."]
 
 
 def test_7_1_armor_in_rough_terrain_says_why_it_rolls_two() -> None:

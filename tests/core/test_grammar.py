@@ -51,7 +51,7 @@ def test_a_syntax_error_says_what_was_expected_in_words() -> None:
     log = parse_log('[Game "battle-card"]\nattack Grave {d6 4}\n')
     (problem,) = log.problems
     assert problem.line == 2 and problem.column == 18
-    assert problem.message == "unexpected '4'; expected ':'"
+    assert problem.message == "unexpected '4'; expected ':'."
 
 
 def test_an_unknown_first_word_is_not_a_command_with_a_suggestion() -> None:

@@ -84,6 +84,6 @@ def test_assertions_read_values_after_the_state_changes() -> None:
     )
     report = replay(log)
     assert [(p.line, p.message) for p in report.problems] == [
-        (11, "the log expects turn = 1, but it is 2"),
-        (12, "the state has no value 'nothing.here'"),
+        (11, "the log expects turn = 1, but it is 2."),
+        (12, "the state has no value 'nothing.here'."),
     ]

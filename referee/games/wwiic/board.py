@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.core.names import NameIndex, normalise
+from referee.core.names import NameIndex, normalise, short_forms
 from referee.core.resources import scenario_dir
 
 if TYPE_CHECKING:
@@ -280,6 +280,9 @@ class Board:
             self.unit_names.add(unit["id"], unit["id"], (unit["name"], *unit.get("aliases", ())))
             if formation not in self.formations.setdefault(side, []):
                 self.formations[side].append(formation)
+        # Full names are written shorter at the table: "Irish Guards" (names.short_forms).
+        for ident, forms in short_forms({u["id"]: u["name"] for u in data["units"]}).items():
+            self.unit_names.add(ident, ident, [f for f in forms if f not in self.unit_names])
         self.unit_order = tuple(self.units)
         self.side_of = {u.id: u.side for u in self.units.values()}
 

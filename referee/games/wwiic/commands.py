@@ -145,6 +145,11 @@ class Hits:
     units: tuple[str, ...]
     chance: ClassVar[bool] = False
 
+    @property
+    def statement(self) -> bool:
+        """``hits none`` states that a side has no hits to apply (the engine's ``confirm``)."""
+        return not self.units
+
     def __str__(self) -> str:
         return "hits " + (" ".join(self.units) if self.units else "none")
 
@@ -230,11 +235,21 @@ def _unit_move(board: Board, tree: Tree[Any]) -> UnitMove:
 
 
 def _unit_list(board: Board, children: list[Any]) -> list[str]:
-    """The units of ``hits``/``replace``: unit ids, each a word, or ``none``."""
-    tokens = [t for c in children if isinstance(c, Tree) for t in _tokens(c)]
-    if len(tokens) == 1 and str(tokens[0]).casefold() == "none":
-        return []
-    return [board.unit_names.lookup(str(t), column=t.column) for t in tokens]
+    """The units of ``hits``/``replace``: unit names (a name may be several words, "Irish
+    Guards"), or ``none``."""
+    units: list[str] = []
+    for child in children:
+        if not isinstance(child, Tree):
+            continue
+        tokens = _tokens(child)
+        if len(tokens) == 1 and str(tokens[0]).casefold() == "none" and len(children) == 1:
+            return []
+        words = [str(t) for t in tokens]
+        while words:
+            column = tokens[len(tokens) - len(words)].column
+            unit, words = split_leading_name(words, board.unit_names, column=column)
+            units.append(unit)
+    return units
 
 
 def build(board: Board, tree: Tree[Any]) -> Command:

@@ -502,6 +502,16 @@ class WWIICEngine:
             walks.append(walk)
         return walks, None
 
+    def confirm(self, state: WState, side: str, command: Any) -> list[Event] | None:
+        """``hits none`` as a statement (7.5): a club writes the hits line of every combat,
+        even when the terrain took every hit away.  Outside a combat's decisions it is true
+        (no hits wait for anyone) and is recorded; during one, it is the ordinary answer, and
+        the combat refuses it if that side still owes hits."""
+        if not isinstance(command, Hits) or command.units or state.phase is Phase.BATTLE:
+            return None
+        return [Event("statement", f"{side.capitalize()} states no hits: none are waiting "
+                      "(7.5)", {"side": side, "hits": 0})]
+
     def out_of_turn(self, state: WState, command: Any) -> IllegalMove | None:
         """Why a roll written in the log is not made now, when a rule says so: Game-turn 1
         has no weather roll (4, Sequence of Play step 2: the weather is clear on turn 1).

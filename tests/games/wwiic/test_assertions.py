@@ -41,7 +41,7 @@ def test_expect_reads_a_negative_number() -> None:
     report = run("expect vp.eliminated = -5\nexpect vp.eliminated = 1\n")
     (problem,) = report.problems
     assert str(problem.kind) == "assertion"
-    assert problem.message == "the log expects vp.eliminated = -5, but it is 1"
+    assert problem.message == "the log expects vp.eliminated = -5, but it is 1."
 
 
 def test_expect_reads_a_value_that_holds_keywords() -> None:
@@ -53,7 +53,8 @@ expect units.P/1P.status = due turn 4
     units = ENGINE.to_json(ENGINE.setup(None, {}))["units"]
     assert next(u for u in units if u["id"] == "P/1P")["status"] == "due turn 7"
     (problem,) = [p for p in report.problems if p.line == 3]
-    assert problem.message == "the log expects units.P/1P.status = due turn 4, but it is due turn 7"
+    assert problem.message == ("the log expects units.P/1P.status = due turn 4, but it is due "
+                               "turn 7.")
     assert [p for p in report.problems if p.line == 2] == []
 
 
@@ -73,5 +74,5 @@ def test_expect_without_a_value_and_stray_text_elsewhere_read_plainly() -> None:
     stray character is named alone, and a missing value is asked for as "a value"."""
     report = run("expect vp.eliminated =\nallied: hits 2HC ! x\n")
     messages = [p.message for p in report.problems]
-    assert messages[0] == "the line ends too soon; expected a value"
+    assert messages[0] == "the line ends too soon; expected a value."
     assert messages[1].startswith("unexpected '!'; expected")
