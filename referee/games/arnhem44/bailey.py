@@ -309,6 +309,7 @@ def recall(state: AState, dice: Dice) -> list[Event]:
     taken = state.engineers[:face]
     state.engineers = state.engineers[face:]
     state.arriving = list(taken)
+    state.recalled = True
     lost = face - len(taken)
     text = f"Phase 6.2 - the Allies roll the green die: {face}"
     if taken:

@@ -31,8 +31,8 @@ def _column(token: Any) -> int | None:
 
 
 def bailey_statement(board: Board, kind: str, tree: Tree[Any]) -> dict[str, Any]:
-    """The fields of a Statement for ``engineer``, ``bailey``, ``ferry``, ``contact`` and
-    ``bridge``."""
+    """The fields of a Statement for ``engineer``, ``bailey``, ``ferry``, ``contact``,
+    ``recalled`` and ``bridge``."""
     ch = tree.children
     if kind == "engineer":
         return {"groups": _groups(board, ch[0])}
@@ -50,6 +50,8 @@ def bailey_statement(board: Board, kind: str, tree: Tree[Any]) -> dict[str, Any]
         return {"sector": match[0], "value": str(ch[1]).casefold()}
     if kind == "contact":
         return {"value": str(ch[0])}
+    if kind == "recalled":
+        return {}
     bridge = board.bridge_names.lookup(str(ch[0]), column=_column(ch[0]))
     return {"sector": bridge, "value": str(ch[1]).casefold()}
 
@@ -60,6 +62,7 @@ def clear_bailey(state: AState) -> None:
     state.ferries = {}
     state.contact = set()
     state.destroyed = set()
+    state.recalled = False
 
 
 def place_bailey(board: Board, state: AState, st: Statement) -> None:
@@ -93,6 +96,8 @@ def place_bailey(board: Board, state: AState, st: Statement) -> None:
             state.ferries.pop(st.sector, None)
         else:
             state.ferries[st.sector] = st.value
+    elif kind == "recalled":
+        state.recalled = True
     elif kind == "contact":
         match = [g for g in AIRBORNE if g.casefold() == st.value.casefold()]
         if not match:
@@ -147,6 +152,8 @@ def bailey_lines(board: Board, state: AState) -> list[str]:
     for ferry in board.ferries:
         if status(state, ferry) != ACTIVE:
             lines.append(f"setup: ferry {ferry} {status(state, ferry)}")
+    if state.recalled and state.arriving:
+        lines.append("setup: recalled")
     for group in sorted(state.contact):
         lines.append(f"setup: contact {group}")
     for bridge_id in board.bridges:

@@ -77,7 +77,7 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, sector=_sector(board, ch[1]), number=int(str(ch[0])))
     if kind == "combat":
         return Statement(kind, sector=_sector(board, ch[0]))
-    if kind in ("engineer", "bailey", "ferry", "contact", "bridge"):
+    if kind in ("engineer", "bailey", "ferry", "contact", "bridge", "recalled"):
         return Statement(kind, **bailey_statement(board, kind, tree))
     if kind == "control":
         first = ch[0]
@@ -175,7 +175,7 @@ def place(board: Board, state: AState, st: Statement) -> None:
         if st.value not in SIDES:
             raise IllegalMove(RULE, f"{kind} names a side: allied or german")
         setattr(state, kind, st.value)
-    elif kind in ("engineer", "bailey", "ferry", "contact", "bridge"):
+    elif kind in ("engineer", "bailey", "ferry", "contact", "bridge", "recalled"):
         place_bailey(board, state, st)
     elif kind == "control":
         if st.value not in SIDES:

@@ -70,6 +70,7 @@ def roll_reserves(board: Board, state: AState, dice: Dice, command: ReserveRoll)
                 state.waiting[key] -= 1
                 taken.append(key)
     state.arriving = taken
+    state.recalled = False
     lost = face - len(taken)
     text = f"Phase 6.2 - the Allies roll the black die: {face}"
     text += f"; {len(taken)} unit{'s' if len(taken) != 1 else ''} arrive" if taken else ""
@@ -123,9 +124,10 @@ def stuck_allied(board: Board, state: AState, events: list[Event]) -> None:
         return
     for key in reversed(stuck):
         state.arriving.remove(key)
-        state.track.insert(0, key)
+        (state.engineers if state.recalled else state.track).insert(0, key)
+    track = "the engineer squares" if state.recalled else "the track"
     events.append(Event("reserves-wait", f"no room in the start sectors: "
-                        f"{', '.join(key_text(k) for k in stuck)} stay on the track"))
+                        f"{', '.join(key_text(k) for k in stuck)} stay on {track}"))
 
 
 def due_german(board: Board, state: AState) -> list[Event]:

@@ -104,6 +104,9 @@ class AState:
     baileys: list[Bailey] = field(default_factory=list)
     engineers: list[Key] = field(default_factory=list)
     """The units on the engineer squares E01-E08, E01 first (Phase 3.4, Phase 6.2)."""
+    recalled: bool = False
+    """The arriving Allied reserves came from E01-E08 (the green die): those that cannot be
+    placed go back there (A28), not to R1-R15."""
     ferries: dict[str, str] = field(default_factory=dict)
     """Ferry -> flipped | removed (Ferry); a ferry not named here is active."""
     contact: set[str] = field(default_factory=set)

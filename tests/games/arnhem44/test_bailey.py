@@ -146,3 +146,9 @@ def test_phase_3_4_airborne_troops_build_only_after_contact_with_garden() -> Non
     report = replayed("Phase3.4-airborne-contact.log")
     assert "airborne group 101 makes contact with operation GARDEN at Achel" in texts(report)
     assert [p.line for p in report.problems] == [8]
+
+
+def test_phase_6_2_recalled_engineers_without_room_go_back_to_the_engineer_squares() -> None:
+    report = replayed("Phase6.2-green-die-no-room.log")
+    assert "no room in the start sectors: inf/US stay on the engineer squares" in texts(report)
+    assert report.problems == []
