@@ -7,8 +7,10 @@ file itself (atomically) and the partial file removed.  A batch that is killed o
 half-way leaves the partial file with every row it had; ``--resume`` goes on from it.
 Without a file, rows go to standard output as JSON Lines, one per log as soon as it is known.
 
-In CSV the nested values (problem counts by kind and by rule, VPs) are compact JSON in their
-cell, and an empty cell is ``null``.
+A row is the envelope every ``--json`` command shares (its ``state`` left out: null), then
+the row's own flat columns.  In CSV the nested values (the problem objects, pending, outcome,
+problem counts by kind and by rule) are compact JSON in their cell, and an empty cell is
+``null``.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from referee.core.files import atomic_file
 FIELDS = tuple(LogResult("", "legal", 0).to_json())
 """The columns of a CSV results file, in order (the keys of a JSON Lines row)."""
 
-JSON_CELLS = frozenset({"problems_by_kind", "problems_by_rule"})
-INT_CELLS = frozenset({"exit_code", "problems", "turn", "vp_objective", "vp_eliminated",
+JSON_CELLS = frozenset({"problems", "state", "pending", "outcome", "problems_by_kind",
+                        "problems_by_rule"})
+INT_CELLS = frozenset({"exit_code", "problem_count", "turn", "vp_objective", "vp_eliminated",
                        "vp_total"})
 FLOAT_CELLS = frozenset({"ms"})
 BOOL_CELLS = frozenset({"ok"})
@@ -202,10 +205,13 @@ def read_partial(path: Path) -> list[LogResult]:
 def _row_of(data: dict[str, Any]) -> LogResult:
     return LogResult(
         data["path"], data["status"], int(data["exit_code"]), game=data.get("game"),
-        problems=int(data.get("problems") or 0), by_kind=dict(data.get("problems_by_kind") or {}),
+        problems=int(data.get("problem_count") or 0),
+        by_kind=dict(data.get("problems_by_kind") or {}),
         by_rule=dict(data.get("problems_by_rule") or {}), first_problem=data.get("first_problem"),
         result=data.get("result"), winner=data.get("winner"), reason=data.get("reason"),
         vp=data.get("vp"), turn=data.get("turn"), ms=float(data.get("ms") or 0.0),
+        listed=tuple(data.get("problems") or ()), pending=data.get("pending"),
+        outcome=data.get("outcome"),
     )
 
 
@@ -223,7 +229,8 @@ def _from_cells(cells: dict[str, str]) -> dict[str, Any]:
     for key in FIELDS:
         text = cells.get(key, "")
         if text == "":
-            row[key] = {} if key in ("problems_by_kind", "problems_by_rule") else None
+            row[key] = ({} if key in ("problems_by_kind", "problems_by_rule")
+                        else [] if key == "problems" else None)
         elif key in JSON_CELLS:
             row[key] = json.loads(text)
         elif key in INT_CELLS:

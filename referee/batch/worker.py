@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.core import envelope
+from referee.core.envelope import problem_json
 from referee.core.errors import Problem
 from referee.core.parsing import read_log
 from referee.core.replay import Report, replay
@@ -92,6 +94,11 @@ class LogResult:
     vp: dict[str, Any] | None = None
     turn: int | None = None
     ms: float = 0.0
+    listed: tuple[dict[str, Any], ...] = ()
+    """The problems as the envelope's problem objects (``problems`` is their count)."""
+    pending: dict[str, Any] | None = None
+    outcome: dict[str, Any] | None = None
+    """The envelope's pending and outcome objects (null when the log cannot be replayed)."""
 
     @property
     def ok(self) -> bool:
@@ -99,14 +106,25 @@ class LogResult:
 
     def to_json(self) -> dict[str, Any]:
         vp = _flat(self.vp or {})
+        listed = [problem_json(p) for p in self.listed] if self.listed else [
+            problem_json({"kind": kind, "message": self.first_problem})
+            for kind in self.by_kind][:1]
         return {
+            # The envelope (docs/schema/envelope.json), its state left out of a table row:
+            # ``referee replay --json`` gives it.
             "schema": ROW_SCHEMA,
-            "path": self.path,
+            "source": self.path,
             "game": self.game,
             "ok": self.ok,
-            "status": self.status,
             "exit_code": self.exit_code,
-            "problems": self.problems,
+            "problems": listed,
+            "state": None,
+            "pending": self.pending,
+            "outcome": self.outcome,
+            # The row's own columns, flat and of the same types for every game.
+            "path": self.path,
+            "status": self.status,
+            "problem_count": self.problems,
             "problems_by_kind": dict(self.by_kind),
             "problems_by_rule": dict(self.by_rule),
             "first_problem": self.first_problem,
@@ -281,6 +299,9 @@ def row_of(path: str, report: Report, start: float) -> LogResult:
         vp=vp or None,
         turn=turn if isinstance(turn, int) else None,
         ms=_ms_since(start),
+        listed=tuple(envelope.problems_json([p.to_json() for p in report.problems])),
+        pending=envelope.pending_json(report),
+        outcome=envelope.outcome_json(report.outcome()),
     )
 
 

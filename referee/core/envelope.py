@@ -127,7 +127,7 @@ def envelope(
         "game": game,
         "ok": not problems and exit_code == 0,
         "exit_code": exit_code,
-        "problems": [problem_json(p) for p in _with_follows([dict(p) for p in problems])],
+        "problems": problems_json(problems),
         "state": state,
         "pending": pending,
         "outcome": outcome,
@@ -141,6 +141,11 @@ _PROBLEM_KEYS = ("line", "column", "kind", "rule", "message", "hint", "text", "f
 def problem_json(problem: Mapping[str, Any]) -> dict[str, Any]:
     """A problem object with every key, in order (a missing one is null)."""
     return {key: problem.get(key) for key in _PROBLEM_KEYS}
+
+
+def problems_json(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The problem objects of a list of problems, each with what it follows from."""
+    return [problem_json(p) for p in _with_follows([dict(p) for p in problems])]
 
 
 def _with_follows(problems: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -19,7 +19,8 @@ def test_a_legal_log(mixed_logs: Path) -> None:
     got = row(mixed_logs / "a-legal.log")
     assert got["ok"] is True
     assert (got["status"], got["exit_code"], got["game"]) == ("legal", 0, "battle-card")
-    assert (got["problems"], got["problems_by_kind"], got["problems_by_rule"]) == (0, {}, {})
+    assert (got["problem_count"], got["problems_by_kind"], got["problems_by_rule"]) == (0, {}, {})
+    assert got["problems"] == [] and got["source"] == got["path"] and got["state"] is None
     assert got["first_problem"] is None
     assert got["result"] in ("win", "loss")
     assert got["reason"]
@@ -33,7 +34,7 @@ def test_a_legal_log(mixed_logs: Path) -> None:
 def test_an_illegal_log_counts_its_problems_by_kind_and_rule(mixed_logs: Path) -> None:
     got = row(mixed_logs / "b-illegal.log")
     assert (got["ok"], got["status"], got["exit_code"]) == (False, "illegal", 1)
-    assert got["problems"] == 1
+    assert got["problem_count"] == 1 == len(got["problems"])
     assert got["problems_by_kind"] == {"illegal-move": 1}
     assert got["problems_by_rule"] == {"Turn 1": 1}
     assert got["first_problem"].startswith("line 5:1: illegal-move [Turn 1]: no combat at Arnhem")
