@@ -281,7 +281,7 @@ class Replayer:
                 self._entry(entry)
             self._close_setup()
             if limit == self.upto or not report.problems:
-                self._advance(None, None, chance=self.settle)
+                self._settle_end()
         except _Stop:
             pass
         report.problems.sort(key=lambda p: p.line or 0)
@@ -510,6 +510,22 @@ class Replayer:
             if index == 0 and attach:
                 event = event.with_rolls(tuple(tray.rolls))
             self.report.events.append(LineEvent(number, str(command), event, auto))
+
+    def _settle_end(self) -> None:
+        """The referee's own steps after the last line.  One the engine refuses (a rules bug,
+        or a roll a tabletop log does not write) is a problem at the end, never a traceback,
+        and leaves the state as the last line left it."""
+        saved = self.engine.copy(self.report.state)
+        saved_position = self.position
+        saved_events = len(self.report.events)
+        try:
+            self._advance(None, None, chance=self.settle)
+        except RefereeError as error:
+            self.report.state = saved
+            self._json = None
+            self.position = saved_position
+            del self.report.events[saved_events:]
+            self._problem(error.to_problem(line=None, text=""))
 
     def _advance(
         self, line: ActionLine | None, item: CommandItem | None, *, chance: bool = True

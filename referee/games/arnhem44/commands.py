@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from lark import Token, Tree
 
-from referee.core.errors import IllegalMove, NotImplementedRule
+from referee.core.errors import IllegalMove
 from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED_GROUPS,
@@ -343,6 +343,30 @@ class Reveal(Cmd):
 
 
 @dataclass(frozen=True)
+class StartBailey(Cmd):
+    """Phase 3.4: start a Bailey bridge across start->across with a crew from ``start``."""
+
+    size: str
+    groups: Groups
+    start: str
+    across: str
+
+    def __str__(self) -> str:
+        return f"bailey {self.size} {groups_text(self.groups)} {self.start}->{self.across}"
+
+
+@dataclass(frozen=True)
+class Build(Cmd):
+    """Phase 3.4, The Assembly of a Bridge: the round's d10 for one Bailey bridge."""
+
+    chance: ClassVar[bool] = True
+    bridge: str
+
+    def __str__(self) -> str:
+        return f"build {self.bridge}"
+
+
+@dataclass(frozen=True)
 class Pass(Cmd):
     """Nothing more in an optional step (Phase 3.4: start no further Bailey bridge)."""
 
@@ -356,35 +380,14 @@ class Resign(Cmd):
         return "resign"
 
 
-@dataclass(frozen=True)
-class Unimplemented(Cmd):
-    """A command of a rule the referee does not referee yet (the next Arnhem '44 issue)."""
-
-    keyword: str
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
 
 Command = (Deploy | ReserveOrder | EndSetup | Move | Invade | FallBack | Support | EndMovement
            | CombatRoll | First | WithdrawOrder | Withdraw | WeatherRoll | ReserveRoll | Enter
            | Reinforce | Initiative | Barrage | NoBarrage | JokerMove | LandingRoll | AntiAircraft
-           | SupplyDropRoll | TokenRoll | Collect | Resign | Unimplemented | Rig | Swap | Defuse
-           | Detonate | Reveal | Pass)
-
-UNIMPLEMENTED: dict[str, tuple[str, str]] = {
-    "bailey": ("Phase 3.4", "Bailey bridges"),
-    "build": ("Phase 3.4", "Bailey bridge assembly"),
-}
+           | SupplyDropRoll | TokenRoll | Collect | Resign | Rig | Swap | Defuse
+           | Detonate | Reveal | Pass | StartBailey | Build)
 
 
-def not_implemented(command: Unimplemented) -> NotImplementedRule:
-    rule, what = UNIMPLEMENTED[command.keyword]
-    return NotImplementedRule(
-        rule, f"{what} ({rule}) is not refereed yet: the referee cannot apply "
-        f"'{command.keyword}' (the next Arnhem '44 issue builds it)",
-    )
 
 
 def airborne_group(word: Any) -> str:
@@ -525,13 +528,14 @@ def build(board: Board, tree: Tree[Any]) -> Command:
                           "'no joker' to write")
     if kind in ("rig", "swap", "defuse", "detonate", "reveal", "pass_"):
         return _explosive(board, kind, ch)
-    if kind in ("unimplemented", "unimplemented_no"):
-        keyword = str(ch[0]).casefold()
-        text = " ".join([str(ch[0])] + [str(t) for r in ch[1:] if isinstance(r, Tree)
-                                          for t in r.children])
-        if kind == "unimplemented_no":
-            keyword, text = "no " + keyword, "no " + text
-        return Unimplemented(keyword, text)
+    if kind == "bailey":
+        size = str(ch[0]).casefold()
+        if size not in ("small", "large"):
+            raise IllegalMove("Phase 3.4", f"a Bailey bridge is small or large, not '{ch[0]}'")
+        return StartBailey(size, _groups(board, ch[1]), _sector(board, ch[2]),
+                           _sector(board, ch[-1]))
+    if kind == "build":
+        return Build(str(ch[0]))
     raise AssertionError(f"unknown command {kind}")
 
 

@@ -17,8 +17,10 @@ from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.arnhem44 import (
+    bailey,
     barrage,
     explosives,
+    ferries,
     jokers,
     movement,
     phase_two,
@@ -52,12 +54,10 @@ from referee.games.arnhem44.commands import (
     Rig,
     Support,
     Swap,
-    Unimplemented,
     WeatherRoll,
     Withdraw,
     WithdrawOrder,
     build,
-    not_implemented,
 )
 from referee.games.arnhem44.deployment import (
     deploy_allied,
@@ -84,9 +84,11 @@ from referee.games.arnhem44.sequence import (
     german_reserves_placed,
     start_allied_reserves,
     start_combat,
+    start_movement,
 )
 from referee.games.arnhem44.state import (
     AIRBORNE_PHASES,
+    BAILEY,
     COMBAT,
     EXPLOSIVES,
     MOVEMENT,
@@ -115,13 +117,13 @@ class Arnhem44Engine:
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
         coverage=(
-            "set-up with the explosive crates, the round (phase 3.4 named and skipped), phase 1 "
-            "barrage fire, jokers, airborne landings, anti-aircraft fire, supply drops, tokens "
-            "and distribution (2.1-2.3), explosives 3.1-3.3 (defusing, blowing up, installing; "
-            "crate values hidden, committed in play by e-mail), movement phases 4.1/5.1, combat "
-            "4.2/5.2 and withdrawal, weather and reserves (6.1-6.3), winning (bridge points, "
-            "major victory, elimination, resign), Veterans Only options 1, 2, 3 and 5; not yet: "
-            "Bailey bridges, bridge damage (option 4)"
+            "set-up with the explosive crates, every block of the round: phase 1 barrage fire, "
+            "jokers, airborne landings, anti-aircraft fire, supply drops, tokens and "
+            "distribution (2.1-2.3), explosives 3.1-3.3 (crate values hidden, committed in play "
+            "by e-mail), Bailey bridges (3.4), movement phases 4.1/5.1 (ferries), combat 4.2/5.2 "
+            "and withdrawal, weather and reserves (6.1-6.3, black and green dice), winning "
+            "(bridge points, major victory, elimination, resign), Veterans Only options 1, 2, 3 "
+            "and 5; not yet: bridge damage (option 4)"
         ),
     )
 
@@ -173,6 +175,8 @@ class Arnhem44Engine:
             return GERMAN if state.explosives.attempt is not None else explosives.actor(state)
         if phase == "6.1":
             return REFEREE
+        if phase == BAILEY:
+            return REFEREE if bailey.pending(state) else ALLIED
         if phase == "6.2":
             return ALLIED
         if phase == "6.3":
@@ -198,6 +202,8 @@ class Arnhem44Engine:
         phase = state.phase
         if phase == "6.2" and not state.arriving:
             return None  # the Allied player's choice of die, written with its roll
+        if phase == BAILEY:
+            return bailey.legal(self.board, state)[0] if bailey.pending(state) else None
         if phase in COMBAT or phase in RESERVES or phase == "1" or phase in AIRBORNE_PHASES:
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
@@ -249,11 +255,14 @@ class Arnhem44Engine:
             return barrage.decision(board, state)
         if phase in EXPLOSIVES:
             return explosives.decision(board, state)
+        if phase == BAILEY:
+            return bailey.decision(state)
         if phase == "6.1":
             return "Phase 6.1 - the weather roll for tomorrow (weather)"
         if phase == "6.2":
             if not state.arriving:
-                return "Phase 6.2 - the Allied reserve roll (reserves black)"
+                return ("Phase 6.2 - the Allied reserve roll (reserves black"
+                        + ("|green" if state.engineers else "") + ")")
             return ("Phase 6.2 - where the Allied reserves enter: "
                     + ", ".join(key_text(k) for k in state.arriving)
                     + " (enter GROUPS START-SECTOR)")
@@ -287,6 +296,7 @@ class Arnhem44Engine:
         events = self._dispatch(work, command, dice)
         turns.check_own(before, work, state.part)
         events += supply.update_contact(work)
+        events += ferries.update(self.board, work)
         for bridge, side in update_control(self.board, work):
             events.append(Event("control", f"{side.capitalize()} controls {bridge}",
                                 {"bridge": bridge, "control": side}))
@@ -297,8 +307,6 @@ class Arnhem44Engine:
     def _dispatch(self, work: AState, command: Command, dice: Dice) -> list[Event]:
         board = self.board
         phase = work.phase
-        if isinstance(command, Unimplemented):
-            raise not_implemented(command)
         if isinstance(command, Resign):
             side = self.to_act(work) or ALLIED
             if side == REFEREE:
@@ -408,6 +416,11 @@ class Arnhem44Engine:
                 events.append(Event("phase", "Phase 1 - Barrage Fire ends: both players have "
                                     "skipped", {"phase": "1"}))
                 after_barrage(board, work, events)
+            return events
+        if phase == BAILEY:
+            events, going_on = bailey.act(board, work, command, dice)
+            if not going_on:
+                start_movement(work, "4.1", events)
             return events
         if phase in RESERVES:
             return self._block_six(work, command, dice)

@@ -8,7 +8,7 @@ import heapq
 from collections import Counter
 
 from referee.core.errors import IllegalMove
-from referee.games.arnhem44 import barrage, explosives, phase_two
+from referee.games.arnhem44 import bailey, barrage, explosives, phase_two
 from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, KINDS, Board, Key, side_of
 from referee.games.arnhem44.combat import _current, destinations, waiting
 from referee.games.arnhem44.commands import (
@@ -42,9 +42,10 @@ from referee.games.arnhem44.figures import points
 from referee.games.arnhem44.jokers import held
 from referee.games.arnhem44.movement import crossing, enemies, friends
 from referee.games.arnhem44.options import player_of
-from referee.games.arnhem44.reserves import entries, flag_sectors
+from referee.games.arnhem44.reserves import entries, flag_sectors, reserves_left
 from referee.games.arnhem44.state import (
     AIRBORNE_PHASES,
+    BAILEY,
     COMBAT,
     EXPLOSIVES,
     MOVEMENT,
@@ -73,6 +74,8 @@ def legal(board: Board, state: AState) -> list[Command]:
         return block_six(board, state)
     if phase in AIRBORNE_PHASES:
         return phase_two.legal(board, state)
+    if phase == BAILEY:
+        return bailey.legal(board, state)
     return []
 
 
@@ -83,7 +86,8 @@ def block_six(board: Board, state: AState) -> list[Command]:
         return [WeatherRoll()]
     if state.phase == "6.2":
         if not state.arriving:
-            return [ReserveRoll("black")]
+            dice = ["black"] if reserves_left(board, state) or not state.engineers else []
+            return [ReserveRoll(d) for d in (*dice, *(["green"] if state.engineers else []))]
         return [Enter(((key, 1),), sector) for key in sorted(set(state.arriving))
                 for sector in entries(board, state, key)]
     above = state.above_rhine > 0

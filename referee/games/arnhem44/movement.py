@@ -10,6 +10,7 @@ from itertools import pairwise
 from referee.core.dice import Dice
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
+from referee.games.arnhem44.bailey import open_between
 from referee.games.arnhem44.board import (
     AIRBORNE,
     SIDES,
@@ -21,6 +22,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import FallBack, Invade, Move, Support
+from referee.games.arnhem44.ferries import usable
 from referee.games.arnhem44.figures import points, put, resolve, take
 from referee.games.arnhem44.fire import Reroll, Shooter, counts_text, expand, fire, outcome_of
 from referee.games.arnhem44.jokers import Joker
@@ -48,16 +50,22 @@ def crossing(board: Board, state: AState, here: str, there: str, kind: str, side
         raise IllegalMove("Move/Outside", f"{here} and {there} are not adjacent sectors")
     if link.kind == "plain":
         return 1, False, 0
+    if open_between(state, here, there):
+        return 1, False, 2  # an open Bailey bridge is "accessible to all units" (Phase 3.4)
     if link.bridge is not None and link.bridge not in state.destroyed:
         return 1, False, 2  # "Crossing a bridge is free"; the defender gets +2 d10
-    if link.ferry is not None and side == "german":
+    if link.ferry is not None and side == "german" and usable(state, link.ferry):
         return 1, False, 2  # "Using the ferry is free" (German only, Ferry)
     water = link.water or "the waterway"
+    if link.ferry is not None and (link.kind == "stream" or kind != "inf"):
+        raise IllegalMove("Ferry", f"the {link.ferry} marker was removed at the end of the round "
+                          "in which Allied troops reached it: the German player cannot use it"
+                          if side == "german" else f"only the German player may use the "
+                          f"{link.ferry} between {here} and {there}")
     if link.kind == "stream":
         raise IllegalMove(
             "Waterways", f"the {water} between {here} and {there} is a deep-blue stream: no "
-            "infantry, armour or artillery crosses it without a bridge or ferry"
-            + (" (ferries are for the German player only)" if link.ferry else ""))
+            "infantry, armour or artillery crosses it without a bridge or ferry")
     if kind != "inf":
         raise IllegalMove(
             "Waterways", f"{'tanks' if kind == 'tank' else 'artillery'} cannot cross the "

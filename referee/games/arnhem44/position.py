@@ -12,6 +12,13 @@ from lark import Token, Tree
 from referee.core.errors import IllegalMove, NotImplementedRule
 from referee.games.arnhem44 import explosives_position
 from referee.games.arnhem44.airborne import due
+from referee.games.arnhem44.bailey_position import (
+    bailey_lines,
+    bailey_statement,
+    check_bailey,
+    clear_bailey,
+    place_bailey,
+)
 from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
@@ -46,7 +53,7 @@ from referee.games.arnhem44.supply import waiting as supply_waiting
 from referee.games.arnhem44.turns import first_part, place_part
 
 PHASES = (SETUP_GERMAN, SETUP_ALLIED, "1", "2.1", "2.2", "3.1-german", "3.1-allied", "3.2", "3.3",
-          "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
+          "3.4", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
 RULE = "Positions"
 
 
@@ -57,6 +64,8 @@ class Statement:
     sector: str = ""
     value: str = ""
     number: int = 0
+    extra: tuple[Any, ...] = ()
+    """More values of a statement (a Bailey bridge's: the far sector and its numbers)."""
 
 
 def build_setup(board: Board, tree: Tree[Any]) -> Statement:
@@ -101,6 +110,8 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, sector=_sector(board, ch[1]), number=int(str(ch[0])))
     if kind == "combat":
         return Statement(kind, sector=_sector(board, ch[0]))
+    if kind in ("engineer", "bailey", "ferry", "contact", "bridge", "recalled"):
+        return Statement(kind, **bailey_statement(board, kind, tree))
     if kind == "control":
         first = ch[0]
         bridge = board.bridge_names.lookup(
@@ -168,6 +179,7 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.contact = set()
         state.supplies_used = 0
         explosives_position.clear(state)
+        clear_bailey(state)
         return
     if kind == "round":
         if not 1 <= st.number <= board.rounds:
@@ -248,6 +260,8 @@ def place(board: Board, state: AState, st: Statement) -> None:
     elif kind in explosives_position.KINDS:
         explosives_position.place(board, state, kind, st.sector, st.value,
                                   tuple(n for _, n in st.groups))
+    elif kind in ("engineer", "bailey", "ferry", "contact", "bridge", "recalled"):
+        place_bailey(board, state, st)
     elif kind == "control":
         if st.value not in SIDES:
             raise IllegalMove(RULE, "control names a side: allied or german")
@@ -320,6 +334,7 @@ def check_position(board: Board, state: AState) -> list[str]:
     if attempt is not None and (state.phase not in ("3.1-german", "3.1-allied", "3.2") or (
             attempt.action == "detonate") != (state.phase == "3.2")):
         out.append("a defusing roll waits only in phase 3.1, a detonation only in phase 3.2")
+    out += check_bailey(board, state)
     for sector in state.combats:
         here = state.units.get(sector, Counter())
         if {side_of(g) for g, _ in here} != {ALLIED, GERMAN}:
@@ -402,6 +417,7 @@ def position_lines(board: Board, state: AState) -> list[str]:
         side = state.control.get(bridge, GERMAN)
         if side != GERMAN:
             lines.append(f"setup: control {bridge} {side}")
+    lines += bailey_lines(board, state)
     lines += explosives_position.lines(board, state)
     return lines + supply_lines(board, state)
 

@@ -45,6 +45,15 @@ def render(board: Board, state: AState, to_act: str | None, decision: str) -> Se
     out.append(table)
     if state.track:
         out.append(Text("R1-R15: " + ", ".join(key_text(k) for k in state.track)))
+    if state.engineers:
+        out.append(Text("E01-E08: " + ", ".join(key_text(k) for k in state.engineers)))
+    for built in state.baileys:
+        out.append(Text(f"{built.id} {built.a}->{built.b} ({built.size}): "
+                        + ("open" if built.points == 0 else
+                           f"{built.points} construction markers left")))
+    gone = [f"{f} {s}" for f, s in sorted(state.ferries.items())]
+    if gone:
+        out.append(Text("Ferries: " + ", ".join(gone)))
     if state.eliminated:
         out.append(Text("Eliminated: " + ", ".join(
             f"{n} {key_text(k)}" for k, n in sorted(state.eliminated.items(),

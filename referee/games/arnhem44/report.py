@@ -102,6 +102,7 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
         "part": state.part,
         "tracks": {
             "reserve": [key_text(k) for k in state.track],
+            "engineer": [key_text(k) for k in state.engineers],
             "setup_pool": figures_json(state.pool),
             "icons_used": state.icons_used,
         },
@@ -131,6 +132,11 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
                    "held": {side: 0 if jokers.off(state) else state.jokers.get(side, 0)
                             for side in SIDES},
                    "move_sector": state.joker_sector},
+        "baileys": [{"id": b.id, "size": b.size, "between": [b.a, b.b], "points": b.points,
+                     "open": b.points == 0, "started": b.started} for b in state.baileys],
+        "ferries": [{"id": f, "between": list(ends), "status": state.ferries.get(f, "active")}
+                    for f, ends in board.ferries.items()],
+        "contact": sorted(state.contact),
         "nationalities": sorted({NATIONALITY[g] for c in state.units.values() for g, _ in c}),
         "explosives": explosives_json(board, state),
         "supply": supply_json(board, state),
@@ -170,7 +176,7 @@ def invariants(board: Board, state: AState) -> list[str]:
     for part in (state.pool, state.waiting, state.eliminated):
         for key, n in part.items():
             total[key] += n
-    for key in (*state.track, *state.arriving):
+    for key in (*state.track, *state.arriving, *state.engineers):
         total[key] += 1
     if +total != totals(board):
         out.append("figures are not conserved: on the map, the set-up pool, R1-R15, later "
@@ -191,6 +197,20 @@ def invariants(board: Board, state: AState) -> list[str]:
         out.append(f"supply tokens are not conserved: {token_count(state)} do not add up to "
                    f"the box's {board.scenario.meta.supply_tokens}")
     out += state.explosives.problems()
+    out += bailey_invariants(state)
+    return out
+
+
+def bailey_invariants(state: AState) -> list[str]:
+    """Phase 3.4: at most 8 units on E01-E08, 12 Bailey tokens, markers within 0-20."""
+    out = []
+    if len(state.engineers) > 8:
+        out.append("more than 8 units on the engineer squares E01-E08")
+    if len(state.baileys) > 12:
+        out.append("more than 12 Bailey bridges")
+    for bridge in state.baileys:
+        if not 0 <= bridge.points <= (20 if bridge.size == "large" else 10):
+            out.append(f"{bridge.id} has {bridge.points} construction markers")
     return out
 
 

@@ -9,7 +9,16 @@ from collections import Counter
 from referee.core.dice import Dice
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
-from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, Board, Key, key_text
+from referee.games.arnhem44.bailey import recall
+from referee.games.arnhem44.board import (
+    ALLIED,
+    GERMAN,
+    GERMAN_GROUP,
+    NATIONALITY,
+    Board,
+    Key,
+    key_text,
+)
 from referee.games.arnhem44.commands import Enter, Reinforce, ReserveRoll
 from referee.games.arnhem44.explosives import receive
 from referee.games.arnhem44.fire import counts_text
@@ -40,9 +49,15 @@ def reserves_left(board: Board, state: AState) -> int:
 def roll_reserves(board: Board, state: AState, dice: Dice, command: ReserveRoll) -> list[Event]:
     """Phase 6.2: the black die; that many units from R1-R15, then the printed icons."""
     if command.die == "green":
-        raise IllegalMove("Phase 6.2", "the green die brings in the units on the engineer "
-                          "squares E01-E08, and there are none (Bailey bridges are not refereed "
-                          "yet): roll the black die (reserves black)")
+        if not state.engineers:
+            raise IllegalMove("Phase 6.2", "the green die brings in the units on the engineer "
+                              "squares E01-E08, and there are none: roll the black die "
+                              "(reserves black)")
+        return recall(state, dice)
+    if state.engineers and not reserves_left(board, state):
+        raise IllegalMove("Phase 6.2", "the Allied player must place his reserve troops if "
+                          "possible: R1-R15 and the printed icons are used up, and units wait "
+                          "on the engineer squares (reserves green)")
     (face,) = dice.roll(10, 1, "Allied reserves (black die)", low=0)
     taken: list[Key] = []
     printed = icons(board)
@@ -56,6 +71,7 @@ def roll_reserves(board: Board, state: AState, dice: Dice, command: ReserveRoll)
                 state.waiting[key] -= 1
                 taken.append(key)
     state.arriving = taken
+    state.recalled = False
     lost = face - len(taken)
     text = f"Phase 6.2 - the Allies roll the black die: {face}"
     text += f"; {len(taken)} unit{'s' if len(taken) != 1 else ''} arrive" if taken else ""
@@ -68,7 +84,7 @@ def entries(board: Board, state: AState, key: Key) -> list[str]:
     """Where an Allied reserve may enter: a start sector with room; US only the centre."""
     out = []
     for sector in board.start_sectors:
-        if key[0] == "US" and sector != board.starts.get("centre"):
+        if NATIONALITY[key[0]] == "US" and sector != board.starts.get("centre"):
             continue
         if friends(state, sector, ALLIED) < board.max_per_side:
             out.append(sector)
@@ -84,7 +100,7 @@ def enter(board: Board, state: AState, command: Enter) -> list[Event]:
             raise IllegalMove("Phase 6.2", f"the reserves to place are "
                               f"{counts_text(dict(pending))}")
         key = matches[0]
-        if key[0] == "US" and command.sector != board.starts.get("centre"):
+        if NATIONALITY[key[0]] == "US" and command.sector != board.starts.get("centre"):
             raise IllegalMove("Phase 6.2", "US units must enter the map by way of the centre "
                               f"sector ({board.starts.get('centre')})")
         if command.sector not in board.start_sectors:
@@ -109,9 +125,10 @@ def stuck_allied(board: Board, state: AState, events: list[Event]) -> None:
         return
     for key in reversed(stuck):
         state.arriving.remove(key)
-        state.track.insert(0, key)
+        (state.engineers if state.recalled else state.track).insert(0, key)
+    track = "the engineer squares" if state.recalled else "the track"
     events.append(Event("reserves-wait", f"no room in the start sectors: "
-                        f"{', '.join(key_text(k) for k in stuck)} stay on the track"))
+                        f"{', '.join(key_text(k) for k in stuck)} stay on {track}"))
 
 
 def due_german(board: Board, state: AState) -> list[Event]:

@@ -1,26 +1,18 @@
 """A Single Round: the six blocks in order.  Phase 1 (barrage fire, from round 2) is
 refereed in barrage.py, block 2 (airborne troops and supplies) in phase_two.py and phases
-3.1-3.3 (explosives) in explosives.py.  Phase 3.4 (Bailey bridges), not refereed yet, is named
-and skipped with a sentence in the events, never silently.  Block 6 (weather, reserves) is
-refereed.
+3.1-3.3 (explosives) in explosives.py, phase 3.4 (Bailey bridges) in bailey.py.  Block 6
+(weather, reserves) is refereed.
 """
 
 from __future__ import annotations
 
 from referee.core.engine import Event
-from referee.games.arnhem44 import barrage, explosives, phase_two
+from referee.games.arnhem44 import bailey, barrage, explosives, ferries, phase_two
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.combat import disputed
 from referee.games.arnhem44.reserves import due_german, reserves_left, stuck_allied, stuck_german
 from referee.games.arnhem44.state import OVER, AState
 from referee.games.arnhem44.turns import first_part
-
-SKIPPED_BAILEY = (("3.4", "Phase 3.4 - Constructing Bailey Bridges"),)
-
-
-def _skip(phase: str, title: str, why: str = "") -> Event:
-    return Event("skipped", f"{title}: not refereed yet{why}; skipped",
-                 {"phase": phase, "implemented": False})
 
 
 def begin_round(board: Board, state: AState, events: list[Event]) -> None:
@@ -59,9 +51,13 @@ def begin_block_three(board: Board, state: AState, events: list[Event]) -> None:
 
 def after_explosives(board: Board, state: AState, events: list[Event]) -> None:
     """After Phase 3.3: Phase 3.4, then the Allied movement phase."""
-    for phase, title in SKIPPED_BAILEY:
-        events.append(_skip(phase, title))
-    start_movement(state, "4.1", events)
+    start_bailey(board, state, events)
+
+
+def start_bailey(board: Board, state: AState, events: list[Event]) -> None:
+    """Phase 3.4 - Constructing Bailey Bridges, then the Allied movement phase."""
+    if not bailey.open_phase(board, state, events):
+        start_movement(state, "4.1", events)
 
 
 def start_movement(state: AState, phase: str, events: list[Event]) -> None:
@@ -115,7 +111,7 @@ def end_round(board: Board, state: AState, events: list[Event]) -> None:
 def start_allied_reserves(board: Board, state: AState, events: list[Event]) -> None:
     """Phase 6.2 - the Allied reserve roll, unless no reserve is left."""
     state.arriving = []
-    if reserves_left(board, state):
+    if reserves_left(board, state) or state.engineers:
         state.phase = "6.2"
         return
     events.append(Event("phase", "Phase 6.2 - The Allies Bring In Reserves: no reserves left"))
@@ -140,5 +136,6 @@ def german_reserves_placed(board: Board, state: AState, events: list[Event]) -> 
     if state.arriving:
         return
     state.above_rhine = 0
+    ferries.end_of_round(state, events)
     state.round += 1
     begin_round(board, state, events)

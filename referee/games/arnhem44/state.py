@@ -19,6 +19,7 @@ RESERVES = ("6.1", "6.2", "6.3")
 AIRBORNE_PHASES = ("2.1", "2.2")
 EXPLOSIVES = ("3.1-german", "3.1-allied", "3.2", "3.3")
 """Phase 3.1 (the German defuses first, then the Allies), 3.2 and 3.3 (explosives.py)."""
+BAILEY = "3.4"
 
 
 @dataclass
@@ -63,6 +64,23 @@ def _copied(value: Any) -> Any:
     if (kind is list or kind is set) and all(type(v) in _IMMUTABLE for v in value):
         return kind(value)
     return copy.deepcopy(value)
+
+
+@dataclass
+class Bailey:
+    """A Bailey bridge, under construction or open (Phase 3.4 - Constructing Bailey Bridges)."""
+
+    id: str
+    a: str
+    b: str
+    size: str
+    """small (rivers and canals, 10 construction markers) or large (the three streams, 20)."""
+    points: int
+    """Construction markers left: 0 = the bridge is open to all units."""
+    started: int
+    """The round construction started (no work on it that round)."""
+    worked: int = 0
+    """The last round whose assembly step dealt with it (rolled, or no work: enemy troops)."""
 
 
 @dataclass
@@ -151,6 +169,15 @@ class AState:
     destroyed: set[str] = field(default_factory=set)
     """Destroyed bridges (Phases 3.1-3.2; positions: ``setup: bridge NAME destroyed``): a
     Bailey bridge may be built across their border."""
+    # -- Phase 3.4 Bailey bridges and the ferries (bailey.py, ferries.py)
+    baileys: list[Bailey] = field(default_factory=list)
+    engineers: list[Key] = field(default_factory=list)
+    """The units on the engineer squares E01-E08, E01 first (Phase 3.4, Phase 6.2)."""
+    recalled: bool = False
+    """The arriving Allied reserves came from E01-E08 (the green die): those that cannot be
+    placed go back there (A28), not to R1-R15."""
+    ferries: dict[str, str] = field(default_factory=dict)
+    """Ferry -> flipped | removed (Ferry); a ferry not named here is active."""
 
     @property
     def night(self) -> bool:

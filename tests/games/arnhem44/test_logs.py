@@ -89,3 +89,18 @@ def test_opening_log_sets_up_and_plays_round_one() -> None:
         in texts
     state = report.state_json()
     assert state is not None and state["round"] == 2 and state["night"] is True
+
+
+def test_illegal_bailey_log_reports_each_marked_line_with_its_heading() -> None:
+    """Phase 3.4, the green die of Phase 6.2 and the ferries: one illegal line per rule."""
+    path = LOGS / "arnhem44" / "illegal-bailey.log"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    marked = set()
+    for number, line in enumerate(lines[1:], 2):
+        match = MARK.match(lines[number - 2])
+        if match and not line.startswith("#"):
+            marked.add((number, match.group(1)))
+    report = replayed(path)
+    assert {(p.line, p.rule) for p in report.problems} == marked
+    assert {str(p.kind) for p in report.problems} == {"illegal-move"}
+    assert len(marked) == 14

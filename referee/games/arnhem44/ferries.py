@@ -1,0 +1,53 @@
+"""Ferry: the five ferries are for the German player only.  "When allied troops reach the
+ferry, flip over the token; the German player can still use the ferry point until the end of
+his turn: at the end of the round the marker must be removed."  No points are earned.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee.core.engine import Event
+from referee.games.arnhem44.board import ALLIED, Board, side_of
+from referee.games.arnhem44.state import AState
+
+ACTIVE = "active"
+FLIPPED = "flipped"
+REMOVED = "removed"
+STATUSES = (ACTIVE, FLIPPED, REMOVED)
+
+
+def status(state: AState, ferry: str) -> str:
+    return state.ferries.get(ferry, ACTIVE)
+
+
+def usable(state: AState, ferry: str) -> bool:
+    """The German player uses an active or a flipped ferry (a flipped one until the round
+    ends); a removed one is gone."""
+    return status(state, ferry) != REMOVED
+
+
+def _allied_at(state: AState, sector: str) -> bool:
+    return any(side_of(g) == ALLIED for g, _ in state.units.get(sector, Counter()))
+
+
+def update(board: Board, state: AState) -> list[Event]:
+    """A35: Allied troops reach a ferry when an Allied unit stands in either sector it joins."""
+    events = []
+    for ferry, (a, b) in board.ferries.items():
+        if status(state, ferry) == ACTIVE and (_allied_at(state, a) or _allied_at(state, b)):
+            state.ferries[ferry] = FLIPPED
+            events.append(Event(
+                "ferry", f"Allied troops reach the {ferry} ({a}-{b}): the marker is flipped; "
+                "the German player may use it until the end of his turn, and it is removed at "
+                "the end of the round (Ferry)", {"ferry": ferry, "status": FLIPPED}))
+    return events
+
+
+def end_of_round(state: AState, events: list[Event]) -> None:
+    """At the end of the round every flipped ferry marker is removed."""
+    for ferry, where in sorted(state.ferries.items()):
+        if where == FLIPPED:
+            state.ferries[ferry] = REMOVED
+            events.append(Event("ferry", f"the {ferry} marker is removed at the end of the round "
+                                "(Ferry)", {"ferry": ferry, "status": REMOVED}))
