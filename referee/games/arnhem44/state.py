@@ -56,13 +56,15 @@ def _copied(value: Any) -> Any:
     if kind in _IMMUTABLE:
         return value
     if kind is Counter:
-        twin: Counter[Any] = Counter()
+        twin: Counter[Any] = Counter.__new__(Counter)  # no Counter.__init__: it is slow
         dict.update(twin, value)  # the plain dict copy: Counter's own update is slow
         return twin
     if kind is dict:
         return {k: v if type(v) in _IMMUTABLE else _copied(v) for k, v in value.items()}
     if (kind is list or kind is set) and all(type(v) in _IMMUTABLE for v in value):
         return kind(value)
+    if kind is Explosives:
+        return value.copy()
     return copy.deepcopy(value)
 
 

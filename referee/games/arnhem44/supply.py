@@ -123,7 +123,9 @@ def distribute(state: AState) -> list[Event]:
 def update_contact(state: AState) -> list[Event]:
     """Contact with operation GARDEN (interpretation): a GARDEN unit (UK or US ground forces)
     stands in a sector free of German troops together with a unit of the group.  Permanent."""
-    events = []
+    events: list[Event] = []
+    if all(group in state.contact for group in state.hq):
+        return events  # every group with an HQ card in play has made contact already
     for sector, counts in state.units.items():
         groups = {g for (g, _), n in counts.items() if n}
         if not groups & GROUND or any(side_of(g) == GERMAN for g in groups):
