@@ -4,7 +4,6 @@ problems are exactly the lines it marks."""
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 
 import pytest
@@ -14,11 +13,11 @@ from referee import output
 from referee.core.parsing import parse_log
 from referee.core.replay import Report, replay
 from referee.games.arnhem44.engine import ENGINE
+from tests.games.arnhem44.marks import marked_lines
 
 from ...conftest import LOGS
 
 SAMPLES = sorted((LOGS / "arnhem44").glob("*.log"))
-MARK = re.compile(r"^# illegal \[([^\]]+)\]: ")
 
 
 def replayed(path: Path) -> Report:
@@ -46,12 +45,7 @@ def test_log_json(path: Path, snapshot: SnapshotAssertion) -> None:
 
 def test_illegal_log_reports_each_marked_line_with_its_rule() -> None:
     path = LOGS / "arnhem44" / "illegal-ground-war.log"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    marked = set()
-    for number, line in enumerate(lines[1:], 2):
-        match = MARK.match(lines[number - 2])
-        if match and not line.startswith("#"):
-            marked.add((number, match.group(1)))
+    marked = marked_lines(path)
     report = replayed(path)
     assert {(p.line, p.rule) for p in report.problems} == marked
     kinds = {str(p.kind) for p in report.problems}
@@ -62,12 +56,7 @@ def test_illegal_log_reports_each_marked_line_with_its_rule() -> None:
 def test_illegal_barrage_log_reports_each_marked_line_with_its_heading() -> None:
     """Phase 1 - Barrage Fire, Artillery and Barrage Fire, Jokers: one illegal line a rule."""
     path = LOGS / "arnhem44" / "illegal-barrage.log"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    marked = set()
-    for number, line in enumerate(lines[1:], 2):
-        match = MARK.match(lines[number - 2])
-        if match and not line.startswith("#"):
-            marked.add((number, match.group(1)))
+    marked = marked_lines(path)
     report = replayed(path)
     assert {(p.line, p.rule) for p in report.problems} == marked
     assert {p.rule for p in report.problems} == {
@@ -94,12 +83,7 @@ def test_opening_log_sets_up_and_plays_round_one() -> None:
 def test_illegal_bailey_log_reports_each_marked_line_with_its_heading() -> None:
     """Phase 3.4, the green die of Phase 6.2 and the ferries: one illegal line per rule."""
     path = LOGS / "arnhem44" / "illegal-bailey.log"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    marked = set()
-    for number, line in enumerate(lines[1:], 2):
-        match = MARK.match(lines[number - 2])
-        if match and not line.startswith("#"):
-            marked.add((number, match.group(1)))
+    marked = marked_lines(path)
     report = replayed(path)
     assert {(p.line, p.rule) for p in report.problems} == marked
     assert {str(p.kind) for p in report.problems} == {"illegal-move"}

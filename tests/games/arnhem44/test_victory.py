@@ -3,7 +3,6 @@ bridge, destroyed bridges, elimination, resign; the options' flags and refusals.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -17,11 +16,11 @@ from referee.games.arnhem44 import victory
 from referee.games.arnhem44.checks import bridge_points, game_invariants, tokens_conserved
 from referee.games.arnhem44.engine import ENGINE
 from referee.pbem.table import LogUnreadable, open_text
+from tests.games.arnhem44.marks import marked_lines
 
 from ...conftest import LOGS
 
 FOLDER = Path(__file__).parent / "examples"
-MARK = re.compile(r"^# illegal \[([^\]]+)\]: ")
 
 
 def replayed(name: str) -> Report:
@@ -158,13 +157,8 @@ def test_veterans_3_is_refused_in_a_two_secret_game_by_email() -> None:
 
 def test_illegal_victory_log_reports_each_marked_line_with_its_rule() -> None:
     path = LOGS / "arnhem44" / "illegal-victory.log"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    marked = set()
-    for number, line in enumerate(lines[1:], 2):
-        match = MARK.match(lines[number - 2])
-        if match and not line.startswith("#"):
-            marked.add((number, match.group(1)))
-    report = replay(parse_log("\n".join(lines) + "\n", path.name, engine=ENGINE), ENGINE)
+    marked = marked_lines(path)
+    report = replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE), ENGINE)
     assert {(p.line, p.rule) for p in report.problems} == marked
     assert {str(p.kind) for p in report.problems} == {"illegal-move"}
     assert (report.outcome() or {})["result"] == "german victory"
