@@ -12,17 +12,11 @@ from referee.core.replay import Report, replay
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
+from tests.games.arnhem44.helpers import replayed, texts
 
 FOLDER = Path(__file__).parent / "examples"
 
 
-def replayed(name: str) -> Report:
-    path = FOLDER / name
-    return replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE), ENGINE)
-
-
-def texts(report: Report) -> list[str]:
-    return [e.event.text for e in report.events]
 
 
 def dice_at(report: Report, line: int) -> list[list[int]]:

@@ -9,20 +9,10 @@ from pathlib import Path
 
 from referee.core.dice import DiceTray
 from referee.core.parsing import parse_log
-from referee.core.replay import Report, replay
+from referee.core.replay import replay
 from referee.games.arnhem44.commands import Build, Pass, ReserveRoll, StartBailey
 from referee.games.arnhem44.engine import ENGINE
-
-FOLDER = Path(__file__).parent / "examples"
-
-
-def replayed(name: str) -> Report:
-    path = FOLDER / name
-    return replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE), ENGINE)
-
-
-def texts(report: Report) -> list[str]:
-    return [e.event.text for e in report.events]
+from tests.games.arnhem44.helpers import replayed, texts
 
 
 def test_phase_3_4_constructing_bailey_bridges_one_large_and_one_small() -> None:

@@ -16,14 +16,12 @@ import pytest
 from referee.core.parsing import parse_log
 from referee.core.replay import Report, replay
 from referee.games.arnhem44.engine import ENGINE
+from tests.games.arnhem44.helpers import replayed
 
 FOLDER = Path(__file__).parent / "examples"
 LOGS = sorted(FOLDER.glob("*.log"))
 MARK = re.compile(r"^# illegal \[([^\]]+)\]: ")
 
-
-def replayed(path: Path) -> Report:
-    return replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE), ENGINE)
 
 
 def marked(path: Path) -> set[tuple[int, str]]:

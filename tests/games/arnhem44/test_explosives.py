@@ -11,15 +11,13 @@ from referee.core.parsing import parse_log
 from referee.core.replay import Report, replay
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.explosives import bridge_points, standing
+from tests.games.arnhem44.helpers import replayed
 
 from ...conftest import LOGS
 
 FOLDER = Path(__file__).parent / "examples"
 MARK = re.compile(r"^# illegal \[([^\]]+)\]: ")
 
-
-def replayed(path: Path) -> Report:
-    return replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE), ENGINE)
 
 
 def events(report: Report, kind: str) -> list[str]:

@@ -10,10 +10,9 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from referee import output
-from referee.core.parsing import parse_log
-from referee.core.replay import Report, replay
-from referee.games.arnhem44.engine import ENGINE
-from tests.games.arnhem44.marks import marked_lines
+from referee.core.replay import Report
+from tests.games.arnhem44.helpers import marked_lines
+from tests.games.arnhem44.helpers import replayed as replay_log
 
 from ...conftest import LOGS
 
@@ -21,7 +20,7 @@ SAMPLES = sorted((LOGS / "arnhem44").glob("*.log"))
 
 
 def replayed(path: Path) -> Report:
-    report = replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE), ENGINE)
+    report = replay_log(path)
     report.source = f"logs/arnhem44/{path.name}"
     return report
 

@@ -3,29 +3,20 @@ bridge, destroyed bridges, elimination, resign; the options' flags and refusals.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from referee.core.envelope import outcome_json
 from referee.core.errors import HeaderError, IllegalMove
 from referee.core.parsing import parse_log
-from referee.core.replay import Report, replay
+from referee.core.replay import replay
 from referee.games.arnhem44 import options as veterans
 from referee.games.arnhem44 import victory
 from referee.games.arnhem44.checks import bridge_points, game_invariants, tokens_conserved
 from referee.games.arnhem44.engine import ENGINE
 from referee.pbem.table import LogUnreadable, open_text
-from tests.games.arnhem44.marks import marked_lines
+from tests.games.arnhem44.helpers import marked_lines, replayed
 
 from ...conftest import LOGS
-
-FOLDER = Path(__file__).parent / "examples"
-
-
-def replayed(name: str) -> Report:
-    path = FOLDER / name
-    return replay(parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE), ENGINE)
 
 
 def test_winning_major_victory_at_twice_the_points() -> None:
