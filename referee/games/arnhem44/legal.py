@@ -103,20 +103,30 @@ def german_setup(board: Board, state: AState) -> list[Command]:
         if not missing[kind]:
             continue
         where = placed(state, kind)
-        sectors = sorted({s for allowed, units, _ in table(board) if units.get(kind)
-                          for s in allowed}, key=board.rank.__getitem__)
-        for sector in sectors:
-            if friends(state, sector, GERMAN) >= board.max_per_side:
-                continue
-            trial = dict(where)
-            trial[sector] = trial.get(sector, 0) + 1
-            if feasible(board, kind, trial):
+        for sector in sorted(deploy_sectors(board, kind), key=board.rank.__getitem__):
+            if may_deploy(board, state, kind, sector, where):
                 out.append(Deploy((((GERMAN_GROUP, kind), 1),), sector))
     if not sum(missing.values()):
         # then the crates (Explosives in General), face down
         out += explosives.setup_rigs(board, state) + explosives.swaps(state)
         out.append(EndSetup())
     return out
+
+
+def deploy_sectors(board: Board, kind: str) -> set[str]:
+    """The sectors the set-up table allows a German figure of ``kind`` in."""
+    return {s for allowed, units, _ in table(board) if units.get(kind) for s in allowed}
+
+
+def may_deploy(board: Board, state: AState, kind: str, sector: str,
+               where: dict[str, int]) -> bool:
+    """May one more German ``kind`` be set up in ``sector`` (at most 9 a sector; the set-up
+    table still fillable: The German Player Goes First)?  ``where``: that kind's sectors now."""
+    if friends(state, sector, GERMAN) >= board.max_per_side:
+        return False
+    trial = dict(where)
+    trial[sector] = trial.get(sector, 0) + 1
+    return feasible(board, kind, trial)
 
 
 def allied_setup(board: Board, state: AState) -> list[Command]:
@@ -220,11 +230,7 @@ def figure_moves(board: Board, state: AState, sector: str, key: Key) -> list[Com
                     continue
             elif friends(state, there, side) >= board.max_per_side:
                 continue
-            try:
-                cost, _, _ = crossing(board, state, sector, there, key[1], side, True, fresh)
-            except IllegalMove:
-                continue
-            if cost <= mp:
+            if _crossing_cost(board, state, sector, there, key, fresh) <= mp:
                 out.append(FallBack(((key, 1),), sector, there))
         return out
     for path in reachable(board, state, sector, key, mp, fresh).values():
@@ -235,13 +241,20 @@ def figure_moves(board: Board, state: AState, sector: str, key: Key) -> list[Com
         room = board.max_per_side - friends(state, there, side) - state.intruded.get(there, 0)
         if room < 1:
             continue
-        try:
-            cost, _, _ = crossing(board, state, sector, there, key[1], side, True, fresh)
-        except IllegalMove:
-            continue
-        if cost <= mp:
+        if _crossing_cost(board, state, sector, there, key, fresh) <= mp:
             out.append(Invade(there, ((sector, ((key, 1),)),)))
     return out
+
+
+def _crossing_cost(board: Board, state: AState, sector: str, there: str, key: Key,
+                   fresh: bool) -> float:
+    """The points a figure of ``key`` spends to cross into ``there`` (Crossing Waterways);
+    infinite where it may not cross."""
+    try:
+        cost, _, _ = crossing(board, state, sector, there, key[1], state.mover, True, fresh)
+    except IllegalMove:
+        return float("inf")
+    return cost
 
 
 def combat(board: Board, state: AState) -> list[Command]:

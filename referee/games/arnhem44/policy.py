@@ -12,11 +12,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.games.arnhem44.board import GERMAN, GERMAN_GROUP, KINDS
+from referee.games.arnhem44.board import GERMAN_GROUP, KINDS
 from referee.games.arnhem44.commands import Command, Deploy, EndMovement, EndSetup
-from referee.games.arnhem44.deployment import feasible, german_missing, placed, table
-from referee.games.arnhem44.legal import figure_moves, movable
-from referee.games.arnhem44.movement import friends
+from referee.games.arnhem44.deployment import german_missing, placed
+from referee.games.arnhem44.legal import deploy_sectors, figure_moves, may_deploy, movable
 from referee.games.arnhem44.state import MOVEMENT, SETUP_GERMAN, AState
 
 END_CHANCE = 0.125
@@ -53,15 +52,10 @@ def _german_setup(engine: Any, state: AState, rng: random.Random) -> Command:
     rng.shuffle(kinds)
     for kind in kinds:
         where = placed(state, kind)
-        sectors = sorted({s for allowed, units, _ in table(board) if units.get(kind)
-                          for s in allowed})
+        sectors = sorted(deploy_sectors(board, kind))
         rng.shuffle(sectors)
         for sector in sectors:
-            if friends(state, sector, GERMAN) >= board.max_per_side:
-                continue
-            trial = dict(where)
-            trial[sector] = trial.get(sector, 0) + 1
-            if feasible(board, kind, trial):
+            if may_deploy(board, state, kind, sector, where):
                 return Deploy((((GERMAN_GROUP, kind), 1),), sector)
     options: list[Command] = list(engine.legal(state))
     return options[rng.randrange(len(options))]
