@@ -36,6 +36,9 @@ class Option:
     entered: frozenset[str]
     special: bool
     foot: bool
+    changed: frozenset[str] = frozenset()
+    """The spaces (besides the start) whose units or control differ after the move: where it
+    ends, and those whose control it changed (5)."""
     candidates: tuple[str, ...] = ()
     """For a special river crossing: the 30 Corps units that may enable it."""
 
@@ -97,27 +100,16 @@ def search(
     if targets is None or start in targets:
         result.options.append(Option(unit, start, (), False, frozenset(), False, False))
     board = view.board
+    base = view.mark()
     for strategic in (False, True):
         walk = Walk(view, unit, strategic)
         if walk.begin() is not None:
             continue
         distance = None
         if targets is not None:
-            distance = _nearest(board, targets, strategic)
-        _search(view, walk, result, targets, distance)
+            distance = board.nearest(targets, roads=strategic)
+        _search(view, walk, result, targets, distance, base)
     return result
-
-
-def _nearest(board: Board, targets: frozenset[str], roads: bool) -> dict[str, int]:
-    """Steps from each place to the nearest of ``targets`` on an empty map."""
-    if len(targets) == 1:
-        return board.distances(next(iter(targets)), roads=roads)
-    nearest: dict[str, int] = {}
-    for target in targets:
-        for place, steps in board.distances(target, roads=roads).items():
-            if steps < nearest.get(place, 1_000_000):
-                nearest[place] = steps
-    return nearest
 
 
 def _search(
@@ -126,44 +118,60 @@ def _search(
     result: UnitMoves,
     target: frozenset[str] | None = None,
     distance: dict[str, int] | None = None,
+    base: int = 0,
 ) -> None:
-    board = view.board
-    for nxt in board.exits[walk.at]:
-        if distance is not None and distance.get(nxt, 1_000_000) > walk.allowance - walk.steps - 1:
+    """The moves on from where ``walk`` is; ``base`` marks the view's journal where the
+    search began (what the move changed since is in each option's ``changed``)."""
+    journal = view.journal
+    mark = len(journal)
+    budget = walk.allowance - walk.steps - 1
+    start, path = walk.start, walk.path
+    saved = None
+    for nxt in view.board.exits[walk.at]:
+        if distance is not None and distance.get(nxt, 1_000_000) > budget:
             continue
-        mark = view.mark()
-        saved = walk.save()
+        if nxt == start or nxt in path:
+            continue  # 6: no space twice in one move (a refusal that names no space)
+        if saved is None:
+            saved = walk.save()
         refusal = walk.step(nxt)
         if refusal is not None:
-            result.blockers.update(refusal.on)
+            if refusal.on:
+                result.blockers.update(refusal.on)
             continue
-        if walk.stop is not None:
-            result.blockers.update(walk.stop.on)
-        end_mark = view.mark()
-        refusal = walk.finish() if target is None or nxt in target else None
-        if target is not None and nxt not in target:
-            pass
-        elif refusal is None:
-            path = tuple(walk.path)
-            if walk.special:
-                found = tuple(walk.candidates())
-                if found:
-                    result.options.append(Option(
-                        walk.unit, walk.start, path, walk.strategic, frozenset(path),
-                        True, walk.foot, found,
-                    ))
-            else:
-                result.options.append(Option(
-                    walk.unit, walk.start, path, walk.strategic, frozenset(path), False,
-                    walk.foot,
-                ))
-        else:
-            result.blockers.update(refusal.on)
-        view.undo(end_mark)
-        if walk.stop is None and walk.steps < walk.allowance:
-            _search(view, walk, result, target, distance)
+        stop = walk.stop
+        if stop is not None and stop.on:
+            result.blockers.update(stop.on)
+        if target is None or nxt in target:
+            refusal = walk.finish()  # checks only: the view is as the step left it
+            if refusal is None:
+                _found(view, walk, result, base)
+            elif refusal.on:
+                result.blockers.update(refusal.on)
+        if stop is None and walk.steps < walk.allowance:
+            _search(view, walk, result, target, distance, base)
         view.undo(mark)
         walk.restore(saved)
+
+
+def _found(view: MapView, walk: Walk, result: UnitMoves, base: int) -> None:
+    """Note the move ``walk`` has made as an option."""
+    path = tuple(walk.path)
+    changed = frozenset(
+        [path[-1], *(entry[1] for entry in view.journal[base:] if entry[0] == "control")]
+    )
+    if walk.special:
+        found = tuple(walk.candidates())
+        if found:
+            result.options.append(Option(
+                walk.unit, walk.start, path, walk.strategic, frozenset(path), True,
+                walk.foot, changed, found,
+            ))
+    else:
+        result.options.append(Option(
+            walk.unit, walk.start, path, walk.strategic, frozenset(path), False, walk.foot,
+            changed,
+        ))
 
 
 def activations(
@@ -188,12 +196,13 @@ def activations(
                 yield Activate((move,))
     yield from between
     reaches: dict[str, Reach] = {}
+    tried: dict[UnitMove, Tried] = {}
     for index, unit in enumerate(units):
         for other in units[index + 1 :]:
             same = view.loc[unit] == view.loc[other]
             if same or board.units[unit].formation == board.units[other].formation:
                 a, b = sorted((unit, other))
-                yield from _pair(view, a, b, moves, same, reaches)
+                yield from _pair(view, a, b, moves, same, reaches, tried)
 
 
 def _independent(one: Option, two: Option) -> bool:
@@ -233,6 +242,7 @@ def _pair(
     moves: dict[str, UnitMoves],
     same: bool,
     reaches: dict[str, Reach],
+    tried: dict[UnitMove, Tried],
 ) -> Iterator[Activate]:
     """Every legal activation of units ``a`` and ``b`` together, each once, as found."""
     found: set[Activate] = set()
@@ -282,20 +292,30 @@ def _pair(
                     can = reachable[end] = reaches[second].could_end(view.board, end)
                 if not can:
                     continue  # 4: the second unit could never end where the first does
+            # What the first unit's move changed on the board: where it ends, the control it
+            # changed, and its start (unless both units start there, or the second unit's
+            # moves were found with the first unit lifted off).  The spaces it only passed
+            # through are as they were.
             source = later
             if same:
-                affected = option.entered
+                affected, touched = option.changed, option.entered
             elif option.path and lifted is not None:
-                source, affected = lifted, option.entered
+                source, affected, touched = lifted, option.changed, option.entered
             else:
-                affected = option.entered | {option.start}
+                affected = option.changed | {option.start}
+                touched = option.entered | {option.start}
             fresh = not affected.isdisjoint(source.blockers)
+            # The order of the answers is that of the enumeration this replaced, which
+            # searched afresh whenever the first move entered one of the second unit's
+            # blockers: there the second unit's moves come in the order of its own moves
+            # (a fresh search finds them in that order, each checked).
+            in_order = not fresh and not touched.isdisjoint(source.blockers)
             candidates = source.options if same else ending[id(source)].get(end, ())
             for move in option.forms(partner=second):
                 replies: list[UnitMove] = []
                 if not fresh:
                     for other in candidates:
-                        if same and _independent(option, other):
+                        if same and not in_order and _independent(option, other):
                             if first == a:  # the same pair the other way round: found already
                                 activation = Activate.of(move, other.forms()[0])
                                 if new(activation):
@@ -309,9 +329,20 @@ def _pair(
                 view.active = both
                 view.crossed = set()
                 mark = view.mark()
-                refusal, _ = run_move(view, first, move.path, move.strategic, move.enabler)
-                if refusal is None:
-                    board_after = _board_after(view, first, mark)
+                # The first unit's move is made on the board as it stands, whoever its
+                # partner: tried once, then its changes made again from the journal (a
+                # special crossing's enabler depends on the partner, so it is tried each time).
+                known = None if option.special else tried.get(move)
+                if known is None:
+                    refusal, _ = run_move(view, first, move.path, move.strategic, move.enabler)
+                    allowed = refusal is None
+                    board_after = _board_after(view, first, mark) if allowed else ()
+                    if not option.special:
+                        tried[move] = Tried(allowed, view.journal[mark:], board_after)
+                else:
+                    view.redo(known.changes)
+                    allowed, board_after = known.allowed, known.board_after
+                if allowed:
                     if fresh:
                         target = None if same else option.end
                         if board_after not in searched:
@@ -337,6 +368,16 @@ def _pair(
                 view.undo(mark)
     view.active = frozenset()
     view.crossed = set()
+
+
+@dataclass(frozen=True, slots=True)
+class Tried:
+    """A first unit's move tried on the board as it stands: allowed or not, what it changed
+    (journal entries) and the board it left (``_board_after``)."""
+
+    allowed: bool
+    changes: list[tuple[object, ...]]
+    board_after: tuple[object, ...]
 
 
 def _by_end(options: Sequence[Option]) -> dict[str, list[Option]]:

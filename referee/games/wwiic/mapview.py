@@ -5,6 +5,7 @@ taken back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from referee.games.wwiic.board import ALLIED, GERMAN, Board
@@ -100,6 +101,27 @@ class MapView:
         self.journal.append(("special", self.special_used))
         self.special_used = True
         self.spend.append(enabler)
+
+    def redo(self, entries: Sequence[tuple[Any, ...]]) -> None:
+        """Make again the changes ``entries`` (a slice of the journal, taken back since)
+        record: a move tried before, on the same board, without trying it step by step.
+        Not for a special river crossing (its enabler is not in the journal)."""
+        for entry in entries:
+            op = entry[0]
+            if op == "move":
+                self._relocate(entry[1], entry[2], entry[3])
+            elif op == "control":
+                if entry[2]:
+                    self.allied.discard(entry[1])
+                else:
+                    self.allied.add(entry[1])
+            elif op == "crossed":
+                self.crossed.add(entry[1])
+            elif op == "foot":
+                self.foot_used = True
+            else:
+                raise ValueError(f"a journal entry that can't be made again: {op}")
+            self.journal.append(entry)
 
     def undo(self, mark: int) -> None:
         journal = self.journal

@@ -8,6 +8,7 @@ other lists.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.games.wwiic.board import (
@@ -36,13 +37,22 @@ def _an(word: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """Why a move is not allowed: the rule's section and a sentence."""
+    """Why a move is not allowed: the rule's section and a sentence.
+
+    The sentence is written only when asked for (``message``): legal()'s search meets
+    refusals by the hundred thousand and reads none of them, so a sentence with names in it
+    is given as a function that writes it."""
 
     rule: str
-    message: str
+    words: str | Callable[[], str]
     on: tuple[str, ...] = ()
     """The spaces whose units or control caused it, where another unit's move could lift it
     (legal()'s pair search looks again at moves through them); empty otherwise."""
+
+    @property
+    def message(self) -> str:
+        words = self.words
+        return words if isinstance(words, str) else words()
 
 
 @dataclass(slots=True)
@@ -136,17 +146,18 @@ class Walk:
         name = info.id
         if info.type not in STRATEGIC_TYPES:
             return Refusal(
-                "6.4", f"{name} is {info.type_words}, which can't use strategic movement"
+                "6.4", lambda: f"{name} is {info.type_words}, which can't use strategic movement"
             )
         if self.side == ALLIED:
             if not info.corps30:
                 return Refusal(
-                    "6.4", f"{name} is not in 30 Corps: only 30 Corps units use Allied "
+                    "6.4", lambda: f"{name} is not in 30 Corps: only 30 Corps units use Allied "
                     "strategic movement",
                 )
             if self.start not in board.club_route:
                 return Refusal(
-                    "6.4", f"{name} is in {board.name(self.start)}, which is not on Club Route: "
+                    "6.4", lambda: f"{name} is in {board.name(self.start)}, which is not on Club "
+                    "Route: "
                     "Allied strategic movement starts in and enters only Club Route spaces",
                 )
         elif view.weather != "overcast":
@@ -155,16 +166,18 @@ class Walk:
             )
         kind = board.kind[self.start]
         if kind == FERRY:
-            return Refusal("6.4", f"{name} can't use strategic movement from the ferry box")
+            return Refusal("6.4", lambda: f"{name} can't use strategic movement from the ferry box")
         if kind == SPACE:
             if self.start not in board.road_spaces:
                 return Refusal(
-                    "6.4", f"{name} starts in {board.name(self.start)}, a space without a road: "
+                    "6.4", lambda: f"{name} starts in {board.name(self.start)}, a space without a "
+                    "road: "
                     "strategic movement starts in a road space or an off-map box",
                 )
             if view.has(self.start, other_side(self.side)):
                 return Refusal(
-                    "6.4", f"{name} starts in {board.name(self.start)}, which holds enemy units: "
+                    "6.4", lambda: f"{name} starts in {board.name(self.start)}, which holds enemy "
+                    "units: "
                     "strategic movement can't start in an enemy-occupied space",
                 )
         return None
@@ -181,13 +194,14 @@ class Walk:
         if crossing is None:
             if board.kind.get(nxt) == BOX:
                 return Refusal(  # 6.5: a box is entered from a space adjoining it
-                    "6.5", f"{board.name(nxt)} is an off-map box that {board.name(here)} does "
+                    "6.5", lambda: f"{board.name(nxt)} is an off-map box that {board.name(here)} "
+                    "does "
                     "not adjoin: a unit moves into a box only from a space adjoining it",
                 )
-            return Refusal("6", f"{board.name(nxt)} is not adjacent to {board.name(here)}")
+            return Refusal("6", lambda: f"{board.name(nxt)} is not adjacent to {board.name(here)}")
         if nxt == self.start or nxt in self.path:
             return Refusal(
-                "6", f"{self.unit} would enter {board.name(nxt)} twice in one move"
+                "6", lambda: f"{self.unit} would enter {board.name(nxt)} twice in one move"
             )
         if self.steps >= self.allowance:
             return self._too_far()
@@ -208,11 +222,12 @@ class Walk:
     def _too_far(self) -> Refusal:
         name = self.unit
         if self.oos:
-            return Refusal("8.2", f"{name} is out of supply and moves only one space")
+            return Refusal("8.2", lambda: f"{name} is out of supply and moves only one space")
         if self.info.leg:
-            return Refusal("6", f"{name} is {self.info.type_words} and moves one space")
+            return Refusal("6", lambda: f"{name} is {self.info.type_words} and moves one space")
         return Refusal(
-            "6", f"{name} moves at most two spaces (further only by strategic movement, 6.4)"
+            "6", lambda: f"{name} moves at most two spaces (further only by strategic movement, "
+            "6.4)"
         )
 
     def _into_box(self, here: str, box: str) -> Refusal | None:
@@ -222,18 +237,20 @@ class Walk:
             return Refusal("6.5", "only German units enter off-map boxes")
         if self.steps > 0:
             return Refusal(
-                "6.5", f"{name} can't enter {box} after moving: moving into an off-map box is "
+                "6.5", lambda: f"{name} can't enter {box} after moving: moving into an off-map box "
+                "is "
                 "a unit's entire move, from the space it starts in",
             )
         if self.strategic:
             return Refusal("6.5", "a unit enters an off-map box by its regular move, not "
                            "strategic movement")
         if board.box_closed(box, self.view.turn):
-            return Refusal("6.5", f"off-map box {box} is closed from Game-turn "
+            return Refusal("6.5", lambda: f"off-map box {box} is closed from Game-turn "
                            f"{info.closes_turn}: units can't enter it")
         if self.info.formation != info.formation:
             return Refusal(
-                "6.5", f"off-map box {box} holds only {info.formation} units, and {name} is "
+                "6.5", lambda: f"off-map box {box} holds only {info.formation} units, and {name} "
+                "is "
                 f"{self.info.formation}",
             )
         return None
@@ -242,9 +259,10 @@ class Walk:
         board, name, info = self.board, self.unit, self.info
         if self.side != GERMAN or info.type not in board.ferry_types:
             return Refusal("6.3", "only German leg or motorized infantry use the Pannerden Ferry")
-        if self.view.strength[self.unit] > board.ferry_max_strength:
+        strength = self.view.strength[name]
+        if strength > board.ferry_max_strength:
             return Refusal(
-                "6.3", f"{name} has strength {self.view.strength[name]}: only a unit of strength "
+                "6.3", lambda: f"{name} has strength {strength}: only a unit of strength "
                 f"{board.ferry_max_strength} or less uses the Pannerden Ferry",
             )
         if self.strategic:
@@ -257,10 +275,12 @@ class Walk:
         if refusal is not None:
             return refusal
         if self.steps > 0:
-            return Refusal("6.3", f"{name} can't enter the ferry box after moving: the ferry "
+            return Refusal("6.3", lambda: f"{name} can't enter the ferry box after moving: the "
+                "ferry "
                            "move is the unit's whole move from Doornenburg or Duiven")
         if view.has(here, ALLIED):
-            return Refusal("6.3", f"{board.name(here)} is contested: units enter the ferry box "
+            return Refusal("6.3", lambda: f"{board.name(here)} is contested: units enter the ferry "
+                "box "
                            "only from an uncontested bank")
         if len(view.units_in(ferry)) >= board.ferry_capacity:
             return Refusal(
@@ -275,7 +295,8 @@ class Walk:
             return refusal
         if view.controller(bank) != GERMAN or view.has(bank, ALLIED):
             return Refusal(
-                "6.3", f"a unit leaves the ferry box only for a German-controlled, uncontested "
+                "6.3", lambda: "a unit leaves the ferry box only for a German-controlled, "
+                "uncontested "
                 f"bank; {board.name(bank)} is not", (bank,),
             )
         return None
@@ -294,7 +315,8 @@ class Walk:
                 if not friendly_next:
                     mine = _an(side.capitalize())
                     return Refusal(
-                        "6.1", f"{name} is in {where}, a friendly-controlled contested space: "
+                        "6.1", lambda: f"{name} is in {where}, a friendly-controlled contested "
+                        "space: "
                         f"it may move only into {mine}-controlled space, and {board.name(nxt)} is "
                         f"{enemy.capitalize()}-controlled", (nxt,),
                     )
@@ -302,13 +324,15 @@ class Walk:
                 mine, theirs = _an(side.capitalize()), _an(enemy.capitalize())
                 if not friendly_next or enemy_next:
                     return Refusal(
-                        "6.1", f"{name} is in {where}, {theirs}-controlled contested space: "
+                        "6.1", lambda: f"{name} is in {where}, {theirs}-controlled contested "
+                        "space: "
                         f"it may move only into {mine}-controlled uncontested space, and "
                         f"{board.name(nxt)} is not", (nxt,),
                     )
                 if crossing.kind == RIVER and crossing.bridge and not view.has(nxt, side):
                     return Refusal(
-                        "6.3", f"{name} is in {where}, {theirs}-controlled contested space: "
+                        "6.3", lambda: f"{name} is in {where}, {theirs}-controlled contested "
+                        "space: "
                         f"it crosses the river bridge only into a friendly-controlled, "
                         f"friendly-occupied space, and {board.name(nxt)} holds no "
                         f"{side.capitalize()} unit", (nxt,),
@@ -327,13 +351,14 @@ class Walk:
                     )
                 if view.has(nxt, enemy):
                     return Refusal(
-                        "6.3", f"a unit can't cross the Oosterbeek foot crossing into a space "
+                        "6.3", lambda: "a unit can't cross the Oosterbeek foot crossing into a "
+                        "space "
                         f"with enemy units, and {board.name(nxt)} has some",
                     )
             else:
                 if side != ALLIED or not info.leg:
                     return Refusal(
-                        "6.3", f"{name} can't cross the unbridged river between "
+                        "6.3", lambda: f"{name} can't cross the unbridged river between "
                         f"{board.name(here)} and {board.name(nxt)}",
                     )
                 if view.special_used:
@@ -344,59 +369,65 @@ class Walk:
         elif crossing.kind == "canal" and not crossing.bridge:
             if n > 0:
                 return Refusal(
-                    "6.3", f"{name} can't cross the canal into {board.name(nxt)}"
+                    "6.3", lambda: f"{name} can't cross the canal into {board.name(nxt)}"
                            f" as the second space of "
                     "its move: a unit crossing an unbridged canal moves only one space",
                 )
             if enemy_next and crossing.key in view.crossed:
                 return Refusal(
-                    "6.3", f"only one unit per activation crosses the canal boundary of "
+                    "6.3", lambda: f"only one unit per activation crosses the canal boundary of "
                     f"{board.name(nxt)} from {board.name(here)} into an enemy-occupied space",
                 )
         elif crossing.bridge and enemy_next:
             if n > 0:
                 return Refusal(
-                    "6.3", f"{name} can't cross the bridge into enemy-occupied {board.name(nxt)}"
+                    "6.3", lambda: f"{name} can't cross the bridge into enemy-occupied "
+                    f"{board.name(nxt)}"
                            f" as the "
                     "second space of its move",
                 )
             if crossing.key in view.crossed:
                 return Refusal(
-                    "6.3", f"only one unit per activation crosses the bridge between "
+                    "6.3", lambda: f"only one unit per activation crosses the bridge between "
                     f"{board.name(here)} and {board.name(nxt)} into an enemy-occupied space",
                 )
         # 8.2: out of supply.
         if self.oos and enemy_next and not friendly_next:
             return Refusal(
-                "8.2", f"{name} is out of supply and can't move into an enemy-controlled space "
+                "8.2", lambda: f"{name} is out of supply and can't move into an enemy-controlled "
+                "space "
                 f"with enemy units ({board.name(nxt)})",
             )
         # 6.4: strategic movement.
         if self.strategic:
             if not crossing.road:
                 return Refusal(
-                    "6.4", f"no road connects {board.name(here)} and {board.name(nxt)}: strategic "
+                    "6.4", lambda: f"no road connects {board.name(here)} and {board.name(nxt)}: "
+                    "strategic "
                     "movement enters every space along a connecting road",
                 )
             if side == ALLIED and nxt not in board.club_route:
                 return Refusal(
-                    "6.4", f"{board.name(nxt)}"
+                    "6.4", lambda: f"{board.name(nxt)}"
                            f" is not on Club Route: Allied strategic movement enters "
                     "only Club Route spaces",
                 )
             if enemy_next:
                 return Refusal(
-                    "6.4", f"strategic movement can't enter enemy-occupied {board.name(nxt)}"
+                    "6.4", lambda: "strategic movement can't enter enemy-occupied "
+                    f"{board.name(nxt)}"
                 )
             if view.count(nxt, side) >= 2:
                 return Refusal(
-                    "6.4", f"strategic movement can't enter or move through {board.name(nxt)}"
+                    "6.4", lambda: "strategic movement can't enter or move through "
+                    f"{board.name(nxt)}"
                            f": it holds "
                     "two friendly units", (nxt,),
                 )
             if side == GERMAN and not friendly_next:
                 return Refusal(
-                    "6.4", f"German strategic movement can't enter the empty Allied-controlled "
+                    "6.4", lambda: "German strategic movement can't enter the empty "
+                    "Allied-controlled "
                     f"space {board.name(nxt)}", (nxt,),
                 )
         return None
@@ -411,13 +442,13 @@ class Walk:
             units = view.units_in(nxt)
             if side == ALLIED and any(board.units[u].corps30 for u in units):
                 stop = Refusal(
-                    "6.4", f"{name} must stop in {board.name(nxt)}"
+                    "6.4", lambda: f"{name} must stop in {board.name(nxt)}"
                            f": Allied strategic movement stops on "
                     "entering a space with a 30 Corps unit", (nxt,),
                 )
             elif side == GERMAN and units:
                 stop = Refusal(
-                    "6.4", f"{name} must stop in {board.name(nxt)}"
+                    "6.4", lambda: f"{name} must stop in {board.name(nxt)}"
                            f": German strategic movement stops on "
                     "entering a space with a German unit", (nxt,),
                 )
@@ -434,7 +465,7 @@ class Walk:
         if kind == SPACE:
             if enemy_next:
                 stop = Refusal(
-                    "6.1", f"{name} must stop in {board.name(nxt)}: it holds enemy units"
+                    "6.1", lambda: f"{name} must stop in {board.name(nxt)}: it holds enemy units"
                 )
                 if crossing.water and (crossing.bridge or crossing.kind == "canal"):
                     view.add_crossed(crossing.key)
@@ -442,17 +473,17 @@ class Walk:
                 view.set_control(nxt, side)
         if crossing.kind == "canal" and not crossing.bridge and stop is None:
             stop = Refusal(
-                "6.3", f"{name} crossed an unbridged canal into {board.name(nxt)}"
+                "6.3", lambda: f"{name} crossed an unbridged canal into {board.name(nxt)}"
                        f", so it moves only one "
                 "space",
             )
         if kind == BOX:
             stop = Refusal(
-                "6.5", f"{name} entered off-map box {nxt}: that is its entire move"
+                "6.5", lambda: f"{name} entered off-map box {nxt}: that is its entire move"
             )
         elif kind == FERRY or board.kind[here] == FERRY:
             stop = Refusal(
-                "6.3", f"{name} used the Pannerden Ferry: that is its whole move"
+                "6.3", lambda: f"{name} used the Pannerden Ferry: that is its whole move"
             )
         if crossing.kind == RIVER and not crossing.bridge:
             if crossing.foot:
@@ -476,7 +507,8 @@ class Walk:
         end = self.at
         if not self.special and self.enabler is not None:
             return Refusal(
-                "6.3", f"'with {self.enabler}' names the 30 Corps unit enabling a special river "
+                "6.3", lambda: f"'with {self.enabler}' names the 30 Corps unit enabling a special "
+                "river "
                 "crossing, and this move makes none",
             )
         if self.steps == 0:
@@ -485,7 +517,8 @@ class Walk:
             return None
         if board.kind[end] == SPACE and view.count(end, side) > 2:
             return Refusal(
-                "6.2", f"{name} can't end its move in {board.name(end)}: it already holds two "
+                "6.2", lambda: f"{name} can't end its move in {board.name(end)}: it already holds "
+                "two "
                 f"{side.capitalize()} units (a unit may move through such a space but not stop "
                 "there)", (end,),
             )
@@ -497,12 +530,13 @@ class Walk:
         ):
             if info.type == MOTORIZED:
                 return Refusal(
-                    "6", f"{name} is motorized infantry: moving two spaces it can't end its "
+                    "6", lambda: f"{name} is motorized infantry: moving two spaces it can't end "
+                    "its "
                     f"move in an enemy-occupied space ({board.name(end)})",
                 )
             if info.type in TRACKED_TYPES and board.terrain[end] in ROUGH and not self.last_road:
                 return Refusal(
-                    "6", f"{name} is {info.type_words}: moving two spaces it can't end its "
+                    "6", lambda: f"{name} is {info.type_words}: moving two spaces it can't end its "
                     f"move in enemy-occupied {board.terrain[end]} ({board.name(end)}"
                     f") unless it enters "
                     "by a connecting road",
@@ -538,7 +572,7 @@ class Walk:
         if self.enabler is not None:
             if self.enabler not in found:
                 return Refusal(
-                    "6.3", f"{self.enabler} can't enable the special river crossing: the "
+                    "6.3", lambda: f"{self.enabler} can't enable the special river crossing: the "
                     "enabling 30 Corps unit must be unspent, able to trace supply, not active "
                     "in this impulse, and in the space the move starts or ends in"
                     + (f" (here: {', '.join(found)})" if found else ""),
@@ -548,13 +582,13 @@ class Walk:
             chosen = found[0]
         elif not found:
             return Refusal(
-                "6.3", f"{self.unit} crosses the river only by the Allied infantry special "
+                "6.3", lambda: f"{self.unit} crosses the river only by the Allied infantry special "
                 "river crossing, which needs an unspent, supplied 30 Corps unit in the space "
                 "the move starts or ends in",
             )
         else:
             return Refusal(
-                "6.3", "say which 30 Corps unit enables the special river crossing: "
+                "6.3", lambda: "say which 30 Corps unit enables the special river crossing: "
                 + " or ".join(f"'with {u}'" for u in found),
             )
         self.view.use_special(chosen)
