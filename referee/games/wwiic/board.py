@@ -321,7 +321,7 @@ class Board:
         )
         self.unprepared = tuple(tracks["setup"]["unprepared"])
         self._distances: dict[tuple[str, bool], dict[str, int]] = {}
-        self._nearest: dict[tuple[frozenset[str], bool], dict[str, int]] = {}
+        self._adjacent: dict[bool, dict[str, tuple[str, ...]]] = {}
         self._check()
 
     def _check(self) -> None:
@@ -427,27 +427,27 @@ class Board:
 
     def nearest(self, targets: frozenset[str], *, roads: bool = False) -> dict[str, int]:
         """Steps between each place and the nearest of ``targets`` (as ``distances``, which
-        it is for one target).  Kept for the sets asked again (a few thousand at most)."""
+        it is for one target)."""
         if len(targets) == 1:
             return self.distances(next(iter(targets)), roads=roads)
-        key = (targets, roads)
-        found = self._nearest.get(key)
-        if found is None:
-            found = dict.fromkeys(targets, 0)
-            frontier = list(targets)
-            steps = 0
-            while frontier:
-                steps += 1
-                following: list[str] = []
-                for here in frontier:
-                    for nxt, crossing in self.exits[here].items():
-                        if nxt not in found and (crossing.road or not roads):
-                            found[nxt] = steps
-                            following.append(nxt)
-                frontier = following
-            if len(self._nearest) >= 4096:
-                self._nearest.clear()
-            self._nearest[key] = found
+        adjacent = self._adjacent.get(roads)
+        if adjacent is None:
+            adjacent = self._adjacent[roads] = {
+                place: tuple(n for n, c in exits.items() if c.road or not roads)
+                for place, exits in self.exits.items()
+            }
+        found = dict.fromkeys(targets, 0)
+        frontier = list(targets)
+        steps = 0
+        while frontier:
+            steps += 1
+            following: list[str] = []
+            for here in frontier:
+                for nxt in adjacent[here]:
+                    if nxt not in found:
+                        found[nxt] = steps
+                        following.append(nxt)
+            frontier = following
         return found
 
     def half(self, turn: int) -> str:

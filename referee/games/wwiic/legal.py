@@ -41,19 +41,25 @@ class Option:
     ends, and those whose control it changed (5)."""
     candidates: tuple[str, ...] = ()
     """For a special river crossing: the 30 Corps units that may enable it."""
+    plain: tuple[UnitMove] = field(init=False, repr=False, compare=False)
+    """The move as a log writes it, without 'with UNIT' (made once: pairs ask again)."""
+
+    def __post_init__(self) -> None:
+        move = UnitMove(self.unit, self.path, self.strategic, None, self.start)
+        object.__setattr__(self, "plain", (move,))
 
     @property
     def end(self) -> str:
         return self.path[-1] if self.path else self.start
 
-    def forms(self, partner: str | None = None) -> list[UnitMove]:
+    def forms(self, partner: str | None = None) -> Sequence[UnitMove]:
         """The moves a log may write for this option (with or without 'with UNIT')."""
         if not self.special:
-            return [UnitMove(self.unit, self.path, self.strategic, None, self.start)]
+            return self.plain
         found = [c for c in self.candidates if c != partner]
         moves = [UnitMove(self.unit, self.path, self.strategic, c, self.start) for c in found]
         if len(found) == 1:
-            moves.insert(0, UnitMove(self.unit, self.path, self.strategic, None, self.start))
+            moves.insert(0, self.plain[0])
         return moves
 
 
@@ -107,7 +113,11 @@ def search(
             continue
         distance = None
         if targets is not None:
-            distance = board.nearest(targets, roads=strategic)
+            distance = view.nearest.get((targets, strategic))
+            if distance is None:
+                distance = view.nearest[targets, strategic] = board.nearest(
+                    targets, roads=strategic
+                )
         _search(view, walk, result, targets, distance, base)
     return result
 
@@ -195,14 +205,13 @@ def activations(
             for move in option.forms():
                 yield Activate((move,))
     yield from between
-    reaches: dict[str, Reach] = {}
-    tried: dict[UnitMove, Tried] = {}
+    shared = Shared(view, moves)
     for index, unit in enumerate(units):
         for other in units[index + 1 :]:
             same = view.loc[unit] == view.loc[other]
             if same or board.units[unit].formation == board.units[other].formation:
                 a, b = sorted((unit, other))
-                yield from _pair(view, a, b, moves, same, reaches, tried)
+                yield from _pair(view, a, b, same, shared)
 
 
 def _independent(one: Option, two: Option) -> bool:
@@ -235,18 +244,55 @@ def reach(view: MapView, unit: str) -> Reach:
     return Reach(start, Walk(view, unit).allowance, strategic)
 
 
+@dataclass(slots=True)
+class Shared:
+    """What one ``activations`` call works out once for all its pairs: each unit's moves
+    alone (and by where they end), how far it could go, and the first units' moves tried."""
+
+    view: MapView
+    moves: dict[str, UnitMoves]
+    reaches: dict[str, Reach] = field(default_factory=dict)
+    could: dict[str, dict[str, bool]] = field(default_factory=dict)
+    ending: dict[str, dict[str, list[Option]]] = field(default_factory=dict)
+    tried: dict[UnitMove, Tried] = field(default_factory=dict)
+
+    def reach(self, unit: str) -> Reach:
+        found = self.reaches.get(unit)
+        if found is None:
+            found = self.reaches[unit] = reach(self.view, unit)
+        return found
+
+    def could_end(self, unit: str, end: str) -> bool:
+        """Whether ``unit`` could end in ``end`` on an empty board."""
+        known = self.could.setdefault(unit, {})
+        can = known.get(end)
+        if can is None:
+            can = known[end] = self.reach(unit).could_end(self.view.board, end)
+        return can
+
+    def by_end(self, unit: str) -> dict[str, list[Option]]:
+        """The unit's moves alone, grouped by where they end (in their order)."""
+        found = self.ending.get(unit)
+        if found is None:
+            found = self.ending[unit] = _by_end(self.moves[unit].options)
+        return found
+
+
 def _pair(
     view: MapView,
     a: str,
     b: str,
-    moves: dict[str, UnitMoves],
     same: bool,
-    reaches: dict[str, Reach],
-    tried: dict[UnitMove, Tried],
+    shared: Shared,
 ) -> Iterator[Activate]:
     """Every legal activation of units ``a`` and ``b`` together, each once, as found."""
     found: set[Activate] = set()
     both = frozenset((a, b))
+    moves, tried = shared.moves, shared.tried
+
+    def joint(move: UnitMove, reply: UnitMove) -> Activate:
+        """``Activate.of(move, reply)``: the moves in unit order (``a`` before ``b``)."""
+        return Activate((move, reply) if move.unit == a else (reply, move))
 
     def new(activation: Activate) -> bool:
         if activation in found:
@@ -263,11 +309,9 @@ def _pair(
         lifted = None
         if not same and view.loc[first] in later.blockers:
             # Only the ends of the first unit's moves matter (4: the pair ends together).
-            if second not in reaches:
-                reaches[second] = reach(view, second)
             ends = frozenset(
                 option.end for option in moves[first].options
-                if option.path and reaches[second].could_end(view.board, option.end)
+                if option.path and shared.could_end(second, option.end)
             )
             if ends:
                 lifted = _lifted_search(view, first, second, both, ends)
@@ -276,20 +320,18 @@ def _pair(
         # one verdict for each of the second unit's candidate moves.
         searched: dict[tuple[object, ...], list[Option]] = {}
         verdicts: dict[tuple[object, ...], bool] = {}
-        if not same and second not in reaches:
-            reaches[second] = reach(view, second)
         # 4: units from two spaces end together in one space, so the second unit's moves are
         # looked up by where they end (in their order), and each end is judged reachable once.
-        ending = {} if same else {id(later): _by_end(later.options)}
+        ending = {} if same else {id(later): shared.by_end(second)}
         if lifted is not None:
             ending[id(lifted)] = _by_end(lifted.options)
-        reachable: dict[str, bool] = {}
+        could = shared.could.setdefault(second, {})
         for option in moves[first].options:
             end = option.end
             if not same:
-                can = reachable.get(end)
+                can = could.get(end)
                 if can is None:
-                    can = reachable[end] = reaches[second].could_end(view.board, end)
+                    can = shared.could_end(second, end)
                 if not can:
                     continue  # 4: the second unit could never end where the first does
             # What the first unit's move changed on the board: where it ends, the control it
@@ -297,19 +339,18 @@ def _pair(
             # moves were found with the first unit lifted off).  The spaces it only passed
             # through are as they were.
             source = later
-            if same:
-                affected, touched = option.changed, option.entered
-            elif option.path and lifted is not None:
-                source, affected, touched = lifted, option.changed, option.entered
-            else:
-                affected = option.changed | {option.start}
-                touched = option.entered | {option.start}
-            fresh = not affected.isdisjoint(source.blockers)
+            with_start = not same
+            if not same and option.path and lifted is not None:
+                source, with_start = lifted, False
+            blockers = source.blockers
+            fresh = not option.changed.isdisjoint(blockers) or (
+                with_start and option.start in blockers
+            )
             # The order of the answers is that of the enumeration this replaced, which
             # searched afresh whenever the first move entered one of the second unit's
             # blockers: there the second unit's moves come in the order of its own moves
             # (a fresh search finds them in that order, each checked).
-            in_order = not fresh and not touched.isdisjoint(source.blockers)
+            in_order = not fresh and not option.entered.isdisjoint(blockers)
             candidates = source.options if same else ending[id(source)].get(end, ())
             for move in option.forms(partner=second):
                 replies: list[UnitMove] = []
@@ -317,12 +358,12 @@ def _pair(
                     for other in candidates:
                         if same and not in_order and _independent(option, other):
                             if first == a:  # the same pair the other way round: found already
-                                activation = Activate.of(move, other.forms()[0])
+                                activation = Activate((move, other.plain[0]))
                                 if new(activation):
                                     yield activation
                             continue
                         for reply in other.forms(partner=first):
-                            if Activate.of(move, reply) not in found:
+                            if joint(move, reply) not in found:
                                 replies.append(reply)
                     if not replies:
                         continue
@@ -349,7 +390,7 @@ def _pair(
                             searched[board_after] = search(view, second, target).options
                         for other in searched[board_after]:
                             for reply in other.forms(partner=first):
-                                activation = Activate.of(move, reply)
+                                activation = joint(move, reply)
                                 if new(activation):
                                     yield activation
                     after = view.mark()
@@ -362,7 +403,7 @@ def _pair(
                             view.undo(after)
                             verdicts[verdict] = refusal is None
                         if verdicts[verdict]:
-                            activation = Activate.of(move, reply)
+                            activation = joint(move, reply)
                             if new(activation):
                                 yield activation
                 view.undo(mark)

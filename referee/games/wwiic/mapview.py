@@ -17,8 +17,8 @@ class MapView:
 
     __slots__ = (
         "active", "allied", "board", "crossed", "foot_used", "journal", "loc", "n_allied",
-        "n_german", "occ", "side_of", "special_used", "spend", "spent", "strength", "supply",
-        "turn", "weather",
+        "n_german", "nearest", "occ", "side_of", "special_used", "spend", "spent", "strength",
+        "supply", "turn", "weather",
     )
 
     def __init__(self, board: Board, state: WState) -> None:
@@ -47,6 +47,9 @@ class MapView:
         self.spend: list[str] = []
         """30 Corps units spent by enabling a special river crossing (6.3)."""
         self.journal: list[tuple[Any, ...]] = []
+        self.nearest: dict[tuple[frozenset[str], bool], dict[str, int]] = {}
+        """Distances to sets of places (``Board.nearest``) asked for during this view's
+        command or legal() call, kept for the sets asked again."""
 
     # -- reading ---------------------------------------------------------------------------
 

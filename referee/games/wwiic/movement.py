@@ -72,9 +72,9 @@ class Walk:
     """One unit moving, a space at a time (6); every method answers with a ``Refusal``."""
 
     __slots__ = (
-        "allowance", "at", "board", "crossing", "enabler", "foot", "info", "last_road",
-        "oos", "path", "side", "special", "start", "steps", "stop", "strategic", "unit",
-        "view",
+        "allied", "allowance", "at", "board", "crossing", "enabler", "enemy", "foot", "info",
+        "last_road", "mine", "oos", "path", "side", "special", "start", "steps", "stop",
+        "strategic", "theirs", "unit", "view",
     )
 
     def __init__(
@@ -85,6 +85,13 @@ class Walk:
         self.unit = unit
         self.info: UnitInfo = view.board.units[unit]
         self.side = self.info.side
+        self.enemy = other_side(self.side)
+        # What a step looks at most, read straight from the view (legal() takes many steps):
+        # whether the unit's side controls the Allied-controlled spaces, and the number of
+        # the unit's own and the enemy's units in each place.
+        self.allied = self.side == ALLIED
+        self.mine = view.n_allied if self.allied else view.n_german
+        self.theirs = view.n_german if self.allied else view.n_allied
         self.strategic = strategic
         self.enabler = enabler
         start = view.loc[unit]
@@ -303,15 +310,14 @@ class Walk:
 
     def _into_space(self, here: str, nxt: str, crossing: Crossing) -> Refusal | None:
         board, view, info = self.board, self.view, self.info
-        name, side = self.unit, self.side
-        enemy = other_side(side)
-        enemy_next = view.has(nxt, enemy)
-        friendly_next = view.controller(nxt) == side
+        name, side, enemy, enemies = self.unit, self.side, self.enemy, self.theirs
+        enemy_next = enemies.get(nxt, 0) > 0
+        friendly_next = (nxt in view.allied) == self.allied
         n = self.steps
         # 6.1: where a unit may go from a contested space (boxes count as friendly, uncontested).
-        if board.kind[here] == SPACE and view.has(here, enemy):
+        if enemies.get(here, 0) > 0 and board.kind[here] == SPACE:
             where = board.name(here)
-            if view.controller(here) == side:
+            if (here in view.allied) == self.allied:
                 if not friendly_next:
                     mine = _an(side.capitalize())
                     return Refusal(
@@ -417,7 +423,7 @@ class Walk:
                     "6.4", lambda: "strategic movement can't enter enemy-occupied "
                     f"{board.name(nxt)}"
                 )
-            if view.count(nxt, side) >= 2:
+            if self.mine.get(nxt, 0) >= 2:
                 return Refusal(
                     "6.4", lambda: "strategic movement can't enter or move through "
                     f"{board.name(nxt)}"
@@ -434,8 +440,8 @@ class Walk:
 
     def _enter(self, here: str, nxt: str, crossing: Crossing) -> None:
         board, view = self.board, self.view
-        side, name = self.side, self.unit
-        enemy = other_side(side)
+        side, name, enemy = self.side, self.unit, self.enemy
+        mine, theirs, allied = self.mine, self.theirs, view.allied
         kind = board.kind[nxt]
         stop: Refusal | None = None
         if kind == SPACE and self.strategic:
@@ -452,14 +458,14 @@ class Walk:
                            f": German strategic movement stops on "
                     "entering a space with a German unit", (nxt,),
                 )
-        enemy_next = kind == SPACE and view.has(nxt, enemy)
+        enemy_next = kind == SPACE and theirs.get(nxt, 0) > 0
         view.move(name, here, nxt)
         # 5: the last unit of the controlling side leaving a contested space hands it over.
         if (
-            board.kind[here] == SPACE
-            and view.controller(here) == side
-            and not view.has(here, side)
-            and view.has(here, enemy)
+            theirs.get(here, 0) > 0
+            and not mine.get(here, 0)
+            and (here in allied) == self.allied
+            and board.kind[here] == SPACE
         ):
             view.set_control(here, enemy)
         if kind == SPACE:
@@ -469,7 +475,7 @@ class Walk:
                 )
                 if crossing.water and (crossing.bridge or crossing.kind == "canal"):
                     view.add_crossed(crossing.key)
-            elif view.controller(nxt) != side:
+            elif (nxt in allied) != self.allied:
                 view.set_control(nxt, side)
         if crossing.kind == "canal" and not crossing.bridge and stop is None:
             stop = Refusal(
