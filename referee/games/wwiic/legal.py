@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from referee.games.wwiic.board import BOX, FERRY, SPACE, Board
 from referee.games.wwiic.commands import Activate, Command, UnitMove
 from referee.games.wwiic.mapview import MapView
-from referee.games.wwiic.movement import Walk, run_move
+from referee.games.wwiic.movement import ARRIVE, CONTROL, LEAVE, Refusal, Walk, run_move
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,8 @@ class Option:
     changed: frozenset[str] = frozenset()
     """The spaces (besides the start) whose units or control differ after the move: where it
     ends, and those whose control it changed (5)."""
+    flipped: frozenset[str] = frozenset()
+    """The spaces whose control the move changed (5)."""
     candidates: tuple[str, ...] = ()
     """For a special river crossing: the 30 Corps units that may enable it."""
     plain: tuple[UnitMove] = field(init=False, repr=False, compare=False)
@@ -69,6 +71,16 @@ class UnitMoves:
 
     options: list[Option]
     blockers: set[str] = field(default_factory=set)
+    lifts: dict[str, set[str]] = field(
+        default_factory=lambda: {ARRIVE: set(), LEAVE: set(), CONTROL: set()}
+    )
+    """The blockers again, by what a friendly move must do there to lift the refusal
+    (``Refusal.lift``)."""
+
+    def note(self, refusal: Refusal) -> None:
+        """Note the spaces of a refusal another unit's move could lift."""
+        self.blockers.update(refusal.on)
+        self.lifts[refusal.lift].update(refusal.on)
 
 
 def activatable(board: Board, view: MapView, side: str) -> list[str]:
@@ -147,17 +159,17 @@ def _search(
         refusal = walk.step(nxt)
         if refusal is not None:
             if refusal.on:
-                result.blockers.update(refusal.on)
+                result.note(refusal)
             continue
         stop = walk.stop
         if stop is not None and stop.on:
-            result.blockers.update(stop.on)
+            result.note(stop)
         if target is None or nxt in target:
             refusal = walk.finish()  # checks only: the view is as the step left it
             if refusal is None:
                 _found(view, walk, result, base)
             elif refusal.on:
-                result.blockers.update(refusal.on)
+                result.note(refusal)
         if stop is None and walk.steps < walk.allowance:
             _search(view, walk, result, target, distance, base)
         view.undo(mark)
@@ -167,20 +179,19 @@ def _search(
 def _found(view: MapView, walk: Walk, result: UnitMoves, base: int) -> None:
     """Note the move ``walk`` has made as an option."""
     path = tuple(walk.path)
-    changed = frozenset(
-        [path[-1], *(entry[1] for entry in view.journal[base:] if entry[0] == "control")]
-    )
+    flipped = frozenset(entry[1] for entry in view.journal[base:] if entry[0] == "control")
+    changed = flipped | {path[-1]}
     if walk.special:
         found = tuple(walk.candidates())
         if found:
             result.options.append(Option(
                 walk.unit, walk.start, path, walk.strategic, frozenset(path), True,
-                walk.foot, changed, found,
+                walk.foot, changed, flipped, found,
             ))
     else:
         result.options.append(Option(
             walk.unit, walk.start, path, walk.strategic, frozenset(path), False, walk.foot,
-            changed,
+            changed, flipped,
         ))
 
 
@@ -295,10 +306,9 @@ def _pair(
         return Activate((move, reply) if move.unit == a else (reply, move))
 
     def new(activation: Activate) -> bool:
-        if activation in found:
-            return False
+        before = len(found)
         found.add(activation)
-        return True
+        return len(found) > before
 
     for first, second in ((a, b), (b, a)):
         later = moves[second]
@@ -342,18 +352,26 @@ def _pair(
             with_start = not same
             if not same and option.path and lifted is not None:
                 source, with_start = lifted, False
-            blockers = source.blockers
-            fresh = not option.changed.isdisjoint(blockers) or (
-                with_start and option.start in blockers
+            # The second unit can gain a move only where the first unit's move lifts one of
+            # its refusals: by coming to stay where it ends, by leaving its start, or by
+            # changing a space's control (Refusal.lift).
+            blockers, lifts = source.blockers, source.lifts
+            fresh = (
+                (bool(option.path) and end in lifts[ARRIVE])
+                or not option.flipped.isdisjoint(lifts[CONTROL])
+                or (with_start and bool(option.path) and option.start in lifts[LEAVE])
             )
             # The order of the answers is that of the enumeration this replaced, which
             # searched afresh whenever the first move entered one of the second unit's
-            # blockers: there the second unit's moves come in the order of its own moves
-            # (a fresh search finds them in that order, each checked).
-            in_order = not fresh and not option.entered.isdisjoint(blockers)
+            # blockers (or left one): there the second unit's moves come in the order of its
+            # own moves (a fresh search finds them in that order, each checked).
+            in_order = not fresh and (
+                not option.entered.isdisjoint(blockers)
+                or (with_start and option.start in blockers)
+            )
             candidates = source.options if same else ending[id(source)].get(end, ())
             for move in option.forms(partner=second):
-                replies: list[UnitMove] = []
+                replies: list[tuple[UnitMove, Activate]] = []
                 if not fresh:
                     for other in candidates:
                         if same and not in_order and _independent(option, other):
@@ -363,8 +381,9 @@ def _pair(
                                     yield activation
                             continue
                         for reply in other.forms(partner=first):
-                            if joint(move, reply) not in found:
-                                replies.append(reply)
+                            activation = joint(move, reply)
+                            if activation not in found:
+                                replies.append((reply, activation))
                     if not replies:
                         continue
                 view.active = both
@@ -394,18 +413,17 @@ def _pair(
                                 if new(activation):
                                     yield activation
                     after = view.mark()
-                    for reply in replies:
+                    for reply, activation in replies:
                         verdict = (board_after, reply)
-                        if verdict not in verdicts:
+                        accepted = verdicts.get(verdict)
+                        if accepted is None:
                             refusal, _ = run_move(
                                 view, second, reply.path, reply.strategic, reply.enabler
                             )
                             view.undo(after)
-                            verdicts[verdict] = refusal is None
-                        if verdicts[verdict]:
-                            activation = joint(move, reply)
-                            if new(activation):
-                                yield activation
+                            accepted = verdicts[verdict] = refusal is None
+                        if accepted and new(activation):
+                            yield activation
                 view.undo(mark)
     view.active = frozenset()
     view.crossed = set()

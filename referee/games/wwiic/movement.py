@@ -35,6 +35,10 @@ def _an(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
+ARRIVE, LEAVE, CONTROL = "arrive", "leave", "control"
+"""What a friendly move must change in a space to lift a refusal there (``Refusal.lift``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why a move is not allowed: the rule's section and a sentence.
@@ -48,6 +52,9 @@ class Refusal:
     on: tuple[str, ...] = ()
     """The spaces whose units or control caused it, where another unit's move could lift it
     (legal()'s pair search looks again at moves through them); empty otherwise."""
+    lift: str = ""
+    """What a friendly unit's move would have to do in ``on`` to lift it: ``ARRIVE`` (a
+    friendly unit comes to stay), ``LEAVE`` (one leaves) or ``CONTROL`` (control changes)."""
 
     @property
     def message(self) -> str:
@@ -291,7 +298,7 @@ class Walk:
                            "only from an uncontested bank")
         if len(view.units_in(ferry)) >= board.ferry_capacity:
             return Refusal(
-                "6.3", "only one unit at a time can occupy the Pannerden Ferry box", (ferry,)
+                "6.3", "only one unit at a time can occupy the Pannerden Ferry box", (ferry,), LEAVE
             )
         return None
 
@@ -304,7 +311,7 @@ class Walk:
             return Refusal(
                 "6.3", lambda: "a unit leaves the ferry box only for a German-controlled, "
                 "uncontested "
-                f"bank; {board.name(bank)} is not", (bank,),
+                f"bank; {board.name(bank)} is not", (bank,), CONTROL,
             )
         return None
 
@@ -324,7 +331,7 @@ class Walk:
                         "6.1", lambda: f"{name} is in {where}, a friendly-controlled contested "
                         "space: "
                         f"it may move only into {mine}-controlled space, and {board.name(nxt)} is "
-                        f"{enemy.capitalize()}-controlled", (nxt,),
+                        f"{enemy.capitalize()}-controlled", (nxt,), CONTROL,
                     )
             else:
                 mine, theirs = _an(side.capitalize()), _an(enemy.capitalize())
@@ -333,7 +340,7 @@ class Walk:
                         "6.1", lambda: f"{name} is in {where}, {theirs}-controlled contested "
                         "space: "
                         f"it may move only into {mine}-controlled uncontested space, and "
-                        f"{board.name(nxt)} is not", (nxt,),
+                        f"{board.name(nxt)} is not", (nxt,), CONTROL,
                     )
                 if crossing.kind == RIVER and crossing.bridge and not view.has(nxt, side):
                     return Refusal(
@@ -341,7 +348,7 @@ class Walk:
                         "space: "
                         f"it crosses the river bridge only into a friendly-controlled, "
                         f"friendly-occupied space, and {board.name(nxt)} holds no "
-                        f"{side.capitalize()} unit", (nxt,),
+                        f"{side.capitalize()} unit", (nxt,), ARRIVE,
                     )
         # 6.3: rivers, canals and bridges.
         if crossing.kind == RIVER and not crossing.bridge:
@@ -428,13 +435,13 @@ class Walk:
                     "6.4", lambda: "strategic movement can't enter or move through "
                     f"{board.name(nxt)}"
                            f": it holds "
-                    "two friendly units", (nxt,),
+                    "two friendly units", (nxt,), LEAVE,
                 )
             if side == GERMAN and not friendly_next:
                 return Refusal(
                     "6.4", lambda: "German strategic movement can't enter the empty "
                     "Allied-controlled "
-                    f"space {board.name(nxt)}", (nxt,),
+                    f"space {board.name(nxt)}", (nxt,), CONTROL,
                 )
         return None
 
@@ -450,13 +457,13 @@ class Walk:
                 stop = Refusal(
                     "6.4", lambda: f"{name} must stop in {board.name(nxt)}"
                            f": Allied strategic movement stops on "
-                    "entering a space with a 30 Corps unit", (nxt,),
+                    "entering a space with a 30 Corps unit", (nxt,), LEAVE,
                 )
             elif side == GERMAN and units:
                 stop = Refusal(
                     "6.4", lambda: f"{name} must stop in {board.name(nxt)}"
                            f": German strategic movement stops on "
-                    "entering a space with a German unit", (nxt,),
+                    "entering a space with a German unit", (nxt,), LEAVE,
                 )
         enemy_next = kind == SPACE and theirs.get(nxt, 0) > 0
         view.move(name, here, nxt)
@@ -526,7 +533,7 @@ class Walk:
                 "6.2", lambda: f"{name} can't end its move in {board.name(end)}: it already holds "
                 "two "
                 f"{side.capitalize()} units (a unit may move through such a space but not stop "
-                "there)", (end,),
+                "there)", (end,), LEAVE,
             )
         if (
             self.steps == 2
