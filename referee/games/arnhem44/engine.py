@@ -122,8 +122,8 @@ class Arnhem44Engine:
             "distribution (2.1-2.3), explosives 3.1-3.3 (crate values hidden, committed in play "
             "by e-mail), Bailey bridges (3.4), movement phases 4.1/5.1 (ferries), combat 4.2/5.2 "
             "and withdrawal, weather and reserves (6.1-6.3, black and green dice), winning "
-            "(bridge points, major victory, elimination, resign), Veterans Only options 1, 2, 3 "
-            "and 5; not yet: bridge damage (option 4)"
+            "(bridge points, major victory, elimination, resign), Veterans Only options 1-5 "
+            "(option 4: bridge damage)"
         ),
     )
 

@@ -10,7 +10,7 @@ from typing import Any
 from lark import Token, Tree
 
 from referee.core.errors import IllegalMove, NotImplementedRule
-from referee.games.arnhem44 import explosives_position
+from referee.games.arnhem44 import damage, explosives_position
 from referee.games.arnhem44.airborne import due
 from referee.games.arnhem44.bailey_position import (
     bailey_lines,
@@ -112,6 +112,8 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, sector=_sector(board, ch[0]))
     if kind in ("engineer", "bailey", "ferry", "contact", "bridge", "recalled"):
         return Statement(kind, **bailey_statement(board, kind, tree))
+    if kind == "damage":
+        return Statement(kind, value=str(ch[0]), number=int(str(ch[1])))
     if kind == "control":
         first = ch[0]
         bridge = board.bridge_names.lookup(
@@ -262,6 +264,8 @@ def place(board: Board, state: AState, st: Statement) -> None:
                                   tuple(n for _, n in st.groups))
     elif kind in ("engineer", "bailey", "ferry", "contact", "bridge", "recalled"):
         place_bailey(board, state, st)
+    elif kind == "damage":
+        damage.place(board, state, st.value, st.number)
     elif kind == "control":
         if st.value not in SIDES:
             raise IllegalMove(RULE, "control names a side: allied or german")
@@ -419,6 +423,7 @@ def position_lines(board: Board, state: AState) -> list[str]:
             lines.append(f"setup: control {bridge} {side}")
     lines += bailey_lines(board, state)
     lines += explosives_position.lines(board, state)
+    lines += damage.lines(board, state)
     return lines + supply_lines(board, state)
 
 
