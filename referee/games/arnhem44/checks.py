@@ -68,8 +68,8 @@ def turn(state: AState) -> list[str]:
         return []
     if THREE_PLAYERS not in state.options or state.part not in (UK, US):
         return [f"an Allied part '{state.part}' outside a three-player game"]
-    if state.phase != "4.1":
-        return [f"an Allied part '{state.part}' outside phase 4.1"]
+    if state.phase not in ("1", "4.1"):
+        return [f"an Allied part '{state.part}' outside phases 1 and 4.1"]
     return []
 
 

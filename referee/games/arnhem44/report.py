@@ -150,7 +150,7 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
                     "over": list(state.barrage_over)},
         "jokers": {"off": jokers.off(state),
                    "held": {side: 0 if jokers.off(state) else state.jokers.get(side, 0)
-                            for side in SIDES},
+                            for side in jokers.holders(state)},
                    "move_sector": state.joker_sector},
         "baileys": bailey_json(board, state),
         "ferries": [{"id": f, "between": list(ends), "status": state.ferries.get(f, "active")}
@@ -209,6 +209,8 @@ def invariants(board: Board, state: AState) -> list[str]:
         out.append("Allied set-up units left unplaced after set-up")
     if any(n < 0 for n in state.jokers.values()) or sum(state.jokers.values()) > 3:
         out.append("jokers held are negative or more than the 3 joker cards")
+    if set(state.jokers) - set(jokers.holders(state)):
+        out.append("jokers held by someone who is not a player of this game")
     if state.control and set(state.control) - set(board.bridges):
         out.append("control of an unknown bridge")
     out += game_invariants(board, state)
