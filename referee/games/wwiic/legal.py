@@ -2,16 +2,21 @@
 
 Each unit's moves are found by a backtracking search through ``Walk`` (the same steps
 ``apply`` takes), which also notes the *blockers*: the spaces whose units or control stopped
-or refused the unit somewhere.  A pair of units moves one unit at a time, in either order
-(``apply`` tries the order written, then the other).  For the order "A, then B":
+or refused the unit somewhere, each with what a friendly move would have to do there to lift
+the refusal (``Refusal.lift``: a unit arriving to stay, a unit leaving, control changing).  A
+pair of units moves one unit at a time, in either order (``apply`` tries the order written,
+then the other).  For the order "A, then B":
 
-* B's moves can only differ from its moves alone where A's move changed something: A's start
-  (if not B's), and the spaces A entered.  If none of those is one of B's blockers, B can't
-  gain a move, so B's moves alone are the candidates, each checked after A's move (or, when
-  the two moves touch no common space and use no once-per-turn crossing, taken as they are);
+* A's move changes the board only where it ends (A arrives), at its start (A leaves) and in
+  the spaces whose control it changed; the spaces it only passed through are as they were.
+  If none of those changes lifts one of B's blockers, B can't gain a move, so B's moves alone
+  are the candidates, each checked after A's move (or, when the two moves touch no common
+  space and use no once-per-turn crossing, taken as they are);
 * otherwise B's moves are searched afresh on the board as A left it.
 
-So the list is exact: what ``apply`` accepts is listed, and what is listed is accepted.
+So the list is exact: what ``apply`` accepts is listed, and what is listed is accepted.  The
+order is that of the enumeration this replaced (``tests/games/wwiic/legal_reference.py``): B's
+moves come in the order its search finds them either way.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ class Option:
     ends, and those whose control it changed (5)."""
     flipped: frozenset[str] = frozenset()
     """The spaces whose control the move changed (5)."""
+    changes: tuple[tuple[object, ...], ...] = ()
+    """The view's journal entries of the move, as the search made it (``MapView.redo``)."""
     candidates: tuple[str, ...] = ()
     """For a special river crossing: the 30 Corps units that may enable it."""
     plain: tuple[UnitMove] = field(init=False, repr=False, compare=False)
@@ -179,19 +186,20 @@ def _search(
 def _found(view: MapView, walk: Walk, result: UnitMoves, base: int) -> None:
     """Note the move ``walk`` has made as an option."""
     path = tuple(walk.path)
-    flipped = frozenset(entry[1] for entry in view.journal[base:] if entry[0] == "control")
+    changes = tuple(view.journal[base:])
+    flipped = frozenset(entry[1] for entry in changes if entry[0] == "control")
     changed = flipped | {path[-1]}
     if walk.special:
         found = tuple(walk.candidates())
         if found:
             result.options.append(Option(
                 walk.unit, walk.start, path, walk.strategic, frozenset(path), True,
-                walk.foot, changed, flipped, found,
+                walk.foot, changed, flipped, changes, found,
             ))
     else:
         result.options.append(Option(
             walk.unit, walk.start, path, walk.strategic, frozenset(path), False, walk.foot,
-            changed, flipped,
+            changed, flipped, changes,
         ))
 
 
@@ -390,15 +398,17 @@ def _pair(
                 view.crossed = set()
                 mark = view.mark()
                 # The first unit's move is made on the board as it stands, whoever its
-                # partner: tried once, then its changes made again from the journal (a
+                # partner: the changes its search made are made again from the journal (a
                 # special crossing's enabler depends on the partner, so it is tried each time).
                 known = None if option.special else tried.get(move)
-                if known is None:
+                if option.special:
                     refusal, _ = run_move(view, first, move.path, move.strategic, move.enabler)
                     allowed = refusal is None
                     board_after = _board_after(view, first, mark) if allowed else ()
-                    if not option.special:
-                        tried[move] = Tried(allowed, view.journal[mark:], board_after)
+                elif known is None:
+                    view.redo(option.changes)
+                    allowed, board_after = True, _board_after(view, first, mark)
+                    tried[move] = Tried(allowed, option.changes, board_after)
                 else:
                     view.redo(known.changes)
                     allowed, board_after = known.allowed, known.board_after
@@ -435,7 +445,7 @@ class Tried:
     (journal entries) and the board it left (``_board_after``)."""
 
     allowed: bool
-    changes: list[tuple[object, ...]]
+    changes: Sequence[tuple[object, ...]]
     board_after: tuple[object, ...]
 
 

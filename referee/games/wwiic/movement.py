@@ -171,8 +171,7 @@ class Walk:
             if self.start not in board.club_route:
                 return Refusal(
                     "6.4", lambda: f"{name} is in {board.name(self.start)}, which is not on Club "
-                    "Route: "
-                    "Allied strategic movement starts in and enters only Club Route spaces",
+                    "Route: Allied strategic movement starts in and enters only Club Route spaces",
                 )
         elif view.weather != "overcast":
             return Refusal(
@@ -185,14 +184,12 @@ class Walk:
             if self.start not in board.road_spaces:
                 return Refusal(
                     "6.4", lambda: f"{name} starts in {board.name(self.start)}, a space without a "
-                    "road: "
-                    "strategic movement starts in a road space or an off-map box",
+                    "road: strategic movement starts in a road space or an off-map box",
                 )
             if view.has(self.start, other_side(self.side)):
                 return Refusal(
                     "6.4", lambda: f"{name} starts in {board.name(self.start)}, which holds enemy "
-                    "units: "
-                    "strategic movement can't start in an enemy-occupied space",
+                    "units: strategic movement can't start in an enemy-occupied space",
                 )
         return None
 
@@ -209,8 +206,7 @@ class Walk:
             if board.kind.get(nxt) == BOX:
                 return Refusal(  # 6.5: a box is entered from a space adjoining it
                     "6.5", lambda: f"{board.name(nxt)} is an off-map box that {board.name(here)} "
-                    "does "
-                    "not adjoin: a unit moves into a box only from a space adjoining it",
+                    "does not adjoin: a unit moves into a box only from a space adjoining it",
                 )
             return Refusal("6", lambda: f"{board.name(nxt)} is not adjacent to {board.name(here)}")
         if nxt == self.start or nxt in self.path:
@@ -252,8 +248,7 @@ class Walk:
         if self.steps > 0:
             return Refusal(
                 "6.5", lambda: f"{name} can't enter {box} after moving: moving into an off-map box "
-                "is "
-                "a unit's entire move, from the space it starts in",
+                "is a unit's entire move, from the space it starts in",
             )
         if self.strategic:
             return Refusal("6.5", "a unit enters an off-map box by its regular move, not "
@@ -264,8 +259,7 @@ class Walk:
         if self.info.formation != info.formation:
             return Refusal(
                 "6.5", lambda: f"off-map box {box} holds only {info.formation} units, and {name} "
-                "is "
-                f"{self.info.formation}",
+                f"is {self.info.formation}",
             )
         return None
 
@@ -290,12 +284,10 @@ class Walk:
             return refusal
         if self.steps > 0:
             return Refusal("6.3", lambda: f"{name} can't enter the ferry box after moving: the "
-                "ferry "
-                           "move is the unit's whole move from Doornenburg or Duiven")
+                "ferry move is the unit's whole move from Doornenburg or Duiven")
         if view.has(here, ALLIED):
             return Refusal("6.3", lambda: f"{board.name(here)} is contested: units enter the ferry "
-                "box "
-                           "only from an uncontested bank")
+                "box only from an uncontested bank")
         if len(view.units_in(ferry)) >= board.ferry_capacity:
             return Refusal(
                 "6.3", "only one unit at a time can occupy the Pannerden Ferry box", (ferry,), LEAVE
@@ -310,8 +302,7 @@ class Walk:
         if view.controller(bank) != GERMAN or view.has(bank, ALLIED):
             return Refusal(
                 "6.3", lambda: "a unit leaves the ferry box only for a German-controlled, "
-                "uncontested "
-                f"bank; {board.name(bank)} is not", (bank,), CONTROL,
+                f"uncontested bank; {board.name(bank)} is not", (bank,), CONTROL,
             )
         return None
 
@@ -338,15 +329,13 @@ class Walk:
                 if not friendly_next or enemy_next:
                     return Refusal(
                         "6.1", lambda: f"{name} is in {where}, {theirs}-controlled contested "
-                        "space: "
-                        f"it may move only into {mine}-controlled uncontested space, and "
+                        f"space: it may move only into {mine}-controlled uncontested space, and "
                         f"{board.name(nxt)} is not", (nxt,), CONTROL,
                     )
                 if crossing.kind == RIVER and crossing.bridge and not view.has(nxt, side):
                     return Refusal(
                         "6.3", lambda: f"{name} is in {where}, {theirs}-controlled contested "
-                        "space: "
-                        f"it crosses the river bridge only into a friendly-controlled, "
+                        f"space: it crosses the river bridge only into a friendly-controlled, "
                         f"friendly-occupied space, and {board.name(nxt)} holds no "
                         f"{side.capitalize()} unit", (nxt,), ARRIVE,
                     )
@@ -365,8 +354,7 @@ class Walk:
                 if view.has(nxt, enemy):
                     return Refusal(
                         "6.3", lambda: "a unit can't cross the Oosterbeek foot crossing into a "
-                        "space "
-                        f"with enemy units, and {board.name(nxt)} has some",
+                        f"space with enemy units, and {board.name(nxt)} has some",
                     )
             else:
                 if side != ALLIED or not info.leg:
@@ -395,9 +383,7 @@ class Walk:
             if n > 0:
                 return Refusal(
                     "6.3", lambda: f"{name} can't cross the bridge into enemy-occupied "
-                    f"{board.name(nxt)}"
-                           f" as the "
-                    "second space of its move",
+                    f"{board.name(nxt)} as the second space of its move",
                 )
             if crossing.key in view.crossed:
                 return Refusal(
@@ -408,16 +394,14 @@ class Walk:
         if self.oos and enemy_next and not friendly_next:
             return Refusal(
                 "8.2", lambda: f"{name} is out of supply and can't move into an enemy-controlled "
-                "space "
-                f"with enemy units ({board.name(nxt)})",
+                f"space with enemy units ({board.name(nxt)})",
             )
         # 6.4: strategic movement.
         if self.strategic:
             if not crossing.road:
                 return Refusal(
                     "6.4", lambda: f"no road connects {board.name(here)} and {board.name(nxt)}: "
-                    "strategic "
-                    "movement enters every space along a connecting road",
+                    "strategic movement enters every space along a connecting road",
                 )
             if side == ALLIED and nxt not in board.club_route:
                 return Refusal(
@@ -433,15 +417,12 @@ class Walk:
             if self.mine.get(nxt, 0) >= 2:
                 return Refusal(
                     "6.4", lambda: "strategic movement can't enter or move through "
-                    f"{board.name(nxt)}"
-                           f": it holds "
-                    "two friendly units", (nxt,), LEAVE,
+                    f"{board.name(nxt)}: it holds two friendly units", (nxt,), LEAVE,
                 )
             if side == GERMAN and not friendly_next:
                 return Refusal(
                     "6.4", lambda: "German strategic movement can't enter the empty "
-                    "Allied-controlled "
-                    f"space {board.name(nxt)}", (nxt,), CONTROL,
+                    f"Allied-controlled space {board.name(nxt)}", (nxt,), CONTROL,
                 )
         return None
 
@@ -487,8 +468,7 @@ class Walk:
         if crossing.kind == "canal" and not crossing.bridge and stop is None:
             stop = Refusal(
                 "6.3", lambda: f"{name} crossed an unbridged canal into {board.name(nxt)}"
-                       f", so it moves only one "
-                "space",
+                       f", so it moves only one space",
             )
         if kind == BOX:
             stop = Refusal(
@@ -521,8 +501,7 @@ class Walk:
         if not self.special and self.enabler is not None:
             return Refusal(
                 "6.3", lambda: f"'with {self.enabler}' names the 30 Corps unit enabling a special "
-                "river "
-                "crossing, and this move makes none",
+                "river crossing, and this move makes none",
             )
         if self.steps == 0:
             if self.strategic:
@@ -531,8 +510,7 @@ class Walk:
         if board.kind[end] == SPACE and view.count(end, side) > 2:
             return Refusal(
                 "6.2", lambda: f"{name} can't end its move in {board.name(end)}: it already holds "
-                "two "
-                f"{side.capitalize()} units (a unit may move through such a space but not stop "
+                f"two {side.capitalize()} units (a unit may move through such a space but not stop "
                 "there)", (end,), LEAVE,
             )
         if (
@@ -544,15 +522,13 @@ class Walk:
             if info.type == MOTORIZED:
                 return Refusal(
                     "6", lambda: f"{name} is motorized infantry: moving two spaces it can't end "
-                    "its "
-                    f"move in an enemy-occupied space ({board.name(end)})",
+                    f"its move in an enemy-occupied space ({board.name(end)})",
                 )
             if info.type in TRACKED_TYPES and board.terrain[end] in ROUGH and not self.last_road:
                 return Refusal(
                     "6", lambda: f"{name} is {info.type_words}: moving two spaces it can't end its "
                     f"move in enemy-occupied {board.terrain[end]} ({board.name(end)}"
-                    f") unless it enters "
-                    "by a connecting road",
+                    f") unless it enters by a connecting road",
                 )
         return None
 
