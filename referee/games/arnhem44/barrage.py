@@ -26,7 +26,16 @@ from referee.core.dice import Dice
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.arnhem44 import jokers
-from referee.games.arnhem44.board import ALLIED, GERMAN, Board, Key, key_text, other, side_of
+from referee.games.arnhem44.board import (
+    ALLIED,
+    GERMAN,
+    GERMAN_GROUP,
+    Board,
+    Key,
+    key_text,
+    other,
+    side_of,
+)
 from referee.games.arnhem44.commands import Barrage, Command, Groups, Initiative, NoBarrage
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import counts_text, expand, outcome_of
@@ -52,21 +61,22 @@ def barrage_dice(board: Board, state: AState, key: Key) -> int:
 def batteries(board: Board, state: AState, side: str) -> dict[str, Counter[Key]]:
     """The side's artillery in sectors free of enemy units that has not fired this phase."""
     out: dict[str, Counter[Key]] = {}
+    units = state.units
+    german = side == GERMAN
     for sector in board.order:
-        here = state.units.get(sector)
-        if not here or sector in state.barrage_fired or enemies(state, sector, side):
+        here = units.get(sector)
+        if not here:
             continue
-        art = Counter({k: n for k, n in here.items() if k[1] == "art" and side_of(k[0]) == side})
-        if art:
-            out[sector] = art
+        art = {k: n for k, n in here.items() if k[1] == "art" and (k[0] == GERMAN_GROUP) == german}
+        if art and sector not in state.barrage_fired and not enemies(state, sector, side):
+            out[sector] = Counter(art)
     return out
 
 
 def targets(board: Board, state: AState, sector: str, side: str) -> list[str]:
     """Enemy territory (sectors with enemy units) one or two sectors away, in map order.  The
     distance counts sectors, whatever borders lie between (the shells fly over water)."""
-    near = board.within(sector, RANGE) - {sector}
-    return [s for s in board.order if s in near and enemies(state, s, side)]
+    return [s for s in board.around(sector, RANGE) if enemies(state, s, side)]
 
 
 def options(board: Board, state: AState, side: str) -> dict[str, list[str]]:

@@ -11,6 +11,7 @@ from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
     GERMAN,
+    GERMAN_GROUP,
     NATIONALITY,
     SIDES,
     Board,
@@ -160,37 +161,45 @@ def supply_json(board: Board, state: AState) -> dict[str, Any]:
 
 
 def invariants(board: Board, state: AState) -> list[str]:
+    """Every invariant of the position (self-play checks them after every command).  The
+    figures are counted in one pass: each sector's count per side (at most 9), and every
+    figure taken off the scenario's totals, which must come out at zero (conserved)."""
     out: list[str] = []
+    left = dict(totals(board))
+    limit = board.max_per_side
+    rank = board.rank
     for sid, counts in state.units.items():
-        if sid not in board.rank:
+        if sid not in rank:
             out.append(f"figures in an unknown sector {sid}")
-        per_side = dict.fromkeys(SIDES, 0)
-        for (group, _), v in counts.items():
-            per_side[side_of(group)] += v
+        german = allied = 0
+        for key, v in counts.items():
             if v <= 0:
                 out.append(f"{sid} holds a count that is not positive")
-        for side, n in per_side.items():
-            if n > board.max_per_side:
-                out.append(f"{sid} holds {n} {side} units (at most {board.max_per_side})")
-    total = on_map(state)
+            if key[0] == GERMAN_GROUP:
+                german += v
+            else:
+                allied += v
+            left[key] = left.get(key, 0) - v
+        if allied > limit:
+            out.append(f"{sid} holds {allied} {ALLIED} units (at most {limit})")
+        if german > limit:
+            out.append(f"{sid} holds {german} {GERMAN} units (at most {limit})")
     for part in (state.pool, state.waiting, state.eliminated):
-        for key, n in part.items():
-            total[key] += n
-    for key in (*state.track, *state.arriving, *state.engineers):
-        total[key] += 1
-    if +total != totals(board):
+        for key, v in part.items():
+            left[key] = left.get(key, 0) - v
+    for keys in (state.track, state.arriving, state.engineers):
+        for key in keys:
+            left[key] = left.get(key, 0) - 1
+    if any(left.values()):
         out.append("figures are not conserved: on the map, the set-up pool, R1-R15, later "
                    "arrivals and the eliminated do not add up to the scenario's figures")
     for sector, moved in state.moved.items():
-        for (g, k, _), n in moved.items():
-            if n <= 0 or state.units.get(sector, Counter())[(g, k)] < sum(
-                    m for (g2, k2, _), m in moved.items() if (g2, k2) == (g, k)):
-                out.append(f"moved figures in {sector} exceed the figures there")
+        out += _moved_problems(state, sector, moved)
     if state.phase not in ("setup-german", "setup-allied") and state.pool:
         out.append("Allied set-up units left unplaced after set-up")
     if any(n < 0 for n in state.jokers.values()) or sum(state.jokers.values()) > 3:
         out.append("jokers held are negative or more than the 3 joker cards")
-    if state.control and set(state.control) - set(board.bridges):
+    if state.control and not board.bridges.keys() >= state.control.keys():
         out.append("control of an unknown bridge")
     out += game_invariants(board, state)
     if not tokens_conserved(board, state):
@@ -199,6 +208,18 @@ def invariants(board: Board, state: AState) -> list[str]:
     out += state.explosives.problems()
     out += bailey_invariants(state)
     return out
+
+
+def _moved_problems(state: AState, sector: str, moved: Counter[tuple[str, str, int]]
+                    ) -> list[str]:
+    """Figures that moved this phase are figures in the sector: per unit key, the moved ones
+    (whatever points they have left) are at most those there, and no count is empty."""
+    here = state.units.get(sector, _NONE)
+    per_key: dict[Key, int] = {}
+    for (g, k, _), n in moved.items():
+        per_key[(g, k)] = per_key.get((g, k), 0) + n
+    return [f"moved figures in {sector} exceed the figures there"
+            for (g, k, _), n in moved.items() if n <= 0 or here.get((g, k), 0) < per_key[(g, k)]]
 
 
 def bailey_invariants(state: AState) -> list[str]:

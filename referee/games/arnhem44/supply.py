@@ -19,6 +19,7 @@ from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
     GERMAN,
+    GERMAN_GROUP,
     Board,
     Key,
     side_of,
@@ -124,12 +125,13 @@ def update_contact(state: AState) -> list[Event]:
     """Contact with operation GARDEN (interpretation): a GARDEN unit (UK or US ground forces)
     stands in a sector free of German troops together with a unit of the group.  Permanent."""
     events: list[Event] = []
-    if all(group in state.contact for group in state.hq):
+    waiting = {group for group in state.hq if group not in state.contact}
+    if not waiting:
         return events  # every group with an HQ card in play has made contact already
     for sector, counts in state.units.items():
         groups = {g for (g, _), n in counts.items() if n}
-        if not groups & GROUND or any(side_of(g) == GERMAN for g in groups):
-            continue
+        if not groups & waiting or not groups & GROUND or GERMAN_GROUP in groups:
+            continue  # the German group is the only German one (board.side_of)
         for group in sorted(groups & AIRBORNE, key=AIRBORNE_GROUPS.index):
             if group in state.contact or group not in state.hq:
                 continue  # no HQ card in play (a position's figures): nothing to stop tracking
