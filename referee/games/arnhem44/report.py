@@ -264,8 +264,11 @@ def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
     (A6: a side with units at the bridge and no enemy at either end takes control; otherwise the
     control stays as it was)."""
     changes = []
+    units = state.units
     for bridge in board.bridges.values():
-        ends = (state.units.get(bridge.a, _NONE), state.units.get(bridge.b, _NONE))
+        ends = (units.get(bridge.a, _NONE), units.get(bridge.b, _NONE))
+        if not ends[0] and not ends[1]:
+            continue  # nobody at the bridge: its control stays as it was
         present = {side_of(g) for c in ends for (g, _), n in c.items() if n}
         if len(present) == 1:
             (side,) = present

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.games.arnhem44.board import Key
+from referee.games.arnhem44.copying import copy_record
 from referee.games.arnhem44.crates import Explosives
 
 SETUP_GERMAN = "setup-german"
@@ -45,76 +44,6 @@ class Withdrawal:
     sector: str
     key: Key
     count: int
-
-
-_IMMUTABLE = frozenset({int, str, bool, float, type(None), frozenset})
-"""Field types shared between copies as they are."""
-
-_new_counter = Counter.__new__
-_fill = dict.update
-
-
-def _counter(value: Counter[Any]) -> Counter[Any]:
-    """A copy of a counter without ``Counter.__init__`` and Counter's own update (both slow)."""
-    twin: Counter[Any] = _new_counter(Counter)
-    _fill(twin, value)
-    return twin
-
-
-def _copied(value: Any) -> Any:
-    """A copy of one field sharing nothing mutable: the shapes this state uses (counters,
-    dicts, lists, sets, tuples and dataclass records) by hand, anything else deeply.  A field
-    added later is copied correctly whatever its shape (tests/games/arnhem44/test_state_copy)."""
-    kind = type(value)
-    if kind in _IMMUTABLE:
-        return value
-    if kind is dict:
-        out: dict[Any, Any] = {}
-        for k, v in value.items():
-            vk = type(v)
-            if vk is Counter:  # the figures of a sector
-                twin = _new_counter(Counter)
-                _fill(twin, v)
-                out[k] = twin
-            else:
-                out[k] = v if vk in _IMMUTABLE else _copied(v)
-        return out
-    if kind is Counter:
-        return _counter(value)
-    if kind is list or kind is set:
-        for v in value:
-            if type(v) not in _IMMUTABLE and not _flat(v):
-                return kind(_copied(v) for v in value)
-        return kind(value)
-    if kind is tuple:
-        return value if _flat(value) else tuple(_copied(v) for v in value)
-    if kind is Explosives:
-        return value.copy()
-    record = _RECORD.get(kind)
-    if record is None:
-        record = _RECORD[kind] = _is_record(kind)
-    if record:
-        twin = object.__new__(kind)
-        twin.__dict__ = {k: v if type(v) in _IMMUTABLE else _copied(v)
-                         for k, v in value.__dict__.items()}
-        return twin
-    return copy.deepcopy(value)
-
-
-_RECORD: dict[type, bool] = {}
-"""Whether a type is a plain record (its copy made field by field): a dataclass whose
-instances keep their fields in ``__dict__`` (``Bailey``, ``Withdrawal``, ``FallBackPending``)."""
-
-
-def _is_record(kind: type) -> bool:
-    """A dataclass, not frozen (its ``__setattr__`` is object's), without slots."""
-    return (dataclasses.is_dataclass(kind) and "__slots__" not in kind.__dict__
-            and kind.__setattr__ is object.__setattr__)
-
-
-def _flat(value: Any) -> bool:
-    """A tuple of immutable values (a figure's key, a path): shared between copies."""
-    return type(value) is tuple and all(type(v) in _IMMUTABLE for v in value)
 
 
 @dataclass
@@ -240,10 +169,8 @@ class AState:
 
     def copy(self) -> AState:
         """A copy sharing nothing mutable (every command works on one: it is the speed of
-        self-play, so the usual field shapes are copied by hand and only the rare ones deeply)."""
-        twin = object.__new__(AState)
-        twin.__dict__ = {name: value if type(value) in _IMMUTABLE else _copied(value)
-                         for name, value in self.__dict__.items()}
+        self-play, so it is made field by field, ``copying.py``)."""
+        twin: AState = copy_record(self)
         return twin
 
     def take(self, other: AState) -> None:

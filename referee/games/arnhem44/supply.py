@@ -20,6 +20,7 @@ from referee.games.arnhem44.board import (
     ALLIED,
     GERMAN,
     GERMAN_GROUP,
+    KINDS,
     Board,
     Key,
     side_of,
@@ -128,7 +129,10 @@ def update_contact(state: AState) -> list[Event]:
     waiting = {group for group in state.hq if group not in state.contact}
     if not waiting:
         return events  # every group with an HQ card in play has made contact already
+    keys = {(group, kind) for group in waiting for kind in KINDS}
     for sector, counts in state.units.items():
+        if keys.isdisjoint(counts):
+            continue  # none of the groups still to make contact here
         groups = {g for (g, _), n in counts.items() if n}
         if not groups & waiting or not groups & GROUND or GERMAN_GROUP in groups:
             continue  # the German group is the only German one (board.side_of)
