@@ -159,6 +159,9 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
               fresh: bool) -> dict[str, tuple[str, ...]]:
     """Sectors a figure can move to outside enemy territory, with a cheapest path each."""
     side = side_of(key[0])
+    limit = board.max_per_side
+    hostile: dict[str, int] = {}  # sector -> enemy units there (each counted once)
+    full: dict[str, bool] = {}  # sector -> the side has 9 units there
     best: dict[str, tuple[int, tuple[str, ...]]] = {start: (0, (start,))}
     queue: list[tuple[int, tuple[str, ...]]] = [(0, (start,))]
     while queue:
@@ -166,10 +169,17 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
         here = path[-1]
         if best[here][0] < spent:
             continue
-        if here != start and friends(state, here, side) >= board.max_per_side:
-            continue  # cannot pass through a full sector
+        if here != start:
+            crowded = full.get(here)
+            if crowded is None:
+                crowded = full[here] = friends(state, here, side) >= limit
+            if crowded:
+                continue  # cannot pass through a full sector
         for there in board.neighbours[here]:
-            if enemies(state, there, side):
+            foes = hostile.get(there)
+            if foes is None:
+                foes = hostile[there] = enemies(state, there, side)
+            if foes:
                 continue
             try:
                 cost, ends, _ = crossing(board, state, here, there, key[1], side,
@@ -182,8 +192,16 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
             best[there] = (total, (*path, there))
             if not ends:
                 heapq.heappush(queue, (total, (*path, there)))
-    return {s: p for s, (_, p) in best.items()
-            if s != start and friends(state, s, side) < board.max_per_side}
+    out = {}
+    for s, (_, p) in best.items():
+        if s == start:
+            continue
+        crowded = full.get(s)
+        if crowded is None:
+            crowded = friends(state, s, side) >= limit
+        if not crowded:
+            out[s] = p
+    return out
 
 
 def movement(board: Board, state: AState) -> list[Command]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -166,27 +167,25 @@ def invariants(board: Board, state: AState) -> list[str]:
     figure taken off the scenario's totals, which must come out at zero (conserved)."""
     out: list[str] = []
     left = dict(totals(board))
+    get = left.get
     limit = board.max_per_side
     rank = board.rank
     for sid, counts in state.units.items():
-        if sid not in rank:
-            out.append(f"figures in an unknown sector {sid}")
         german = allied = 0
+        empty = False
         for key, v in counts.items():
             if v <= 0:
-                out.append(f"{sid} holds a count that is not positive")
+                empty = True
             if key[0] == GERMAN_GROUP:
                 german += v
             else:
                 allied += v
-            left[key] = left.get(key, 0) - v
-        if allied > limit:
-            out.append(f"{sid} holds {allied} {ALLIED} units (at most {limit})")
-        if german > limit:
-            out.append(f"{sid} holds {german} {GERMAN} units (at most {limit})")
+            left[key] = get(key, 0) - v
+        if german > limit or allied > limit or empty or sid not in rank:
+            out += _sector_problems(board, sid, counts)
     for part in (state.pool, state.waiting, state.eliminated):
         for key, v in part.items():
-            left[key] = left.get(key, 0) - v
+            left[key] = get(key, 0) - v
     for keys in (state.track, state.arriving, state.engineers):
         for key in keys:
             left[key] = left.get(key, 0) - 1
@@ -207,6 +206,22 @@ def invariants(board: Board, state: AState) -> list[str]:
                    f"the box's {board.scenario.meta.supply_tokens}")
     out += state.explosives.problems()
     out += bailey_invariants(state)
+    return out
+
+
+def _sector_problems(board: Board, sid: str, counts: Mapping[Key, int]) -> list[str]:
+    """A sector's figures: a known sector, positive counts, at most 9 units a side."""
+    out = []
+    if sid not in board.rank:
+        out.append(f"figures in an unknown sector {sid}")
+    per_side = dict.fromkeys(SIDES, 0)
+    for (group, _), v in counts.items():
+        per_side[side_of(group)] += v
+        if v <= 0:
+            out.append(f"{sid} holds a count that is not positive")
+    for side, n in per_side.items():
+        if n > board.max_per_side:
+            out.append(f"{sid} holds {n} {side} units (at most {board.max_per_side})")
     return out
 
 
