@@ -27,7 +27,9 @@ def usable(state: AState, ferry: str) -> bool:
 
 def _allied_at(state: AState, sector: str) -> bool:
     here = state.units.get(sector)
-    return bool(here) and any(side_of(g) == ALLIED for g, _ in here)
+    if not here:
+        return False
+    return any(side_of(g) == ALLIED for g, _ in here)
 
 
 def update(board: Board, state: AState) -> list[Event]:
