@@ -79,10 +79,12 @@ def targets(board: Board, state: AState, sector: str, side: str) -> list[str]:
     return [s for s in board.around(sector, RANGE) if enemies(state, s, side)]
 
 
-def options(board: Board, state: AState, side: str) -> dict[str, list[str]]:
-    """Battery sector -> its targets, for the batteries that have one."""
+def options(board: Board, state: AState, side: str,
+            ready: dict[str, Counter[Key]] | None = None) -> dict[str, list[str]]:
+    """Battery sector -> its targets, for the batteries (``ready``: as found already) that
+    have one."""
     out = {}
-    for sector in batteries(board, state, side):
+    for sector in batteries(board, state, side) if ready is None else ready:
         found = targets(board, state, sector, side)
         if found:
             out[sector] = found
@@ -279,7 +281,7 @@ def legal(board: Board, state: AState) -> list[Command]:
     out: list[Command] = []
     has_joker = jokers.held(state, side) > 0
     ready = batteries(board, state, side)
-    for sector, aims in options(board, state, side).items():
+    for sector, aims in options(board, state, side, ready).items():
         art = ready[sector]
         whole: Groups = tuple(sorted(art.items()))
         first: Groups = ((min(art), 1),)

@@ -164,6 +164,8 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
     full: dict[str, bool] = {}  # sector -> the side has 9 units there
     best: dict[str, tuple[int, tuple[str, ...]]] = {start: (0, (start,))}
     queue: list[tuple[int, tuple[str, ...]]] = [(0, (start,))]
+    links = board.links
+    kind = key[1]
     while queue:
         spent, path = heapq.heappop(queue)
         here = path[-1]
@@ -175,23 +177,31 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
                 crowded = full[here] = friends(state, here, side) >= limit
             if crowded:
                 continue  # cannot pass through a full sector
+        around = links[here]
         for there in board.neighbours[here]:
             foes = hostile.get(there)
             if foes is None:
                 foes = hostile[there] = enemies(state, there, side)
             if foes:
                 continue
-            try:
-                cost, ends, _ = crossing(board, state, here, there, key[1], side,
-                                         len(path) == 1, fresh)
-            except IllegalMove:
-                continue
+            if around[there].kind == "plain":
+                cost, ends = 1, False  # as crossing() answers for a plain border
+            else:
+                try:
+                    cost, ends, _ = crossing(board, state, here, there, kind, side,
+                                             len(path) == 1, fresh)
+                except IllegalMove:
+                    continue
             total = spent + cost
-            if total > mp or (there in best and best[there][0] <= total):
+            if total > mp:
                 continue
-            best[there] = (total, (*path, there))
+            known = best.get(there)
+            if known is not None and known[0] <= total:
+                continue
+            step = (*path, there)
+            best[there] = (total, step)
             if not ends:
-                heapq.heappush(queue, (total, (*path, there)))
+                heapq.heappush(queue, (total, step))
     out = {}
     for s, (_, p) in best.items():
         if s == start:

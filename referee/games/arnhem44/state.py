@@ -174,7 +174,9 @@ class AState:
         return twin
 
     def take(self, other: AState) -> None:
-        self.__dict__.update(other.__dict__)
+        """Take over the fields of ``other`` (the copy a command worked on), which is not used
+        afterwards: the two would share them."""
+        self.__dict__ = other.__dict__
 
     def count(self, sector: str, side_groups: frozenset[str] | None = None) -> int:
         here = self.units.get(sector)
