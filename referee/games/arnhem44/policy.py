@@ -33,9 +33,14 @@ def random_command(engine: Any, state: AState, rng: random.Random) -> Command:
         units = state.units
         german = state.mover == GERMAN
         part = state.part
-        figures = [(sector, key) for sector in sorted(units) for key in sorted(units[sector])
-                   if (key[0] == GERMAN_GROUP) is german  # legal.movable, inlined
-                   and (part is None or player_of(key[0]) == part)]
+        figures = []
+        for sector in sorted(units):
+            keys = [key for key in units[sector]
+                    if (key[0] == GERMAN_GROUP) is german  # legal.movable, inlined
+                    and (part is None or player_of(key[0]) == part)]
+            if keys:
+                keys.sort()
+                figures += [(sector, key) for key in keys]
         rng.shuffle(figures)
         for sector, key in figures:
             moves = figure_moves(board, state, sector, key)

@@ -10,6 +10,8 @@ taken by the Germans, or collected by units whose supplies nobody keeps track of
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress
+from operator import not_
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -130,9 +132,9 @@ def update_contact(state: AState) -> list[Event]:
     if not waiting:
         return events  # every group with an HQ card in play has made contact already
     keys = {(group, kind) for group in waiting for kind in KINDS}
-    for sector, counts in state.units.items():
-        if keys.isdisjoint(counts):
-            continue  # none of the groups still to make contact here
+    units = state.units
+    # only the sectors holding a group still to make contact (filtered without a Python loop)
+    for sector, counts in compress(units.items(), map(not_, map(keys.isdisjoint, units.values()))):
         groups = {g for (g, _), n in counts.items() if n}
         if not groups & waiting or not groups & GROUND or GERMAN_GROUP in groups:
             continue  # the German group is the only German one (board.side_of)
