@@ -76,7 +76,8 @@ def batteries(board: Board, state: AState, side: str) -> dict[str, Counter[Key]]
 def targets(board: Board, state: AState, sector: str, side: str) -> list[str]:
     """Enemy territory (sectors with enemy units) one or two sectors away, in map order.  The
     distance counts sectors, whatever borders lie between (the shells fly over water)."""
-    return [s for s in board.around(sector, RANGE) if enemies(state, s, side)]
+    units = state.units
+    return [s for s in board.around(sector, RANGE) if s in units and enemies(state, s, side)]
 
 
 def options(board: Board, state: AState, side: str,
