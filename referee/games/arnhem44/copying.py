@@ -7,6 +7,10 @@ hold only those (a figure's key, a path); counters, dicts, lists and sets are co
 level; dataclass records (a Bailey bridge, a withdrawal, the explosives, a crate) field by
 field.  Anything else is copied deeply, so a field of a new shape is still copied correctly
 (tests/games/arnhem44/test_state_copy.py mutates every field of a copy).
+
+The figures of a sector (``Figures``) are shared between copies: they are never changed in
+place (``AState.add``/``remove`` put a new count in the sector), and changing one in place
+raises, so that a copy can never see its original change.
 """
 
 from __future__ import annotations
@@ -14,13 +18,43 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
-
-IMMUTABLE = frozenset({int, str, bool, float, type(None), frozenset})
-"""Types shared between copies as they are (frozensets here hold strings)."""
 
 _new_counter = Counter.__new__
 _fill = dict.update
+_set = dict.__setitem__
+_del = dict.__delitem__
+
+
+class Figures(Counter[Any]):
+    """The figures of one sector, (group, kind) -> count: a Counter that is never changed in
+    place, shared between copies of the state (``changed`` makes a changed count)."""
+
+    __slots__ = ()
+
+    def _unchanged(self, *_: Any, **__: Any) -> Any:
+        raise TypeError("a sector's figures are shared between copies of the state and never "
+                        "changed in place: use AState.add/remove")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = _unchanged
+
+
+def changed(here: Mapping[Any, int] | None, key: Any, n: int | None) -> Figures:
+    """The figures ``here`` (None: none) with ``n`` of ``key`` (``None``: without ``key``)."""
+    twin: Figures = _new_counter(Figures)
+    if here:
+        _fill(twin, here)
+    if n is not None:
+        _set(twin, key, n)
+    elif key in twin:
+        _del(twin, key)
+    return twin
+
+
+IMMUTABLE = frozenset({int, str, bool, float, type(None), frozenset, Figures})
+"""Types shared between copies as they are (frozensets here hold strings; ``Figures`` are
+never changed in place)."""
 
 
 def copied(value: Any) -> Any:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.games.arnhem44.board import Key
-from referee.games.arnhem44.copying import copy_record
+from referee.games.arnhem44.copying import changed, copy_record
 from referee.games.arnhem44.crates import Explosives
 
 SETUP_GERMAN = "setup-german"
@@ -69,7 +69,8 @@ class AState:
     phase: str = SETUP_GERMAN
     weather: str = "fine"
     units: dict[str, Counter[Key]] = field(default_factory=dict)
-    """Figures on the map: sector -> (group, kind) -> count (no empty entries)."""
+    """Figures on the map: sector -> (group, kind) -> count (no empty entries).  Changed only
+    by ``add`` and ``remove``: a sector's count is shared between copies (``copying.Figures``)."""
     pool: Counter[Key] = field(default_factory=Counter)
     """Allied set-up units not yet placed (The Allied Player's Turn to Set Up)."""
     track: list[Key] = field(default_factory=list)
@@ -191,14 +192,20 @@ class AState:
         return total
 
     def add(self, sector: str, key: Key, n: int = 1) -> None:
+        """``n`` more figures of ``key`` in ``sector`` (a new count for the sector: the old
+        one may be shared with a copy of the state, ``copying.Figures``)."""
         if n:
-            self.units.setdefault(sector, Counter())[key] += n
+            here = self.units.get(sector)
+            self.units[sector] = changed(here, key, (here.get(key, 0) if here else 0) + n)
 
     def remove(self, sector: str, key: Key, n: int = 1) -> None:
+        """``n`` figures of ``key`` fewer in ``sector`` (a new count, as ``add``; an empty
+        sector goes)."""
         here = self.units[sector]
-        here[key] -= n
-        assert here[key] >= 0, (sector, key, n)
-        if not here[key]:
-            del here[key]
-        if not here:
+        left = here.get(key, 0) - n
+        assert left >= 0, (sector, key, n)
+        rest = changed(here, key, left or None)
+        if rest:
+            self.units[sector] = rest
+        else:
             del self.units[sector]

@@ -27,7 +27,7 @@ def _german_sector(state: AState) -> str:
 
 
 def _extra_figure(state: AState) -> None:
-    state.units[_german_sector(state)][("DE", "inf")] += 1
+    state.add(_german_sector(state), ("DE", "inf"))
 
 
 def _lost_figure(state: AState) -> None:
@@ -59,7 +59,8 @@ def _ten_germans(state: AState) -> None:
 
 
 def _empty_count(state: AState) -> None:
-    state.units[_german_sector(state)][("DE", "art")] = 0
+    sector = _german_sector(state)
+    state.units[sector] = Counter({**state.units[sector], ("DE", "art"): 0})
 
 
 def _unknown_sector(state: AState) -> None:

@@ -1,7 +1,8 @@
 """The state's copy (``AState.copy``, ``copying.py``): every field of a copy is equal to the
 original's and shares nothing mutable with it, whatever the field holds; changing any field of
 the copy leaves the original as it was.  The fields are read from ``dataclasses.fields``, so a
-field added later is checked as well."""
+field added later is checked as well.  The figures of a sector are shared (``Figures``): they
+cannot be changed in place, and ``add``/``remove`` on a copy leave the original as it was."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 from referee.core.dice import DiceStream
 from referee.core.selfplay import StreamDice
-from referee.games.arnhem44.copying import IMMUTABLE, copied
+from referee.games.arnhem44.copying import IMMUTABLE, Figures, copied
 from referee.games.arnhem44.crates import Attempt, Crate
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.state import AState, Bailey, FallBackPending, Withdrawal
@@ -83,7 +84,10 @@ def _mutable_inside(value: tuple[Any, ...]) -> bool:
 
 def _mutate(value: Any) -> bool:
     """Change a container in place (at its first level and, where it holds containers, below);
-    False for a value that cannot be changed in place (numbers, strings, None)."""
+    False for a value that cannot be changed in place (numbers, strings, None, a sector's
+    figures)."""
+    if isinstance(value, Figures):
+        return False
     if isinstance(value, Counter):
         value[("probe", "inf")] += 1
     elif isinstance(value, dict):
@@ -128,6 +132,42 @@ def test_changing_a_field_of_a_copy_leaves_the_original_as_it_was(name: str) -> 
         setattr(twin, name, "probe")
     assert getattr(twin, name) != getattr(before, name)
     assert state == before
+
+
+def test_figures_added_and_removed_on_a_copy_leave_the_original_as_it_was() -> None:
+    state = _filled()
+    before = copy.deepcopy(state)
+    twin = state.copy()
+    for sector, counts in list(twin.units.items()):
+        key = next(iter(counts))
+        twin.remove(sector, key, counts[key])
+        twin.add(sector, ("UK", "tank"), 2)
+    twin.add("Grave", ("US", "art"))
+    assert twin.units != before.units
+    assert state == before
+    assert all(type(c) is Figures for c in twin.units.values())
+
+
+def test_a_sector_s_figures_are_never_changed_in_place() -> None:
+    """They are shared between copies: a change in place would reach the original."""
+    state = _filled()
+    sector, counts = next(iter(state.units.items()))
+    key = next(iter(counts))
+    twin = state.copy()
+    assert twin.units[sector] is counts
+    with pytest.raises(TypeError, match="never changed in place"):
+        twin.units[sector][key] += 1
+    with pytest.raises(TypeError, match="never changed in place"):
+        del twin.units[sector][key]
+    with pytest.raises(TypeError, match="never changed in place"):
+        twin.units[sector].subtract({key: 1})
+    with pytest.raises(TypeError, match="never changed in place"):
+        twin.units[sector].update({key: 1})
+    with pytest.raises(TypeError, match="never changed in place"):
+        twin.units[sector].pop(key)
+    with pytest.raises(TypeError, match="never changed in place"):
+        twin.units[sector].clear()
+    assert state.units[sector] == counts and twin.units[sector] == counts
 
 
 def test_a_copy_of_a_shape_the_state_does_not_have_yet_is_deep() -> None:
