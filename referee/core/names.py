@@ -17,6 +17,12 @@ _IGNORED = re.compile(r"[\s.\-_'\u2019]+")  # \u2019: the typographic apostrophe
 T = TypeVar("T")
 
 
+def side_title(side: str) -> str:
+    """A side or player as a sentence names it: ``allied`` -> Allied; a name of two letters is
+    an abbreviation, written in capitals (``uk`` -> UK, ``us`` -> US)."""
+    return side.upper() if len(side) <= 2 else side.capitalize()
+
+
 def normalise(name: str) -> str:
     """The key a name is matched by: case-folded, without spaces, dots, hyphens, apostrophes."""
     return _IGNORED.sub("", name).casefold()

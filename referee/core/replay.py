@@ -43,7 +43,7 @@ from referee.core.log import (
     SetupLine,
     TurnAssertion,
 )
-from referee.core.names import normalise
+from referee.core.names import normalise, side_title
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ class Report:
         return {
             "side": side,
             "decision": self.engine.decision(self.state),
-            "text": f"awaiting {side.capitalize()}: {self.engine.decision(self.state)}",
+            "text": f"awaiting {side_title(side)}: {self.engine.decision(self.state)}",
             "choices": [str(c) for c in listed[:MAX_CHOICES]],
             "more": len(listed) > MAX_CHOICES,
         }
@@ -430,12 +430,12 @@ class Replayer:
             if actor != REFEREE:
                 raise WrongSide(
                     f"'{command}' is a roll the referee makes at its step of the turn; "
-                    f"the game now awaits {actor.capitalize()}: {self.engine.decision(state)}",
+                    f"the game now awaits {side_title(actor)}: {self.engine.decision(state)}",
                     column=item.column,
                 )
             if line.side not in (None, REFEREE):
                 raise WrongSide(
-                    f"'{command}' is the referee's roll, not {line.side.capitalize()}'s",
+                    f"'{command}' is the referee's roll, not {side_title(line.side)}'s",
                     column=item.column,
                 )
             return
@@ -452,8 +452,8 @@ class Replayer:
                     f"'{line.side}' is not a side of this game ({', '.join(sides)})", column=1
                 )
             raise MissingDecision(
-                f"awaiting {actor.capitalize()}: {self.engine.decision(state)}; "
-                f"this line is {line.side.capitalize()}'s",
+                f"awaiting {side_title(actor)}: {self.engine.decision(state)}; "
+                f"this line is {side_title(line.side)}'s",
                 column=1,
             )
 

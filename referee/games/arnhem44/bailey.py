@@ -35,11 +35,22 @@ CREW = {"small": 3, "large": 5}
 MARKERS = {"small": 10, "large": 20}
 SIZE_OF_BORDER = {"waterway": "small", "stream": "large"}
 """A small Bailey bridge crosses a river or canal; a large one one of the 3 major streams."""
+HIT_POINTS = 10
+"""Veterans/4 (bridge damage): "Small bridges and Bailey bridges have 10 hit points" (large
+Bailey bridges too); ``AState.bridge_hits`` keeps the hits an open Bailey bridge took."""
+
+
+def wrecked(state: AState, bridge: Bailey) -> bool:
+    """A Bailey bridge destroyed by bridge damage (Veterans/4): it stays among the Bailey
+    bridges (its token is used) but is no crossing; another may be built across its border."""
+    return state.bridge_hits.get(bridge.id, 0) >= HIT_POINTS
 
 
 def bailey_between(state: AState, here: str, there: str) -> Bailey | None:
+    """The Bailey bridge (built or under construction, not wrecked) across a border."""
     for bridge in state.baileys:
-        if {bridge.a, bridge.b} == {here, there}:
+        if {bridge.a, bridge.b} == {here, there} and not (
+                state.bridge_hits and wrecked(state, bridge)):
             return bridge
     return None
 

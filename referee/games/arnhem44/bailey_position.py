@@ -14,6 +14,7 @@ from referee.games.arnhem44.bailey import (
     MARKERS,
     SIZE_OF_BORDER,
     TOKENS,
+    wrecked,
 )
 from referee.games.arnhem44.board import AIRBORNE, Board, side_of
 from referee.games.arnhem44.commands import _groups, _sector, groups_text
@@ -63,6 +64,7 @@ def clear_bailey(state: AState) -> None:
     state.contact = set()
     state.destroyed = set()
     state.recalled = False
+    state.bridge_hits = {}
 
 
 def place_bailey(board: Board, state: AState, st: Statement) -> None:
@@ -121,6 +123,8 @@ def check_bailey(board: Board, state: AState) -> list[str]:
         out.append(f"more than {TOKENS} Bailey bridges")
     seen: set[frozenset[str]] = set()
     for bridge in state.baileys:
+        if wrecked(state, bridge):
+            continue  # destroyed by bridge damage (Veterans/4): a new one may cross there
         border = frozenset((bridge.a, bridge.b))
         if border in seen:
             out.append(f"two Bailey bridges between {bridge.a} and {bridge.b}")

@@ -16,6 +16,15 @@ friendly hit, distributed by a reroll among one's own units there (A20).  Kills 
 once; the injured stay (no memory, no withdrawal).  The dice of one command, in the order
 rolled: every firing unit's hit dice (shots in the order written), the joker's reroll if one is
 played, then per target its distribution dice and its friendly-fire dice.
+
+Veterans/3, three players: "During the barrage there is no rolling the dice concerning the
+initiative: the standard order of play is: one UK artillery battery (one sector!) - one German
+artillery battery (one sector) - one US battery (one sector) - Germany - etc. If one of the
+Allies cannot give barrage fire, the other one steps in."  ``barrage_turn`` stays the side
+(allied or german); ``part`` names the Allied player of the Allied turns (now, or next while the
+German fires), whose turn it is by the order; :func:`firer` says who fires in it (he, or the
+other Allied player stepping in); ``barrage_over`` holds players (uk, us, german).  Each Allied
+player fires only his own artillery; the Allied turn after his goes to the other one (A44).
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from collections import Counter
 from referee.core.dice import Dice
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
+from referee.core.names import side_title
 from referee.games.arnhem44 import jokers
 from referee.games.arnhem44.board import (
     ALLIED,
@@ -40,9 +50,11 @@ from referee.games.arnhem44.commands import Barrage, Command, Groups, Initiative
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import counts_text, expand, outcome_of
 from referee.games.arnhem44.movement import enemies, friends
+from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
 from referee.games.arnhem44.state import AState
 
 PHASE = "Phase 1"
+THREE = "Veterans/3"
 BARRAGE = "Artillery/Barrage"
 DISPUTED = "Artillery/Disputed"
 IN_DISPUTED = "Artillery/InDisputed"
@@ -58,16 +70,46 @@ def barrage_dice(board: Board, state: AState, key: Key) -> int:
     return board.fp["art"]
 
 
-def batteries(board: Board, state: AState, side: str) -> dict[str, Counter[Key]]:
-    """The side's artillery in sectors free of enemy units that has not fired this phase."""
+def three(state: AState) -> bool:
+    return THREE_PLAYERS in state.options
+
+
+def firer(board: Board, state: AState, side: str) -> str:
+    """The player who fires for ``side`` now: the side, or in a three-player game the Allied
+    player of this Allied turn (Veterans/3).  The one whose turn it is fires if he can; "If one
+    of the Allies cannot give barrage fire, the other one steps in"; when neither can, the one
+    whose turn it is answers (no barrage, which ends his barrage)."""
+    if side != ALLIED or not three(state):
+        return side
+    due = state.part or UK
+    if due in state.barrage_over:
+        return _other_ally(due)
+    if options(board, state, ALLIED, due):
+        return due
+    stand_in = _other_ally(due)
+    if stand_in not in state.barrage_over and options(board, state, ALLIED, stand_in):
+        return stand_in
+    return due
+
+
+def _other_ally(player: str) -> str:
+    return US if player == UK else UK
+
+
+def batteries(board: Board, state: AState, side: str,
+              player: str | None = None) -> dict[str, Counter[Key]]:
+    """The side's artillery in sectors free of enemy units that has not fired this phase;
+    with ``player`` (uk or us), that Allied player's own artillery only (Veterans/3)."""
     out: dict[str, Counter[Key]] = {}
     units = state.units
     german = side == GERMAN
+    own = player if player in (UK, US) else None
     for sector in board.order:
         here = units.get(sector)
         if not here:
             continue
-        art = {k: n for k, n in here.items() if k[1] == "art" and (k[0] == GERMAN_GROUP) == german}
+        art = {k: n for k, n in here.items() if k[1] == "art" and (k[0] == GERMAN_GROUP) == german
+               and (own is None or player_of(k[0]) == own)}
         if art and sector not in state.barrage_fired and not enemies(state, sector, side):
             out[sector] = Counter(art)
     return out
@@ -81,11 +123,12 @@ def targets(board: Board, state: AState, sector: str, side: str) -> list[str]:
 
 
 def options(board: Board, state: AState, side: str,
+            player: str | None = None, *,
             ready: dict[str, Counter[Key]] | None = None) -> dict[str, list[str]]:
-    """Battery sector -> its targets, for the batteries (``ready``: as found already) that
-    have one."""
+    """Battery sector -> its targets, for the batteries that have one (of ``player`` only;
+    ``ready``: the batteries as found already)."""
     out = {}
-    for sector in batteries(board, state, side) if ready is None else ready:
+    for sector in batteries(board, state, side, player) if ready is None else ready:
         found = targets(board, state, sector, side)
         if found:
             out[sector] = found
@@ -104,18 +147,35 @@ def start(board: Board, state: AState, events: list[Event]) -> bool:
                             "barrage", {"phase": "1"}))
         return False
     state.phase = "1"
+    if three(state):
+        state.barrage_turn = ALLIED
+        state.part = UK
+        first = firer(board, state, ALLIED)
+        events.append(Event("phase", "Phase 1 - Barrage Fire: no initiative roll with three "
+                            "players; one UK battery, one German, one US, one German, and so "
+                            f"on (Veterans/3); {first.upper()} fires first",
+                            {"phase": "1", "player": first}))
+        return True
     events.append(Event("phase", "Phase 1 - Barrage Fire: both players roll one d10 for the "
                         "initiative (initiative)", {"phase": "1"}))
     return True
 
 
+def players(state: AState) -> tuple[str, ...]:
+    """Who fires in phase 1: allied and german, or uk, german and us (Veterans/3)."""
+    return (UK, GERMAN, US) if three(state) else (ALLIED, GERMAN)
+
+
 def over(state: AState) -> bool:
-    return state.phase == "1" and len(state.barrage_over) == 2
+    return state.phase == "1" and set(players(state)) <= set(state.barrage_over)
 
 
 def initiative(state: AState, dice: Dice, events: list[Event]) -> None:
     """"The highest roll has the initiative and MUST start the barrage fire"; a tie is rolled
     again (A21)."""
+    if three(state):
+        raise IllegalMove(THREE, "with three players there is no rolling the dice concerning "
+                          "the initiative: UK fires first, then German, US, German, and so on")
     if state.barrage_turn is not None:
         raise IllegalMove(PHASE, f"the initiative was rolled; {state.barrage_turn.capitalize()}"
                           " is to fire or skip")
@@ -130,19 +190,45 @@ def initiative(state: AState, dice: Dice, events: list[Event]) -> None:
                         {"side": state.barrage_turn, "allied": a, "german": g}))
 
 
-def skip(state: AState, side: str, events: list[Event]) -> None:
-    state.barrage_over.append(side)
-    events.append(Event("no-barrage", f"{side.capitalize()} skips: his barrage fire phase "
-                        "ends", {"side": side}))
-    _pass_turn(state, side)
+def _name(player: str) -> str:
+    return side_title(player)
 
 
-def _pass_turn(state: AState, side: str) -> None:
-    """Alternating turns; a side that skipped is out, the other goes on alone (A22)."""
+def skip(board: Board, state: AState, side: str, events: list[Event]) -> None:
+    player = firer(board, state, side)
+    state.barrage_over.append(player)
+    events.append(Event("no-barrage", f"{_name(player)} skips: his barrage fire phase "
+                        "ends", {"side": player}))
+    _pass_turn(state, side, player)
+
+
+def _pass_turn(state: AState, side: str, player: str) -> None:
+    """Alternating turns; a side that skipped is out, the other goes on alone (A22).  With
+    three players the Allied turns alternate between UK and US (Veterans/3)."""
+    if three(state):
+        _pass_three(state, side, player)
+        return
     if other(side) not in state.barrage_over:
         state.barrage_turn = other(side)
     elif side not in state.barrage_over:
         state.barrage_turn = side
+    else:
+        state.barrage_turn = None
+
+
+def _pass_three(state: AState, side: str, player: str) -> None:
+    """Veterans/3: UK - German - US - German - ...; a player who skipped is out.  The Allied
+    turn after ``player``'s is the other Allied player's."""
+    allies_in = any(p not in state.barrage_over for p in (UK, US))
+    if side == ALLIED:
+        state.part = _other_ally(player)
+        if GERMAN not in state.barrage_over:
+            state.barrage_turn = GERMAN
+            return
+    if allies_in:
+        state.barrage_turn = ALLIED
+    elif GERMAN not in state.barrage_over:
+        state.barrage_turn = GERMAN
     else:
         state.barrage_turn = None
 
@@ -160,6 +246,12 @@ def _check(board: Board, state: AState, side: str, command: Barrage) -> tuple[
         raise IllegalMove(PHASE, "a player fires his artillery one sector at a time: one "
                           "battery per turn")
     source = sources[0]
+    player = firer(board, state, side)
+    if player in (UK, US) and any(player_of(g) != player
+                                  for groups, _, _ in command.shots for (g, _), _ in groups):
+        mine = "UK, 1st Airborne and Polish" if player == UK else "US, 82nd and 101st"
+        raise IllegalMove(THREE, f"the {player.upper()} player fires only his own artillery "
+                          f"({mine}): no combined actions")
     if len(set(aims)) != len(aims):
         raise IllegalMove(BARRAGE, "name each target once, with all the units firing at it")
     if enemies(state, source, side):
@@ -203,8 +295,9 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
                  events: list[Event]) -> None:
     """One battery's barrage (checked first, so an illegal command rolls nothing)."""
     source, shots = _check(board, state, side, command)
-    joker = jokers.Joker(state, side, dice, command.joker)
-    name = side.capitalize()
+    player = firer(board, state, side)
+    joker = jokers.Joker(state, side, dice, command.joker, player)
+    name = _name(player)
     rolled: list[list[int]] = []
     for figures, target in shots:
         disputed = friends(state, target, side) > 0
@@ -226,15 +319,14 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
                          "targets": [{"sector": t, "units": len(f)} for f, t in shots]}))
     events += joker.done()
     for (_, target), faces in zip(shots, rolled, strict=True):
-        events += _strike(board, state, dice, side, source, target, faces)
+        events += _strike(board, state, dice, name, side, source, target, faces)
     state.barrage_fired.append(source)
-    _pass_turn(state, side)
+    _pass_turn(state, side, player)
 
 
-def _strike(board: Board, state: AState, dice: Dice, side: str, source: str, target: str,
-            faces: list[int]) -> list[Event]:
-    """Hits and friendly fire of one target, kills removed at once."""
-    name = side.capitalize()
+def _strike(board: Board, state: AState, dice: Dice, name: str, side: str, source: str,
+            target: str, faces: list[int]) -> list[Event]:
+    """Hits and friendly fire of one target, kills removed at once (``name``: who fired)."""
     here = state.units.get(target, Counter())
     number = board.number(target, "art")
     disputed = friends(state, target, side) > 0
@@ -280,9 +372,10 @@ def legal(board: Board, state: AState) -> list[Command]:
     if side is None:
         return [Initiative()]
     out: list[Command] = []
-    has_joker = jokers.held(state, side) > 0
-    ready = batteries(board, state, side)
-    for sector, aims in options(board, state, side, ready).items():
+    player = firer(board, state, side)
+    has_joker = jokers.held(state, side, player) > 0
+    ready = batteries(board, state, side, player)
+    for sector, aims in options(board, state, side, player, ready=ready).items():
         art = ready[sector]
         whole: Groups = tuple(sorted(art.items()))
         first: Groups = ((min(art), 1),)
@@ -305,10 +398,11 @@ def decision(board: Board, state: AState) -> str:
     side = state.barrage_turn
     if side is None:
         return "Phase 1 - the barrage initiative roll (initiative)"
-    found = options(board, state, side)
+    player = firer(board, state, side)
+    found = options(board, state, side, player)
     if not found:
-        return f"Phase 1 - {side.capitalize()} has no battery that can fire (no barrage)"
-    return (f"Phase 1 - {side.capitalize()} fires one battery ("
+        return f"Phase 1 - {_name(player)} has no battery that can fire (no barrage)"
+    return (f"Phase 1 - {_name(player)} fires one battery ("
             + "; ".join(f"{s} at {', '.join(t)}" for s, t in found.items())
             + ") or skips, ending his barrage (barrage GROUPS FROM->TARGET[, ...] / no barrage)")
 
@@ -323,7 +417,7 @@ def apply(board: Board, state: AState, dice: Dice, command: Command,
         raise IllegalMove(PHASE, "both players roll one d10 for the initiative first "
                           "(initiative)")
     if isinstance(command, NoBarrage):
-        skip(state, side, events)
+        skip(board, state, side, events)
     elif isinstance(command, Barrage):
         fire_battery(board, state, dice, side, command, events)
     else:

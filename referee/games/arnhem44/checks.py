@@ -1,5 +1,8 @@
 """Invariants of the whole game beyond the figures (report.invariants calls them after every
-command in self-play): the bridge points, the supply tokens, the three-player turn.
+command in self-play): the bridge points, the supply tokens, the three-player turn, bridge
+damage (Veterans/4: only with the option, below a standing bridge's hit points; a bridge it
+destroys loses its points through ``state.destroyed`` like a blown one, so ``bridge_points``
+holds).
 
 Each check reads the state through one function, so that it picks up the state the phases
 1-3 add (destroyed bridges: ``victory.destroyed``; supply tokens: ``supply_tokens``) and holds
@@ -12,6 +15,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from referee.games.arnhem44.board import SIDES, Board
+from referee.games.arnhem44.damage import problems as damage_problems
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.victory import destroyed, points, standing
@@ -67,10 +71,11 @@ def turn(state: AState) -> list[str]:
         return []
     if THREE_PLAYERS not in state.options or state.part not in (UK, US):
         return [f"an Allied part '{state.part}' outside a three-player game"]
-    if state.phase != "4.1":
-        return [f"an Allied part '{state.part}' outside phase 4.1"]
+    if state.phase not in ("1", "4.1"):
+        return [f"an Allied part '{state.part}' outside phases 1 and 4.1"]
     return []
 
 
 def game_invariants(board: Board, state: AState) -> list[str]:
-    return bridge_points(board, state) + tokens_conserved(state) + turn(state)
+    return (bridge_points(board, state) + tokens_conserved(state) + turn(state)
+            + damage_problems(board, state))

@@ -122,8 +122,8 @@ class Arnhem44Engine:
             "distribution (2.1-2.3), explosives 3.1-3.3 (crate values hidden, committed in play "
             "by e-mail), Bailey bridges (3.4), movement phases 4.1/5.1 (ferries), combat 4.2/5.2 "
             "and withdrawal, weather and reserves (6.1-6.3, black and green dice), winning "
-            "(bridge points, major victory, elimination, resign), Veterans Only options 1, 2, 3 "
-            "and 5; not yet: bridge damage (option 4)"
+            "(bridge points, major victory, elimination, resign), Veterans Only options 1-5 "
+            "(option 4: bridge damage)"
         ),
     )
 
@@ -142,6 +142,9 @@ class Arnhem44Engine:
                               + ", ".join(SCENARIOS))
         state = opening(self.board)
         state.options = veterans.chosen(options)
+        if veterans.three_players(state):
+            # Jokers: "for each player one single joker" - the UK, the US and the German
+            state.jokers = {veterans.UK: 1, veterans.US: 1, GERMAN: 1}
         return state
 
     def two_secret_refusal(self, options: Sequence[str]) -> str | None:
@@ -155,7 +158,11 @@ class Arnhem44Engine:
 
     def to_act(self, state: AState) -> Side | None:
         side = self._side_to_act(state)
-        return side if side is None or not state.options else turns.player(state, side)
+        if side is None or not state.options:
+            return side
+        if state.phase == "1":
+            return barrage.firer(self.board, state, side)  # Veterans/3: who fires now
+        return turns.player(state, side)
 
     def _side_to_act(self, state: AState) -> Side | None:
         phase = state.phase
@@ -292,9 +299,11 @@ class Arnhem44Engine:
             reason = (state.result or {}).get("reason", "the game has ended")
             raise GameOver(f"the game is over: {reason}")
         work = state.copy()
-        before = turns.others(work)
+        part = state.part if state.phase == "4.1" else None  # Veterans/3: the movement parts
+        before = turns.others(work) if part else None
         events = self._dispatch(work, command, dice)
-        turns.check_own(before, work, state.part)
+        if before is not None:
+            turns.check_own(before, work, part)
         events += supply.update_contact(work)
         events += ferries.update(self.board, work)
         for bridge, side in update_control(self.board, work):
@@ -413,8 +422,9 @@ class Arnhem44Engine:
         if phase == "1":
             barrage.apply(board, work, dice, command, events)
             if barrage.over(work):
-                events.append(Event("phase", "Phase 1 - Barrage Fire ends: both players have "
-                                    "skipped", {"phase": "1"}))
+                events.append(Event("phase", "Phase 1 - Barrage Fire ends: "
+                                    + ("every player has" if work.part else "both players have")
+                                    + " skipped", {"phase": "1"}))
                 after_barrage(board, work, events)
             return events
         if phase == BAILEY:

@@ -363,11 +363,14 @@ def _remove(state: AState, crate: Crate) -> None:
         ex.lost_major += crate.major
 
 
-def _destroy(state: AState, bridge: str) -> list[Event]:
+def destroy(state: AState, bridge: str) -> list[Event]:
+    """The one path of a bridge's destruction (a detonation, a defusing 0, Veterans/4 bridge
+    damage): its crates are removed, it joins ``state.destroyed`` (its points are lost)."""
     ex = state.explosives
     for crate in ex.under(bridge):
         _remove(state, crate)
     state.destroyed.add(bridge)
+    state.bridge_hits.pop(bridge, None)  # Veterans/4: a destroyed bridge keeps no damage
     return [Event("bridge-destroyed", f"{bridge} is destroyed; every crate under it is removed "
                   "from the game", {"bridge": bridge})]
 
@@ -391,7 +394,7 @@ def resolve(board: Board, state: AState, action: str, side: str, crate: Crate,
                               {"bridge": bridge, "face": 0})]
             return [Event("defuse", f"{who} rolls 0 defusing under {bridge}: the operation "
                           "fails and the bridge is destroyed after all",
-                          {"bridge": bridge, "face": 0}), *_destroy(state, bridge)]
+                          {"bridge": bridge, "face": 0}), *destroy(state, bridge)]
         assert value is not None
         if face <= value:
             return [Event("defuse", f"{who} rolls {face} against the crate of {value} under "
@@ -418,7 +421,7 @@ def resolve(board: Board, state: AState, action: str, side: str, crate: Crate,
     if face <= value:
         return [Event("detonate", f"German rolls {face} against the crate of {value}: {bridge} "
                       "blows up", {"bridge": bridge, "face": face, "value": value}),
-                *_destroy(state, bridge)]
+                *destroy(state, bridge)]
     if value == 1:
         ex.crates.remove(crate)
         return [Event("detonate", f"German rolls {face} against the crate of 1 under {bridge}: "

@@ -7,7 +7,9 @@ figure's kind.  Hits are distributed by a second roll, one die per hit: face k s
 ((k - 1) mod N) + 1 in the order all infantry, all tanks, all artillery; 0 is a ricochet.  Hits
 scored by artillery strike tanks only (Units: Artillery as an Anti-Tank Weapon), numbered among
 the enemy tanks.  The dice of one side are rolled in the order the rules roll them: every hit
-die (each figure in canonical order), then one distribution die per hit.
+die (each figure in canonical order), the joker's reroll of a 0 (when one is played), with
+bridge damage (Veterans/4, ``damage.Collateral``) one die per remaining 0 of the tanks' and
+artillery's hit dice, then one distribution die per hit.
 """
 
 from __future__ import annotations
@@ -33,12 +35,17 @@ def expand(counts: dict[Key, int]) -> list[Key]:
 
 Reroll = Callable[[tuple[int, ...], str], tuple[int, ...]]
 """A joker armed on the command (jokers.Joker): it may reroll a 0 of the side's hit dice."""
+Zeros = Callable[[list[tuple[Key, tuple[int, ...]]], str], list[str]]
+"""Bridge damage (damage.Collateral): rolls again the zeros of the side's tanks and artillery
+after its hit dice (each shooter's key and faces), and gives words for the log."""
 
 
 def fire(board: Board, dice: Dice, shooters: list[Shooter], targets: list[Key],
-         label: str, joker: Reroll | None = None) -> tuple[list[int], list[str]]:
+         label: str, joker: Reroll | None = None,
+         zeros: Zeros | None = None) -> tuple[list[int], list[str]]:
     """One side's fire at ``targets``: the damage each target takes, and words for the log.
-    With ``joker``, the side's hit dice pass through it after they are all rolled."""
+    With ``joker``, the side's hit dice pass through it after they are all rolled; then, with
+    ``zeros`` (an assault across a bridge with bridge damage), its zeros are rolled again."""
     damage = [0] * len(targets)
     tanks = [i for i, k in enumerate(targets) if k[1] == "tank"]
     hits: list[bool] = []  # True: an anti-tank hit (tanks only)
@@ -61,8 +68,9 @@ def fire(board: Board, dice: Dice, shooters: list[Shooter], targets: list[Key],
         anti_tank = shooter.key[1] == "art"
         rolled.append(" ".join(map(str, faces)))
         hits += [anti_tank for f in faces if 1 <= f <= shooter.number]
+    collateral = [] if zeros is None else zeros([(s.key, f) for s, f in thrown], label)
     if not hits:
-        return damage, ([f"{label}: no hit"] if rolled else [])
+        return damage, ([f"{label}: no hit"] if rolled else []) + collateral
     faces = dice.roll(10, len(hits), f"{label}: distribution of {len(hits)} hit"
                       f"{'s' if len(hits) != 1 else ''}", low=0)
     ricochets = 0
@@ -74,7 +82,7 @@ def fire(board: Board, dice: Dice, shooters: list[Shooter], targets: list[Key],
         damage[pool[(face - 1) % len(pool)]] += 1
     words = [f"{label}: {len(hits)} hit{'s' if len(hits) != 1 else ''}"
              + (f", {ricochets} ricochet{'s' if ricochets != 1 else ''}" if ricochets else "")]
-    return damage, words
+    return damage, words + collateral
 
 
 def outcome_of(board: Board, targets: list[Key], damage: list[int]) -> tuple[

@@ -2,8 +2,10 @@
 but once: to counter a single throw of one D10 when a ZERO is rolled: reroll the D10, but the
 next result stands! [or] ALL units from one single sector gain an extra movement point."
 
-A side holds a count of unused jokers (``AState.jokers``), so that a side may hold two (the
-three-player option hands the first Allied joker used to the German).  ``AState.jokers_off``
+A player holds a count of unused jokers (``AState.jokers``, keyed by player: ``allied`` and
+``german``, or ``uk``, ``us`` and ``german`` in a three-player game), so that one may hold two:
+"If the game consists of 3 (or more) players, the first Allied player to use his JOKER hands
+over his card to the German player" (Veterans/3; :func:`spend`).  ``AState.jokers_off``
 switches them all off (Veterans Only, option 5).
 
 The reroll is written on the line of the roll it modifies, never as a decision of its own: a
@@ -23,16 +25,36 @@ from collections import Counter
 from referee.core.dice import Dice
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
-from referee.games.arnhem44.board import Board, side_of
+from referee.core.names import side_title
+from referee.games.arnhem44.board import ALLIED, GERMAN, Board, side_of
 from referee.games.arnhem44.commands import JokerMove
+from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
 from referee.games.arnhem44.state import MOVEMENT, AState
 
 RULE = "Jokers"
 
 
-def held(state: AState, side: str) -> int:
-    """Unused jokers ``side`` holds now (0 with the no-jokers option)."""
-    return 0 if off(state) else state.jokers.get(side, 0)
+def holders(state: AState) -> tuple[str, ...]:
+    """The players who hold jokers: allied and german, or uk, us and german (Veterans/3)."""
+    return (UK, US, GERMAN) if THREE_PLAYERS in state.options else (ALLIED, GERMAN)
+
+
+def holder(state: AState, side: str) -> str:
+    """Who plays a joker for ``side`` now: the side, or in a three-player game the Allied
+    player whose turn it is (the UK or US part of phase 4.1, the Allied battery of phase 1)."""
+    if side != ALLIED or THREE_PLAYERS not in state.options:
+        return side
+    return state.part or UK
+
+
+def name(player: str) -> str:
+    return side_title(player)
+
+
+def held(state: AState, side: str, player: str | None = None) -> int:
+    """Unused jokers the player acting for ``side`` (or ``player``) holds now (0 with the
+    no-jokers option)."""
+    return 0 if off(state) else state.jokers.get(player or holder(state, side), 0)
 
 
 def off(state: AState) -> bool:
@@ -40,17 +62,28 @@ def off(state: AState) -> bool:
     return state.jokers_off or "no-jokers" in state.options
 
 
-def check_unused(state: AState, side: str) -> None:
+def check_unused(state: AState, side: str, player: str | None = None) -> None:
     """Refuse a joker the side does not hold (before any die is rolled)."""
     if off(state):
         raise IllegalMove(RULE, "this game is played without jokers (Veterans Only: no jokers)")
-    if held(state, side) < 1:
-        raise IllegalMove(RULE, f"{side.capitalize()} has no joker left: a player can use a "
-                          "joker but once")
+    if held(state, side, player) < 1:
+        raise IllegalMove(RULE, f"{name(player or holder(state, side))} has no joker left: a "
+                          "player can use a joker but once")
 
 
-def spend(state: AState, side: str) -> None:
-    state.jokers[side] = state.jokers.get(side, 0) - 1
+def spend(state: AState, side: str, player: str | None = None) -> list[Event]:
+    """Spend the acting player's joker.  Veterans/3 and Jokers: "If the game consists of 3 (or
+    more) players, the first Allied player to use his JOKER hands over his card to the German
+    player" - the first of the UK and US jokers used goes to the German (who then holds two)."""
+    player = player or holder(state, side)
+    first = player in (UK, US) and state.jokers.get(UK, 0) + state.jokers.get(US, 0) == 2
+    state.jokers[player] = state.jokers.get(player, 0) - 1
+    if not first:
+        return []
+    state.jokers[GERMAN] = state.jokers.get(GERMAN, 0) + 1
+    return [Event("joker-passed", f"{name(player)} used the first Allied joker and hands the "
+                  "card over to the German player (Jokers, three players)",
+                  {"from": player, "to": GERMAN, "german_holds": state.jokers[GERMAN]})]
 
 
 class Joker:
@@ -60,9 +93,13 @@ class Joker:
     at the end says when it was kept.  Not armed (the command has no ``joker``): every roll
     passes unchanged."""
 
-    def __init__(self, state: AState, side: str, dice: Dice, armed: bool) -> None:
+    def __init__(self, state: AState, side: str, dice: Dice, armed: bool,
+                 player: str | None = None) -> None:
+        """``player``: who holds the card, when not the one :func:`holder` names (the Allied
+        player stepping in at the barrage, Veterans/3)."""
+        self.player = player or holder(state, side)
         if armed:
-            check_unused(state, side)
+            check_unused(state, side, self.player)
         self.state = state
         self.side = side
         self.dice = dice
@@ -75,20 +112,22 @@ class Joker:
         self.armed = False
         at = faces.index(0)
         (new,) = self.dice.roll(10, 1, f"{label}: joker reroll of a 0", low=0)
-        spend(self.state, self.side)
+        player = self.player
+        passed = spend(self.state, self.side, player)
         self.events.append(Event(
-            "joker", f"{self.side.capitalize()} plays the joker: a 0 is rerolled ({label}): "
-            f"{new}, and the next result stands", {"side": self.side, "used": "reroll",
+            "joker", f"{name(player)} plays the joker: a 0 is rerolled ({label}): "
+            f"{new}, and the next result stands", {"side": player, "used": "reroll",
                                                     "face": new}))
+        self.events += passed
         return (*faces[:at], new, *faces[at + 1:])
 
     def done(self) -> list[Event]:
         """The joker's events; a joker still armed is kept (no 0 came up)."""
         if self.armed:
             self.armed = False
-            self.events.append(Event("joker-kept", f"{self.side.capitalize()}'s joker: no 0 "
-                                     "came up; the joker is kept",
-                                     {"side": self.side, "used": False}))
+            player = self.player
+            self.events.append(Event("joker-kept", f"{name(player)}'s joker: no 0 came up; the "
+                                     "joker is kept", {"side": player, "used": False}))
         return self.events
 
 
@@ -102,9 +141,15 @@ def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:
         raise IllegalMove(RULE, "the joker's extra movement point is played in one's own "
                           "movement phase (4.1 or 5.1), between moves")
     check_unused(state, side)
+    player = holder(state, side)
+
+    def mine(group: str) -> bool:
+        # Veterans/3: "Allied players CANNOT move or fight but with their own units"
+        return side_of(group) == side and (player == side or player_of(group) == player)
+
     here = state.units.get(command.sector)
-    if not here or not any(side_of(g) == side for g, _ in here):
-        raise IllegalMove(RULE, f"{command.sector} holds no {side.capitalize()} figures to "
+    if not here or not any(mine(g) for g, _ in here):
+        raise IllegalMove(RULE, f"{command.sector} holds no {name(player)} figures to "
                           "gain the extra movement point")
     if command.sector in state.intruded:
         raise IllegalMove(RULE, f"{command.sector} was invaded this phase: figures that made "
@@ -115,10 +160,10 @@ def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:
     if moved:
         bumped: Counter[tuple[str, str, int]] = Counter()
         for (g, k, mp), n in moved.items():
-            bumped[(g, k, mp + 1 if side_of(g) == side else mp)] += n
+            bumped[(g, k, mp + 1 if mine(g) else mp)] += n
         state.moved[command.sector] = bumped
     state.joker_sector = command.sector
-    spend(state, side)
-    return [Event("joker", f"{side.capitalize()} plays the joker: all {side.capitalize()} "
+    passed = spend(state, side)
+    return [Event("joker", f"{name(player)} plays the joker: all {name(player)} "
                   f"units in {command.sector} gain an extra movement point",
-                  {"side": side, "used": "move", "sector": command.sector})]
+                  {"side": player, "used": "move", "sector": command.sector}), *passed]

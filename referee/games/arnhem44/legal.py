@@ -230,7 +230,8 @@ def movement(board: Board, state: AState) -> list[Command]:
     if held(state, side) and state.joker_sector is None:
         # Jokers: one sector's units gain an extra movement point
         out += [JokerMove(s) for s in board.order
-                if s in state.units and friends(state, s, side) and s not in state.intruded]
+                if s in state.units and s not in state.intruded
+                and any(movable(state, k) for k in state.units[s])]
     out.append(EndMovement())
     return out
 

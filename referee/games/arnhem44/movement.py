@@ -22,9 +22,18 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import FallBack, Invade, Move, Support
+from referee.games.arnhem44.damage import Collateral, across, active, check_crossers
 from referee.games.arnhem44.ferries import usable
 from referee.games.arnhem44.figures import points, put, resolve, take
-from referee.games.arnhem44.fire import Reroll, Shooter, counts_text, expand, fire, outcome_of
+from referee.games.arnhem44.fire import (
+    Reroll,
+    Shooter,
+    Zeros,
+    counts_text,
+    expand,
+    fire,
+    outcome_of,
+)
 from referee.games.arnhem44.jokers import Joker
 from referee.games.arnhem44.state import AState, FallBackPending
 from referee.games.arnhem44.supply import penalty
@@ -160,7 +169,7 @@ def _bonus_airborne(state: AState, key: Key) -> int:
 
 def engage(board: Board, state: AState, dice: Dice, defenders_at: str,
            attackers: list[tuple[Key, str]], bonus: int, attack_numbers: dict[str, str],
-           label: str, joker: Reroll | None = None) -> tuple[
+           label: str, joker: Reroll | None = None, collateral: Zeros | None = None) -> tuple[
                list[tuple[Key, str]], list[tuple[Key, str]], list[str]]:
     """An engagement of the movement phase: the defender fires first, only eliminations count;
     then the surviving attackers fire back (Rules of Engagement When Entering Enemy Territory).
@@ -179,7 +188,7 @@ def engage(board: Board, state: AState, dice: Dice, defenders_at: str,
                         board.number(defenders_at, k[1]))
                 for k in defenders]
     damage, words = fire(board, dice, shooters, [k for k, _ in targets],
-                         f"{label}: {other(side).capitalize()} defends")
+                         f"{label}: {other(side).capitalize()} defends", None, collateral)
     dead, _ = outcome_of(board, [k for k, _ in targets], damage)
     alive = [(t, d) for t, d in zip(targets, damage, strict=True)
              if d < board.hit_points(t[0])]
@@ -192,7 +201,7 @@ def engage(board: Board, state: AState, dice: Dice, defenders_at: str,
                         board.number(attack_numbers[src], k[1])))
             for (k, src), _ in alive]
     hit, more = fire(board, dice, back, defenders, f"{label}: {side.capitalize()} fires back",
-                     joker)
+                     joker, collateral)
     words += more
     killed, _ = outcome_of(board, defenders, hit)
     for key, n in killed.items():
@@ -247,6 +256,8 @@ def invade(board: Board, state: AState, dice: Dice, command: Invade) -> list[Eve
             "Move/Contact", f"at most {board.max_per_side} units invade {target}, minus the "
             "friendly units already there and every unit that invaded it this phase: "
             f"{max(room, 0)} may, not {count}")
+    collateral = _bridges_crossed(board, state, dice, [(s, target) for _, s, _ in plans],
+                                  f"invade {target}")
     joker = Joker(state, side, dice, command.joker)
     for source, groups in command.parts:
         for key, n in resolve(state, side, source, groups, "Move/Contact"):
@@ -255,7 +266,7 @@ def invade(board: Board, state: AState, dice: Dice, command: Invade) -> list[Eve
     attackers = [(k, s) for k, s, _ in plans]
     unhurt, injured, words = engage(
         board, state, dice, target, attackers, bonus, {s: s for _, s, _ in plans},
-        f"invasion of {target}", joker)
+        f"invasion of {target}", joker, collateral)
     for key, _source in unhurt:
         put(state, target, key, 0)
     for key, source in injured:
@@ -272,7 +283,26 @@ def invade(board: Board, state: AState, dice: Dice, command: Invade) -> list[Eve
     if injured:
         result += f"; {len(injured)} injured stay behind"
     out.append(Event("intrusion", result + " (all halt)", data))
+    if collateral is not None:
+        out += collateral.settle()
     return out
+
+
+def _bridges_crossed(board: Board, state: AState, dice: Dice,
+                     steps: list[tuple[str, str]], what: str) -> Collateral | None:
+    """Veterans/4 (bridge damage), before any die of an intrusion or fall back: the crossing
+    limit (the figures crossing each bridge at once are at most its hit points left), and the
+    bridges the assault crosses, in the order of the figures' steps (None: the option is off,
+    or no bridge is crossed).  ``steps``: each figure's (from, to)."""
+    if not active(state):
+        return None
+    crossers: Counter[str] = Counter()
+    for here, there in steps:
+        bridge = across(board, state, here, there)
+        if bridge is not None:
+            crossers[bridge] += 1
+    check_crossers(board, state, crossers, what)
+    return Collateral(board, state, dice, list(crossers)) if crossers else None
 
 
 def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> list[Event]:
@@ -310,6 +340,7 @@ def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> lis
                                   f"to {dest} costs {cost}")
             costs[key] = max(costs.get(key, 0), 99 if ends else cost)
             bonus = max(bonus, extra)
+    _bridges_crossed(board, state, dice, [(start, dest)] * total, f"fall back from {start}")
     e = enemies(state, start, side)
     s_value = e + total
     listed = expand(dict(figures))
@@ -364,9 +395,12 @@ def finish_fall_back(board: Board, state: AState, dice: Dice, support: list[Key]
     events: list[Event] = []
     unhurt: list[Key] = []
     injured: list[Key] = []
+    # Veterans/4: the bridge the figures cross (their number was checked by fall_back)
+    collateral = _bridges_crossed(board, state, dice, [(start, dest)], f"fall back from {start}")
     if fighters:
         ok, hurt, words = engage(board, state, dice, start, [(k, start) for k in fighters],
-                                 pending.bonus, {start: dest}, f"fall back from {start}", joker)
+                                 pending.bonus, {start: dest}, f"fall back from {start}", joker,
+                                 collateral)
         unhurt = [k for k, _ in ok]
         injured = [k for k, _ in hurt]
         events += [Event("fire", w) for w in words]
@@ -380,7 +414,7 @@ def finish_fall_back(board: Board, state: AState, dice: Dice, support: list[Key]
         state.intruded[dest] = used + len(out)
         entered, stayed, words = engage(board, state, dice, dest, [(k, start) for k in out],
                                         pending.bonus, {start: start},
-                                        f"invasion of {dest}", joker)
+                                        f"invasion of {dest}", joker, collateral)
         events += [Event("fire", w) for w in words]
         for key, _ in entered:
             put(state, dest, key, 0)
@@ -400,6 +434,8 @@ def finish_fall_back(board: Board, state: AState, dice: Dice, support: list[Key]
         text += f"; {len(injured)} injured stay behind in {start}"
     events.append(Event("fell-back", text, {"side": side, "to": dest, "reached": len(out),
                                             "stayed": len(injured)}))
+    if collateral is not None:
+        events += collateral.settle()
     if joker is not None:
         events += joker.done()
     return events

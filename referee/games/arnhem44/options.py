@@ -9,7 +9,7 @@
 
 The options decide the game, so the PBEM seal covers them (``docs/pbem.md``: the seal binds the
 game's options).  Other modules ask this one: :func:`has`, :func:`jokers` (the jokers' flag),
-:func:`may_destroy` (options 1 and 2).
+:func:`may_destroy` (options 1 and 2).  Option 4 (bridge damage) is refereed by ``damage.py``.
 """
 
 from __future__ import annotations
@@ -35,13 +35,8 @@ OPTIONS = {
     BRIDGE_DAMAGE: "Veterans/4: bridges suffer collateral damage",
     NO_JOKERS: "Veterans/5: no jokers",
 }
-REFUSED: dict[str, str] = {
-    BRIDGE_DAMAGE: (
-        "the option 'bridge-damage' (Veterans Only, option 4: bridges suffer collateral damage "
-        "in assaults across them) is not refereed yet: the referee cannot yet reroll the zeros "
-        "of tanks and artillery in intrusions and fall backs across a bridge nor limit the "
-        "crossers to its hit points"),
-}
+REFUSED: dict[str, str] = {}
+"""Options named by the seed that the referee does not referee yet (none: all five are)."""
 ALIASES = {normalise(name): name for name in OPTIONS} | {
     normalise("veterans-1"): ARNHEM_BRIDGE, normalise("veterans-2"): NIJMEGEN_BRIDGE,
     normalise("veterans-3"): THREE_PLAYERS, normalise("veterans-4"): BRIDGE_DAMAGE,
@@ -110,10 +105,12 @@ def side_for(player: str) -> str:
 
 def may_destroy(board: Board, state: AState, bridge: str, how: str) -> None:
     """Options 1 and 2: may ``bridge`` be destroyed now (``how``: "blow" for a detonation,
-    "defuse" for a defusing 0)?  Raises IllegalMove naming the option when it may not.
+    "defuse" for a defusing 0, "damage" for the last hit point lost to bridge damage,
+    Veterans/4)?  Raises IllegalMove naming the option when it may not.
 
     Veterans/1: "The major bridge at Arnhem cannot be destructed until the very last round"
-    (reading A39: no detonation before round 18; a defusing 0 does not destroy it either).
+    (reading A39: no detonation before round 18; a defusing 0 does not destroy it either, nor
+    does bridge damage: it keeps its last hit point).
     Veterans/2: "The (last) major bridge north of Nijmegen cannot be detonated before the first
     Allied tanks reach the south end of the bridge or an adjacent sector. But after round 10
     the bridge can be blown without restriction." (A40: the Nijmegen Waal road bridge.)

@@ -10,7 +10,7 @@ from typing import Any
 from lark import Token, Tree
 
 from referee.core.errors import IllegalMove, NotImplementedRule
-from referee.games.arnhem44 import explosives_position
+from referee.games.arnhem44 import damage, explosives_position
 from referee.games.arnhem44.airborne import due
 from referee.games.arnhem44.bailey_position import (
     bailey_lines,
@@ -19,6 +19,7 @@ from referee.games.arnhem44.bailey_position import (
     clear_bailey,
     place_bailey,
 )
+from referee.games.arnhem44.barrage import players
 from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
@@ -38,6 +39,8 @@ from referee.games.arnhem44.commands import (
     airborne_group,
     groups_text,
 )
+from referee.games.arnhem44.jokers import holders
+from referee.games.arnhem44.options import three_players
 from referee.games.arnhem44.report import invariants, start_waiting, totals
 from referee.games.arnhem44.state import (
     COMBAT,
@@ -112,6 +115,8 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, sector=_sector(board, ch[0]))
     if kind in ("engineer", "bailey", "ferry", "contact", "bridge", "recalled"):
         return Statement(kind, **bailey_statement(board, kind, tree))
+    if kind == "damage":
+        return Statement(kind, value=str(ch[0]), number=int(str(ch[1])))
     if kind == "control":
         first = ch[0]
         bridge = board.bridge_names.lookup(
@@ -190,6 +195,10 @@ def place(board: Board, state: AState, st: Statement) -> None:
             raise IllegalMove(RULE, f"a position's phase is one of {', '.join(PHASES)}")
         state.phase = st.value
         state.part = first_part(state)
+        if st.value == "1" and three_players(state):
+            # Veterans/3: no initiative roll; the UK battery's turn unless the position says
+            # otherwise (setup: barrage-turn, setup: part)
+            state.barrage_turn = ALLIED
     elif kind == "part":
         place_part(state, st.value)
     elif kind == "weather":
@@ -241,8 +250,12 @@ def place(board: Board, state: AState, st: Statement) -> None:
             raise IllegalMove(RULE, f"{kind} names a side: allied or german")
         setattr(state, kind, st.value)
     elif kind in ("barrage_turn", "barrage_over", "jokers"):
-        if st.value not in SIDES:
-            raise IllegalMove(RULE, f"{kind.replace('_', '-')} names a side: allied or german")
+        # Veterans/3: skips and jokers belong to players (uk, us, german); turns to sides
+        names = SIDES if kind == "barrage_turn" else holders(state)
+        if st.value not in names:
+            raise IllegalMove(RULE, f"{kind.replace('_', '-')} names "
+                              + ("a side" if names == SIDES else "a player") + ": "
+                              + " or ".join(names))
         if kind == "barrage_turn":
             state.barrage_turn = st.value
         elif kind == "barrage_over":
@@ -262,6 +275,8 @@ def place(board: Board, state: AState, st: Statement) -> None:
                                   tuple(n for _, n in st.groups))
     elif kind in ("engineer", "bailey", "ferry", "contact", "bridge", "recalled"):
         place_bailey(board, state, st)
+    elif kind == "damage":
+        damage.place(board, state, st.value, st.number)
     elif kind == "control":
         if st.value not in SIDES:
             raise IllegalMove(RULE, "control names a side: allied or german")
@@ -323,8 +338,11 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("barrage turns, fired batteries and skips belong to phase 1")
     if state.barrage_turn is not None and state.barrage_turn in state.barrage_over:
         out.append("the side to fire in phase 1 has skipped already")
-    if len(state.barrage_over) == 2:
-        out.append("both sides have skipped: phase 1 is over")
+    if state.barrage_turn == ALLIED and three_players(state) and {"uk", "us"} <= set(
+            state.barrage_over):
+        out.append("both Allied players have skipped: no Allied turn is left in phase 1")
+    if set(players(state)) <= set(state.barrage_over):
+        out.append("every player has skipped: phase 1 is over")
     if state.joker_sector is not None and state.phase not in MOVEMENT:
         out.append("a joker's extra movement point belongs to phase 4.1 or 5.1")
     if any(c.tried for c in state.explosives.crates) and state.phase not in (
@@ -408,7 +426,7 @@ def position_lines(board: Board, state: AState) -> list[str]:
         lines.append(f"setup: barrage-turn {state.barrage_turn}")
     lines += [f"setup: fired {sector}" for sector in state.barrage_fired]
     lines += [f"setup: barrage-over {side}" for side in state.barrage_over]
-    for side in SIDES:
+    for side in holders(state):
         if state.jokers.get(side, 0) != 1:
             lines.append(f"setup: jokers {side} {state.jokers.get(side, 0)}")
     if state.joker_sector:
@@ -419,6 +437,7 @@ def position_lines(board: Board, state: AState) -> list[str]:
             lines.append(f"setup: control {bridge} {side}")
     lines += bailey_lines(board, state)
     lines += explosives_position.lines(board, state)
+    lines += damage.lines(board, state)
     return lines + supply_lines(board, state)
 
 

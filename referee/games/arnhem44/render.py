@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
+from referee.games.arnhem44 import damage
+from referee.games.arnhem44.bailey import wrecked
 from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
@@ -49,7 +51,8 @@ def render(board: Board, state: AState, to_act: str | None, decision: str) -> Se
         out.append(Text("E01-E08: " + ", ".join(key_text(k) for k in state.engineers)))
     for built in state.baileys:
         out.append(Text(f"{built.id} {built.a}->{built.b} ({built.size}): "
-                        + ("open" if built.points == 0 else
+                        + ("destroyed (bridge damage)" if wrecked(state, built) else
+                           "open" if built.points == 0 else
                            f"{built.points} construction markers left")))
     gone = [f"{f} {s}" for f, s in sorted(state.ferries.items())]
     if gone:
@@ -58,6 +61,9 @@ def render(board: Board, state: AState, to_act: str | None, decision: str) -> Se
         out.append(Text("Eliminated: " + ", ".join(
             f"{n} {key_text(k)}" for k, n in sorted(state.eliminated.items(),
                                                     key=lambda kv: key_order(kv[0])))))
+    hurt = damage.view(board, state)  # Veterans/4: bridge damage
+    if hurt:
+        out.append(Text(hurt))
     held = [f"{b} {s}" for b, s in sorted(state.control.items()) if s == ALLIED]
     if held:
         out.append(Text("Allied bridges: " + ", ".join(held)))

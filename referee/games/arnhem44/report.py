@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from referee.games.arnhem44 import jokers
+from referee.games.arnhem44 import damage, jokers
 from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
@@ -71,10 +71,30 @@ def on_map(state: AState) -> Counter[Key]:
 
 
 def bridge_json(board: Board, state: AState) -> list[dict[str, Any]]:
-    return [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value,
-             "state": "destroyed" if b.id in state.destroyed else "intact",
-             "between": [b.a, b.b], "control": state.control.get(b.id)}
-            for b in board.bridges.values()]
+    """The bridges of the map; with bridge damage (Veterans/4) their hit points left too."""
+    out = [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value,
+            "state": "destroyed" if b.id in state.destroyed else "intact",
+            "between": [b.a, b.b], "control": state.control.get(b.id)}
+           for b in board.bridges.values()]
+    if damage.active(state):
+        for entry, b in zip(out, board.bridges.values(), strict=True):
+            entry["hit_points"] = (0 if b.id in state.destroyed
+                                   else damage.left(board, state, b.id))
+    return out
+
+
+def bailey_json(board: Board, state: AState) -> list[dict[str, Any]]:
+    """The Bailey bridges; with bridge damage (Veterans/4) the hit points of the open ones."""
+    out: list[dict[str, Any]] = []
+    for b in state.baileys:
+        entry: dict[str, Any] = {"id": b.id, "size": b.size, "between": [b.a, b.b],
+                                 "points": b.points, "open": b.points == 0,
+                                 "started": b.started}
+        if damage.active(state):
+            entry["hit_points"] = damage.left(board, state, b.id)
+            entry["open"] = entry["open"] and entry["hit_points"] > 0
+        out.append(entry)
+    return out
 
 
 def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any]:
@@ -132,10 +152,9 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
                     "over": list(state.barrage_over)},
         "jokers": {"off": jokers.off(state),
                    "held": {side: 0 if jokers.off(state) else state.jokers.get(side, 0)
-                            for side in SIDES},
+                            for side in jokers.holders(state)},
                    "move_sector": state.joker_sector},
-        "baileys": [{"id": b.id, "size": b.size, "between": [b.a, b.b], "points": b.points,
-                     "open": b.points == 0, "started": b.started} for b in state.baileys],
+        "baileys": bailey_json(board, state),
         "ferries": [{"id": f, "between": list(ends), "status": state.ferries.get(f, "active")}
                     for f, ends in board.ferries.items()],
         "contact": sorted(state.contact),
@@ -198,6 +217,8 @@ def invariants(board: Board, state: AState) -> list[str]:
         out.append("Allied set-up units left unplaced after set-up")
     if any(n < 0 for n in state.jokers.values()) or sum(state.jokers.values()) > 3:
         out.append("jokers held are negative or more than the 3 joker cards")
+    if set(state.jokers) - set(jokers.holders(state)):
+        out.append("jokers held by someone who is not a player of this game")
     if state.control and not board.bridges.keys() >= state.control.keys():
         out.append("control of an unknown bridge")
     out += game_invariants(board, state)

@@ -33,6 +33,7 @@ def after_barrage(board: Board, state: AState, events: list[Event]) -> None:
     state.barrage_turn = None
     state.barrage_fired = []
     state.barrage_over = []
+    state.part = None  # Veterans/3: the Allied player of the barrage turns
     begin_block_two(board, state, events)
 
 

@@ -159,6 +159,10 @@ class AState:
     placed go back there (A28), not to R1-R15."""
     ferries: dict[str, str] = field(default_factory=dict)
     """Ferry -> flipped | removed (Ferry); a ferry not named here is active."""
+    # -- Veterans Only, option 4: bridge damage (damage.py)
+    bridge_hits: dict[str, int] = field(default_factory=dict)
+    """Hits each standing bridge of the map or open Bailey bridge has taken (absent: none);
+    a Bailey bridge with 10 is destroyed (a bridge of the map goes to ``destroyed``)."""
 
     @property
     def night(self) -> bool:

@@ -24,8 +24,9 @@ RULE = "Veterans/3"
 
 
 def first_part(state: AState) -> str | None:
-    """The part a phase starts with: UK in phase 4.1 of a three-player game, else none."""
-    return UK if state.phase == "4.1" and THREE_PLAYERS in state.options else None
+    """The part a phase starts with: UK in phase 4.1 (and in the barrage of phase 1) of a
+    three-player game, else none."""
+    return UK if state.phase in ("1", "4.1") and THREE_PLAYERS in state.options else None
 
 
 def place_part(state: AState, part: str) -> None:
@@ -33,14 +34,15 @@ def place_part(state: AState, part: str) -> None:
     if THREE_PLAYERS not in state.options:
         raise IllegalMove(RULE, "only a three-player game (option three-players) has a UK and "
                           "a US part")
-    if state.phase != "4.1" or part not in (UK, US):
-        raise IllegalMove(RULE, "the Allied movement phase 4.1 has a uk and a us part")
+    if state.phase not in ("1", "4.1") or part not in (UK, US):
+        raise IllegalMove(RULE, "the Allied movement phase 4.1 has a uk and a us part, and the "
+                          "Allied turns of phase 1 a uk or a us battery")
     state.part = part
 
 
 def player(state: AState, side: str) -> str:
     """Who acts for ``side`` (allied or german): in a three-player game the Allies are the UK
-    player, or the US player in his part of phase 4.1."""
+    player, or the US player in his part of phase 4.1 and in his barrage turns of phase 1."""
     if side != ALLIED or THREE_PLAYERS not in state.options:
         return side
     return state.part or UK
@@ -52,6 +54,9 @@ def end_part(state: AState, events: list[Event]) -> bool:
     if state.part != UK:
         return False
     state.part = US
+    # A joker's extra movement point was the UK player's: it ends with his part, and the US
+    # player may play his own joker in his part (Jokers, Veterans/3; reading A44).
+    state.joker_sector = None
     events.append(Event("end-movement", "UK ends its part of the movement; the US part "
                         "(Veterans/3)", {"part": US}))
     return True

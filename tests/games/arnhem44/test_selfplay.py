@@ -25,10 +25,15 @@ SCORED = {"allied victory", "allied major victory", "german victory", "german ma
           "draw"}
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.booleans())
-def test_random_complete_games_keep_every_invariant(seed: int, three: bool) -> None:
-    options = {"three-players": "on"} if three else {}
+OPTIONS = ({}, {"three-players": "on"}, {"bridge-damage": "on"},
+           {"bridge-damage": "on", "arnhem-bridge-order": "on", "no-jokers": "on"})
+"""Self-play runs two-player games, the three-player option and bridge damage (Veterans/4)."""
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.sampled_from(OPTIONS))
+def test_random_complete_games_keep_every_invariant(seed: int,
+                                                    options: dict[str, str]) -> None:
     record = play_game(ENGINE, f"prop-{seed}", random_policy, options=options, keep_log=True)
     assert record.broken == []
     assert record.result in SCORED
@@ -47,10 +52,11 @@ def test_a_three_player_game_writes_uk_and_us_lines() -> None:
     assert {"uk", "us", "german"} <= sides and "allied" not in sides
 
 
-@pytest.mark.parametrize(("seed", "step"), [("rt-a", 29), ("rt-b", 41)])
-def test_position_round_trip_over_a_self_played_game(seed: str, step: int) -> None:
-    record = play_game(ENGINE, seed, random_policy, keep_log=True,
-                       options={"three-players": "on"} if seed == "rt-b" else {})
+@pytest.mark.parametrize(("seed", "step", "options"), [
+    ("rt-a", 29, {}), ("rt-b", 41, {"three-players": "on"}), ("rt-c", 43, {"bridge-damage": "on"})])
+def test_position_round_trip_over_a_self_played_game(seed: str, step: int,
+                                                     options: dict[str, str]) -> None:
+    record = play_game(ENGINE, seed, random_policy, keep_log=True, options=options)
     assert record.log is not None and not record.broken
     lines = record.log.splitlines()
     checked = 0

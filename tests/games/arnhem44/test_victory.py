@@ -93,11 +93,11 @@ def test_veterans_options_are_read_from_option_tags() -> None:
     assert ENGINE.to_json(state)["options"] == ["arnhem-bridge-order", "no-jokers"]
 
 
-def test_unknown_and_unrefereed_options_are_refused_with_a_sentence() -> None:
+def test_unknown_options_are_refused_with_a_sentence() -> None:
     with pytest.raises(HeaderError, match="has no option 'fog'"):
         ENGINE.setup(None, {"fog": "on"})
-    with pytest.raises(HeaderError, match=r"bridge-damage.*not refereed yet"):
-        ENGINE.setup(None, {"bridge-damage": "on"})
+    # all five Veterans Only options are refereed (option 4: damage.py)
+    assert ENGINE.setup(None, {"veterans-4": "on"}).options == {veterans.BRIDGE_DAMAGE}
 
 
 def test_veterans_1_arnhem_bridge_until_the_last_round() -> None:
