@@ -57,12 +57,17 @@ IMMUTABLE = frozenset({int, str, bool, float, type(None), frozenset, Figures})
 never changed in place)."""
 
 
+_shared = IMMUTABLE.__contains__
+
+
 def copied(value: Any) -> Any:
     """A copy of ``value`` sharing nothing mutable with it."""
     kind = type(value)
     if kind in IMMUTABLE:
         return value
     if kind is dict:
+        if all(map(_shared, map(type, value.values()))):
+            return value.copy()  # numbers, names, a sector's figures: one level is enough
         out: dict[Any, Any] = {}
         for k, v in value.items():
             vk = type(v)
@@ -78,6 +83,8 @@ def copied(value: Any) -> Any:
         _fill(twin, value)
         return twin
     if kind is list or kind is set:
+        if all(map(_shared, map(type, value))):
+            return value.copy()
         for v in value:
             vk = type(v)
             if vk in IMMUTABLE:
@@ -106,8 +113,11 @@ def copied(value: Any) -> Any:
 def copy_record(value: Any) -> Any:
     """A copy of a dataclass record, field by field (``copied`` for each)."""
     twin = object.__new__(type(value))
-    twin.__dict__ = {k: v if type(v) in IMMUTABLE else copied(v)
-                     for k, v in value.__dict__.items()}
+    fields = value.__dict__
+    if all(map(_shared, map(type, fields.values()))):
+        twin.__dict__ = fields.copy()  # a record of numbers and names (a crate, a bridge)
+    else:
+        twin.__dict__ = {k: v if type(v) in IMMUTABLE else copied(v) for k, v in fields.items()}
     return twin
 
 
