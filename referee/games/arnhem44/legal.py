@@ -166,6 +166,7 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
     queue: list[tuple[int, tuple[str, ...]]] = [(0, (start,))]
     links = board.links
     kind = key[1]
+    units = state.units  # an empty sector holds neither friends nor enemies
     while queue:
         spent, path = heapq.heappop(queue)
         here = path[-1]
@@ -174,14 +175,14 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
         if here != start:
             crowded = full.get(here)
             if crowded is None:
-                crowded = full[here] = friends(state, here, side) >= limit
+                crowded = full[here] = here in units and friends(state, here, side) >= limit
             if crowded:
                 continue  # cannot pass through a full sector
         around = links[here]
         for there in board.neighbours[here]:
             foes = hostile.get(there)
             if foes is None:
-                foes = hostile[there] = enemies(state, there, side)
+                foes = hostile[there] = enemies(state, there, side) if there in units else 0
             if foes:
                 continue
             if around[there].kind == "plain":
@@ -208,7 +209,7 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
             continue
         crowded = full.get(s)
         if crowded is None:
-            crowded = friends(state, s, side) >= limit
+            crowded = s in units and friends(state, s, side) >= limit
         if not crowded:
             out[s] = p
     return out
