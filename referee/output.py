@@ -30,6 +30,7 @@ from referee.core.envelope import (
     safe_json_piece,
 )
 from referee.core.errors import Problem
+from referee.core.names import side_title
 from referee.core.replay import Report
 from referee.core.selfplay import Summary
 
@@ -536,7 +537,7 @@ def print_unit_moves(
     console: Console, side: str, decision: str, units: Sequence[Mapping[str, Any]]
 ) -> None:
     """``referee moves`` for games that group activations by unit (WWII Commander)."""
-    console.print(Text(f"awaiting {side.capitalize()}: {decision}", style="bold"))
+    console.print(Text(f"awaiting {side_title(side)}: {decision}", style="bold"))
     kinds = (("single", "one space"), ("two_space", "two spaces"), ("strategic", "strategic"),
              ("movement", "movement"), ("combined", "combined"), ("redeploy", "redeploy"),
              ("fire", "fire"))

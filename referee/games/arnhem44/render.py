@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
+from referee.core.names import side_title
 from referee.games.arnhem44 import damage
 from referee.games.arnhem44.bailey import wrecked
 from referee.games.arnhem44.board import (
@@ -81,7 +82,7 @@ def render(board: Board, state: AState, to_act: str | None, decision: str) -> Se
             line += "; destroyed: " + ", ".join(b for b in board.bridges if b in state.destroyed)
         out.append(Text(line))
     if to_act is not None:
-        out.append(Text(f"awaiting {to_act.capitalize()}: {decision}"))
+        out.append(Text(f"awaiting {side_title(to_act)}: {decision}"))
     return out
 
 

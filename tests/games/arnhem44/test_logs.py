@@ -66,6 +66,20 @@ def test_illegal_barrage_log_reports_each_marked_line_with_its_heading() -> None
     assert state["jokers"]["held"] == {"allied": 0, "german": 1}
 
 
+def test_illegal_veterans_log_reports_each_option_with_its_heading() -> None:
+    """Veterans Only, options 1-5 together: one illegal line per option."""
+    path = LOGS / "arnhem44" / "illegal-veterans.log"
+    report = replayed(path)
+    assert {(p.line, p.rule) for p in report.problems} == marked_lines(path)
+    assert {p.rule for p in report.problems} == {
+        "Veterans/1", "Veterans/2", "Veterans/3", "Veterans/4", "Jokers"}
+    assert {str(p.kind) for p in report.problems} == {"illegal-move"}
+    state = report.state_json()
+    assert state is not None and state["phase"] == "5.1"
+    assert state["jokers"] == {"off": True, "held": {"uk": 0, "us": 0, "german": 0},
+                               "move_sector": None}
+
+
 def test_opening_log_sets_up_and_plays_round_one() -> None:
     report = replayed(LOGS / "arnhem44" / "opening.log")
     assert report.problems == []
