@@ -104,8 +104,9 @@ def batteries(board: Board, state: AState, side: str,
     units = state.units
     german = side == GERMAN
     own = player if player in (UK, US) else None
-    for sector in board.order:
-        here = units.get(sector)
+    rank = board.rank
+    for sector in sorted((s for s in units if s in rank), key=rank.__getitem__):  # map order
+        here = units[sector]
         if not here:
             continue
         art = {k: n for k, n in here.items() if k[1] == "art" and (k[0] == GERMAN_GROUP) == german

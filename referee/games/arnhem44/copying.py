@@ -95,7 +95,7 @@ def copied(value: Any) -> Any:
                         break
                 else:
                     continue  # a flat tuple (a figure's key)
-            return kind(copied(v) for v in value)
+            return [copied(v) for v in value] if kind is list else {copied(v) for v in value}
         return kind(value)
     if kind is tuple:
         for v in value:
