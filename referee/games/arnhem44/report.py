@@ -305,9 +305,16 @@ def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
         ends = (units.get(bridge.a, _NONE), units.get(bridge.b, _NONE))
         if not ends[0] and not ends[1]:
             continue  # nobody at the bridge: its control stays as it was
-        present = {side_of(g) for c in ends for (g, _), n in c.items() if n}
-        if len(present) == 1:
-            (side,) = present
+        german = allied = False  # which sides have units at either end (board.side_of)
+        for counts in ends:
+            for (g, _), n in counts.items():
+                if n:
+                    if g == GERMAN_GROUP:
+                        german = True
+                    else:
+                        allied = True
+        if german != allied:  # one side only
+            side = GERMAN if german else ALLIED
             if state.control.get(bridge.id) != side:
                 state.control[bridge.id] = side
                 changes.append((bridge.id, side))
