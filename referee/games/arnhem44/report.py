@@ -62,14 +62,6 @@ def totals(board: Board) -> Counter[Key]:
     return total
 
 
-def on_map(state: AState) -> Counter[Key]:
-    out: Counter[Key] = Counter()
-    for counts in state.units.values():
-        for key, n in counts.items():
-            out[key] += n
-    return out
-
-
 def bridge_json(board: Board, state: AState) -> list[dict[str, Any]]:
     """The bridges of the map; with bridge damage (Veterans/4) their hit points left too."""
     out = [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value,
