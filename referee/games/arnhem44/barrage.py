@@ -36,7 +36,16 @@ from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.core.names import side_title
 from referee.games.arnhem44 import jokers
-from referee.games.arnhem44.board import ALLIED, GERMAN, Board, Key, key_text, other, side_of
+from referee.games.arnhem44.board import (
+    ALLIED,
+    GERMAN,
+    GERMAN_GROUP,
+    Board,
+    Key,
+    key_text,
+    other,
+    side_of,
+)
 from referee.games.arnhem44.commands import Barrage, Command, Groups, Initiative, NoBarrage
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import counts_text, expand, outcome_of
@@ -92,30 +101,35 @@ def batteries(board: Board, state: AState, side: str,
     """The side's artillery in sectors free of enemy units that has not fired this phase;
     with ``player`` (uk or us), that Allied player's own artillery only (Veterans/3)."""
     out: dict[str, Counter[Key]] = {}
+    units = state.units
+    german = side == GERMAN
     own = player if player in (UK, US) else None
-    for sector in board.order:
-        here = state.units.get(sector)
-        if not here or sector in state.barrage_fired or enemies(state, sector, side):
+    rank = board.rank
+    for sector in sorted((s for s in units if s in rank), key=rank.__getitem__):  # map order
+        here = units[sector]
+        if not here:
             continue
-        art = Counter({k: n for k, n in here.items() if k[1] == "art" and side_of(k[0]) == side
-                       and (own is None or player_of(k[0]) == own)})
-        if art:
-            out[sector] = art
+        art = {k: n for k, n in here.items() if k[1] == "art" and (k[0] == GERMAN_GROUP) == german
+               and (own is None or player_of(k[0]) == own)}
+        if art and sector not in state.barrage_fired and not enemies(state, sector, side):
+            out[sector] = Counter(art)
     return out
 
 
 def targets(board: Board, state: AState, sector: str, side: str) -> list[str]:
     """Enemy territory (sectors with enemy units) one or two sectors away, in map order.  The
     distance counts sectors, whatever borders lie between (the shells fly over water)."""
-    near = board.within(sector, RANGE) - {sector}
-    return [s for s in board.order if s in near and enemies(state, s, side)]
+    units = state.units
+    return [s for s in board.around(sector, RANGE) if s in units and enemies(state, s, side)]
 
 
 def options(board: Board, state: AState, side: str,
-            player: str | None = None) -> dict[str, list[str]]:
-    """Battery sector -> its targets, for the batteries that have one (of ``player`` only)."""
+            player: str | None = None, *,
+            ready: dict[str, Counter[Key]] | None = None) -> dict[str, list[str]]:
+    """Battery sector -> its targets, for the batteries that have one (of ``player`` only;
+    ``ready``: the batteries as found already)."""
     out = {}
-    for sector in batteries(board, state, side, player):
+    for sector in batteries(board, state, side, player) if ready is None else ready:
         found = targets(board, state, sector, side)
         if found:
             out[sector] = found
@@ -362,7 +376,7 @@ def legal(board: Board, state: AState) -> list[Command]:
     player = firer(board, state, side)
     has_joker = jokers.held(state, side, player) > 0
     ready = batteries(board, state, side, player)
-    for sector, aims in options(board, state, side, player).items():
+    for sector, aims in options(board, state, side, player, ready=ready).items():
         art = ready[sector]
         whole: Groups = tuple(sorted(art.items()))
         first: Groups = ((min(art), 1),)

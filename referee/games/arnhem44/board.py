@@ -120,6 +120,7 @@ class Board:
         self.at_fp = dict(kinds["art"].at_fp or {})
         self.hp = {(side, k): kinds[k].hp[side] for side in SIDES for k in KINDS}  # type: ignore[index]
         self.mp = {k: kinds[k].mp for k in KINDS}  # type: ignore[index]
+        self._around: dict[tuple[str, int], tuple[str, ...]] = {}
 
     def name(self, sector: str) -> str:
         return self.display.get(sector, sector)
@@ -151,6 +152,16 @@ class Board:
                     dist[there] = dist[here] + 1
                     queue.append(there)
         return set(dist)
+
+    def around(self, sector: str, zones: int) -> tuple[str, ...]:
+        """The sectors of ``within(sector, zones)`` other than ``sector``, in map order (kept:
+        the board never changes)."""
+        found = self._around.get((sector, zones))
+        if found is None:
+            near = self.within(sector, zones)
+            found = self._around[(sector, zones)] = tuple(
+                s for s in self.order if s in near and s != sector)
+        return found
 
 
 @cache

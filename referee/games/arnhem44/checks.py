@@ -29,15 +29,18 @@ def bridge_points(board: Board, state: AState) -> list[str]:
     (Winning the Game: "At the start of the game the total value of the bridges represents 100
     points"), and every standing bridge has a controller."""
     out: list[str] = []
-    total = sum(b.value for b in board.bridges.values())
-    gone = sum(board.bridges[b].value for b in destroyed(state) if b in board.bridges)
+    bridges = board.bridges
+    total = sum(b.value for b in bridges.values())
+    lost = destroyed(state)
+    gone = sum(bridges[b].value for b in lost if b in bridges)
     held = points(board, state)
     if sum(held.values()) != total - gone:
         out.append(f"bridge points {held} do not add up to {total} less {gone} destroyed")
+    control = state.control
     for bridge in standing(board, state):
-        if state.control.get(bridge) not in SIDES:
+        if control.get(bridge) not in SIDES:
             out.append(f"the standing bridge {bridge} has no controller")
-    if set(destroyed(state)) - set(board.bridges):
+    if not lost <= bridges.keys():
         out.append("an unknown bridge is destroyed")
     return out
 

@@ -22,7 +22,9 @@ secret; `verify` with the secret checks each revealed value against its commitme
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+
+from referee.games.arnhem44.copying import copy_record
 
 MAJOR_LIMIT = 4
 """Only explosive charges of 4 or less under the 4 major bridges (Bridges, Phase 3.3)."""
@@ -72,9 +74,8 @@ class Explosives:
 
     def copy(self) -> Explosives:
         """A copy sharing nothing mutable (a state is copied for every command)."""
-        return Explosives([replace(c) for c in self.crates], self.stock, Counter(self.unseen),
-                          self.lost, self.lost_major, self.numbered,
-                          None if self.attempt is None else replace(self.attempt))
+        twin: Explosives = copy_record(self)
+        return twin
 
     def crate(self, number: int) -> Crate | None:
         return next((c for c in self.crates if c.number == number), None)

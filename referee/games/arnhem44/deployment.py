@@ -52,22 +52,21 @@ def feasible(board: Board, kind: str, where: dict[str, int]) -> bool:
     """Can the German figures of ``kind`` placed ``where`` be matched to set-up table entries
     (each entry supplying at most its count, only to the sectors it allows)?  A max-flow."""
     entries = [(allowed, units.get(kind, 0)) for allowed, units, _ in table(board)]
-    load = [0] * len(entries)
-    owner: dict[tuple[str, int], int] = {}  # (sector, copy) -> entry
+    held: list[list[tuple[str, int]]] = [[] for _ in entries]  # entry -> its (sector, copy)
     slots = [(s, i) for s, n in sorted(where.items()) for i in range(n)]
 
     def augment(slot: tuple[str, int], seen: set[int]) -> bool:
         for e, (allowed, cap) in enumerate(entries):
-            if slot[0] not in allowed or e in seen or cap == 0:
+            if cap == 0 or e in seen or slot[0] not in allowed:
                 continue
             seen.add(e)
-            if load[e] < cap:
-                load[e] += 1
-                owner[slot] = e
+            mine = held[e]
+            if len(mine) < cap:
+                mine.append(slot)
                 return True
-            for other_slot, holder in list(owner.items()):
-                if holder == e and augment(other_slot, seen):
-                    owner[slot] = e
+            for i, other_slot in enumerate(mine):
+                if augment(other_slot, seen):  # moved to another entry (never e: seen)
+                    mine[i] = slot
                     return True
         return False
 

@@ -5,8 +5,6 @@ his turn: at the end of the round the marker must be removed."  No points are ea
 
 from __future__ import annotations
 
-from collections import Counter
-
 from referee.core.engine import Event
 from referee.games.arnhem44.board import ALLIED, Board, side_of
 from referee.games.arnhem44.state import AState
@@ -28,7 +26,10 @@ def usable(state: AState, ferry: str) -> bool:
 
 
 def _allied_at(state: AState, sector: str) -> bool:
-    return any(side_of(g) == ALLIED for g, _ in state.units.get(sector, Counter()))
+    here = state.units.get(sector)
+    if not here:
+        return False
+    return any(side_of(g) == ALLIED for g, _ in here)
 
 
 def update(board: Board, state: AState) -> list[Event]:

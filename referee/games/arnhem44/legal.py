@@ -159,31 +159,60 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
               fresh: bool) -> dict[str, tuple[str, ...]]:
     """Sectors a figure can move to outside enemy territory, with a cheapest path each."""
     side = side_of(key[0])
+    limit = board.max_per_side
+    hostile: dict[str, int] = {}  # sector -> enemy units there (each counted once)
+    full: dict[str, bool] = {}  # sector -> the side has 9 units there
     best: dict[str, tuple[int, tuple[str, ...]]] = {start: (0, (start,))}
     queue: list[tuple[int, tuple[str, ...]]] = [(0, (start,))]
+    links = board.links
+    kind = key[1]
+    units = state.units  # an empty sector holds neither friends nor enemies
     while queue:
         spent, path = heapq.heappop(queue)
         here = path[-1]
         if best[here][0] < spent:
             continue
-        if here != start and friends(state, here, side) >= board.max_per_side:
-            continue  # cannot pass through a full sector
+        if here != start:
+            crowded = full.get(here)
+            if crowded is None:
+                crowded = full[here] = here in units and friends(state, here, side) >= limit
+            if crowded:
+                continue  # cannot pass through a full sector
+        around = links[here]
         for there in board.neighbours[here]:
-            if enemies(state, there, side):
+            foes = hostile.get(there)
+            if foes is None:
+                foes = hostile[there] = enemies(state, there, side) if there in units else 0
+            if foes:
                 continue
-            try:
-                cost, ends, _ = crossing(board, state, here, there, key[1], side,
-                                         len(path) == 1, fresh)
-            except IllegalMove:
-                continue
+            if around[there].kind == "plain":
+                cost, ends = 1, False  # as crossing() answers for a plain border
+            else:
+                try:
+                    cost, ends, _ = crossing(board, state, here, there, kind, side,
+                                             len(path) == 1, fresh)
+                except IllegalMove:
+                    continue
             total = spent + cost
-            if total > mp or (there in best and best[there][0] <= total):
+            if total > mp:
                 continue
-            best[there] = (total, (*path, there))
+            known = best.get(there)
+            if known is not None and known[0] <= total:
+                continue
+            step = (*path, there)
+            best[there] = (total, step)
             if not ends:
-                heapq.heappush(queue, (total, (*path, there)))
-    return {s: p for s, (_, p) in best.items()
-            if s != start and friends(state, s, side) < board.max_per_side}
+                heapq.heappush(queue, (total, step))
+    out = {}
+    for s, (_, p) in best.items():
+        if s == start:
+            continue
+        crowded = full.get(s)
+        if crowded is None:
+            crowded = s in units and friends(state, s, side) >= limit
+        if not crowded:
+            out[s] = p
+    return out
 
 
 def movement(board: Board, state: AState) -> list[Command]:

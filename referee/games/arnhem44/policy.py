@@ -12,10 +12,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.games.arnhem44.board import GERMAN_GROUP, KINDS
+from referee.games.arnhem44.board import GERMAN, GERMAN_GROUP, KINDS
 from referee.games.arnhem44.commands import Command, Deploy, EndMovement, EndSetup
 from referee.games.arnhem44.deployment import german_missing, placed
-from referee.games.arnhem44.legal import deploy_sectors, figure_moves, may_deploy, movable
+from referee.games.arnhem44.legal import deploy_sectors, figure_moves, may_deploy
+from referee.games.arnhem44.options import player_of
 from referee.games.arnhem44.state import MOVEMENT, SETUP_GERMAN, AState
 
 END_CHANCE = 0.125
@@ -29,8 +30,17 @@ def random_command(engine: Any, state: AState, rng: random.Random) -> Command:
     if state.phase in MOVEMENT and state.fallback is None:
         if rng.random() < END_CHANCE:
             return EndMovement()
-        figures = [(sector, key) for sector in sorted(state.units)
-                   for key in sorted(state.units[sector]) if movable(state, key)]
+        units = state.units
+        german = state.mover == GERMAN
+        part = state.part
+        figures = []
+        for sector in sorted(units):
+            keys = [key for key in units[sector]
+                    if (key[0] == GERMAN_GROUP) is german  # legal.movable, inlined
+                    and (part is None or player_of(key[0]) == part)]
+            if keys:
+                keys.sort()
+                figures += [(sector, key) for key in keys]
         rng.shuffle(figures)
         for sector, key in figures:
             moves = figure_moves(board, state, sector, key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -11,6 +12,7 @@ from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
     GERMAN,
+    GERMAN_GROUP,
     NATIONALITY,
     SIDES,
     Board,
@@ -58,14 +60,6 @@ def totals(board: Board) -> Counter[Key]:
         for kind_name, n in landing.units.items():
             total[(landing.group, kind_name)] += n
     return total
-
-
-def on_map(state: AState) -> Counter[Key]:
-    out: Counter[Key] = Counter()
-    for counts in state.units.values():
-        for key, n in counts.items():
-            out[key] += n
-    return out
 
 
 def bridge_json(board: Board, state: AState) -> list[dict[str, Any]]:
@@ -179,39 +173,45 @@ def supply_json(board: Board, state: AState) -> dict[str, Any]:
 
 
 def invariants(board: Board, state: AState) -> list[str]:
+    """Every invariant of the position (self-play checks them after every command).  The
+    figures are counted in one pass: each sector's count per side (at most 9), and every
+    figure taken off the scenario's totals, which must come out at zero (conserved)."""
     out: list[str] = []
+    left = dict(totals(board))
+    get = left.get
+    limit = board.max_per_side
+    rank = board.rank
     for sid, counts in state.units.items():
-        if sid not in board.rank:
-            out.append(f"figures in an unknown sector {sid}")
-        per_side = dict.fromkeys(SIDES, 0)
-        for (group, _), v in counts.items():
-            per_side[side_of(group)] += v
+        german = allied = 0
+        empty = False
+        for key, v in counts.items():
             if v <= 0:
-                out.append(f"{sid} holds a count that is not positive")
-        for side, n in per_side.items():
-            if n > board.max_per_side:
-                out.append(f"{sid} holds {n} {side} units (at most {board.max_per_side})")
-    total = on_map(state)
+                empty = True
+            if key[0] == GERMAN_GROUP:
+                german += v
+            else:
+                allied += v
+            left[key] = get(key, 0) - v
+        if german > limit or allied > limit or empty or sid not in rank:
+            out += _sector_problems(board, sid, counts)
     for part in (state.pool, state.waiting, state.eliminated):
-        for key, n in part.items():
-            total[key] += n
-    for key in (*state.track, *state.arriving, *state.engineers):
-        total[key] += 1
-    if +total != totals(board):
+        for key, v in part.items():
+            left[key] = get(key, 0) - v
+    for keys in (state.track, state.arriving, state.engineers):
+        for key in keys:
+            left[key] = left.get(key, 0) - 1
+    if any(left.values()):
         out.append("figures are not conserved: on the map, the set-up pool, R1-R15, later "
                    "arrivals and the eliminated do not add up to the scenario's figures")
     for sector, moved in state.moved.items():
-        for (g, k, _), n in moved.items():
-            if n <= 0 or state.units.get(sector, Counter())[(g, k)] < sum(
-                    m for (g2, k2, _), m in moved.items() if (g2, k2) == (g, k)):
-                out.append(f"moved figures in {sector} exceed the figures there")
+        out += _moved_problems(state, sector, moved)
     if state.phase not in ("setup-german", "setup-allied") and state.pool:
         out.append("Allied set-up units left unplaced after set-up")
     if any(n < 0 for n in state.jokers.values()) or sum(state.jokers.values()) > 3:
         out.append("jokers held are negative or more than the 3 joker cards")
     if set(state.jokers) - set(jokers.holders(state)):
         out.append("jokers held by someone who is not a player of this game")
-    if state.control and set(state.control) - set(board.bridges):
+    if state.control and not board.bridges.keys() >= state.control.keys():
         out.append("control of an unknown bridge")
     out += game_invariants(board, state)
     if not tokens_conserved(board, state):
@@ -220,6 +220,34 @@ def invariants(board: Board, state: AState) -> list[str]:
     out += state.explosives.problems()
     out += bailey_invariants(state)
     return out
+
+
+def _sector_problems(board: Board, sid: str, counts: Mapping[Key, int]) -> list[str]:
+    """A sector's figures: a known sector, positive counts, at most 9 units a side."""
+    out = []
+    if sid not in board.rank:
+        out.append(f"figures in an unknown sector {sid}")
+    per_side = dict.fromkeys(SIDES, 0)
+    for (group, _), v in counts.items():
+        per_side[side_of(group)] += v
+        if v <= 0:
+            out.append(f"{sid} holds a count that is not positive")
+    for side, n in per_side.items():
+        if n > board.max_per_side:
+            out.append(f"{sid} holds {n} {side} units (at most {board.max_per_side})")
+    return out
+
+
+def _moved_problems(state: AState, sector: str, moved: Counter[tuple[str, str, int]]
+                    ) -> list[str]:
+    """Figures that moved this phase are figures in the sector: per unit key, the moved ones
+    (whatever points they have left) are at most those there, and no count is empty."""
+    here = state.units.get(sector, _NONE)
+    per_key: dict[Key, int] = {}
+    for (g, k, _), n in moved.items():
+        per_key[(g, k)] = per_key.get((g, k), 0) + n
+    return [f"moved figures in {sector} exceed the figures there"
+            for (g, k, _), n in moved.items() if n <= 0 or here.get((g, k), 0) < per_key[(g, k)]]
 
 
 def bailey_invariants(state: AState) -> list[str]:
@@ -264,11 +292,21 @@ def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
     (A6: a side with units at the bridge and no enemy at either end takes control; otherwise the
     control stays as it was)."""
     changes = []
+    units = state.units
     for bridge in board.bridges.values():
-        ends = (state.units.get(bridge.a, _NONE), state.units.get(bridge.b, _NONE))
-        present = {side_of(g) for c in ends for (g, _), n in c.items() if n}
-        if len(present) == 1:
-            (side,) = present
+        ends = (units.get(bridge.a, _NONE), units.get(bridge.b, _NONE))
+        if not ends[0] and not ends[1]:
+            continue  # nobody at the bridge: its control stays as it was
+        german = allied = False  # which sides have units at either end (board.side_of)
+        for counts in ends:
+            for (g, _), n in counts.items():
+                if n:
+                    if g == GERMAN_GROUP:
+                        german = True
+                    else:
+                        allied = True
+        if german != allied:  # one side only
+            side = GERMAN if german else ALLIED
             if state.control.get(bridge.id) != side:
                 state.control[bridge.id] = side
                 changes.append((bridge.id, side))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.games.arnhem44.board import Key
+from referee.games.arnhem44.copying import changed, copy_record
 from referee.games.arnhem44.crates import Explosives
 
 SETUP_GERMAN = "setup-german"
@@ -46,28 +46,6 @@ class Withdrawal:
     count: int
 
 
-_IMMUTABLE = frozenset({int, str, bool, float, type(None), frozenset, tuple})
-"""Field types shared between copies (tuples hold strings and numbers in this state)."""
-
-
-def _copied(value: Any) -> Any:
-    """A copy of one field: counters, dicts, lists and sets by hand, anything else deeply."""
-    kind = type(value)
-    if kind in _IMMUTABLE:
-        return value
-    if kind is Counter:
-        twin: Counter[Any] = Counter.__new__(Counter)  # no Counter.__init__: it is slow
-        dict.update(twin, value)  # the plain dict copy: Counter's own update is slow
-        return twin
-    if kind is dict:
-        return {k: v if type(v) in _IMMUTABLE else _copied(v) for k, v in value.items()}
-    if (kind is list or kind is set) and all(type(v) in _IMMUTABLE for v in value):
-        return kind(value)
-    if kind is Explosives:
-        return value.copy()
-    return copy.deepcopy(value)
-
-
 @dataclass
 class Bailey:
     """A Bailey bridge, under construction or open (Phase 3.4 - Constructing Bailey Bridges)."""
@@ -91,7 +69,8 @@ class AState:
     phase: str = SETUP_GERMAN
     weather: str = "fine"
     units: dict[str, Counter[Key]] = field(default_factory=dict)
-    """Figures on the map: sector -> (group, kind) -> count (no empty entries)."""
+    """Figures on the map: sector -> (group, kind) -> count (no empty entries).  Changed only
+    by ``add`` and ``remove``: a sector's count is shared between copies (``copying.Figures``)."""
     pool: Counter[Key] = field(default_factory=Counter)
     """Allied set-up units not yet placed (The Allied Player's Turn to Set Up)."""
     track: list[Key] = field(default_factory=list)
@@ -195,13 +174,14 @@ class AState:
 
     def copy(self) -> AState:
         """A copy sharing nothing mutable (every command works on one: it is the speed of
-        self-play, so the usual field shapes are copied by hand and only the rare ones deeply)."""
-        twin = object.__new__(AState)
-        twin.__dict__ = {name: _copied(value) for name, value in self.__dict__.items()}
+        self-play, so it is made field by field, ``copying.py``)."""
+        twin: AState = copy_record(self)
         return twin
 
     def take(self, other: AState) -> None:
-        self.__dict__.update(other.__dict__)
+        """Take over the fields of ``other`` (the copy a command worked on), which is not used
+        afterwards: the two would share them."""
+        self.__dict__ = other.__dict__
 
     def count(self, sector: str, side_groups: frozenset[str] | None = None) -> int:
         here = self.units.get(sector)
@@ -216,14 +196,20 @@ class AState:
         return total
 
     def add(self, sector: str, key: Key, n: int = 1) -> None:
+        """``n`` more figures of ``key`` in ``sector`` (a new count for the sector: the old
+        one may be shared with a copy of the state, ``copying.Figures``)."""
         if n:
-            self.units.setdefault(sector, Counter())[key] += n
+            here = self.units.get(sector)
+            self.units[sector] = changed(here, key, (here.get(key, 0) if here else 0) + n)
 
     def remove(self, sector: str, key: Key, n: int = 1) -> None:
+        """``n`` figures of ``key`` fewer in ``sector`` (a new count, as ``add``; an empty
+        sector goes)."""
         here = self.units[sector]
-        here[key] -= n
-        assert here[key] >= 0, (sector, key, n)
-        if not here[key]:
-            del here[key]
-        if not here:
+        left = here.get(key, 0) - n
+        assert left >= 0, (sector, key, n)
+        rest = changed(here, key, left or None)
+        if rest:
+            self.units[sector] = rest
+        else:
             del self.units[sector]

@@ -10,6 +10,8 @@ taken by the Germans, or collected by units whose supplies nobody keeps track of
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress
+from operator import not_
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -19,6 +21,8 @@ from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
     GERMAN,
+    GERMAN_GROUP,
+    KINDS,
     Board,
     Key,
     side_of,
@@ -124,12 +128,16 @@ def update_contact(state: AState) -> list[Event]:
     """Contact with operation GARDEN (interpretation): a GARDEN unit (UK or US ground forces)
     stands in a sector free of German troops together with a unit of the group.  Permanent."""
     events: list[Event] = []
-    if all(group in state.contact for group in state.hq):
+    waiting = {group for group in state.hq if group not in state.contact}
+    if not waiting:
         return events  # every group with an HQ card in play has made contact already
-    for sector, counts in state.units.items():
+    keys = {(group, kind) for group in waiting for kind in KINDS}
+    units = state.units
+    # only the sectors holding a group still to make contact (filtered without a Python loop)
+    for sector, counts in compress(units.items(), map(not_, map(keys.isdisjoint, units.values()))):
         groups = {g for (g, _), n in counts.items() if n}
-        if not groups & GROUND or any(side_of(g) == GERMAN for g in groups):
-            continue
+        if not groups & waiting or not groups & GROUND or GERMAN_GROUP in groups:
+            continue  # the German group is the only German one (board.side_of)
         for group in sorted(groups & AIRBORNE, key=AIRBORNE_GROUPS.index):
             if group in state.contact or group not in state.hq:
                 continue  # no HQ card in play (a position's figures): nothing to stop tracking

@@ -1,0 +1,187 @@
+"""The state's copy (``AState.copy``, ``copying.py``): every field of a copy is equal to the
+original's and shares nothing mutable with it, whatever the field holds; changing any field of
+the copy leaves the original as it was.  The fields are read from ``dataclasses.fields``, so a
+field added later is checked as well.  The figures of a sector are shared (``Figures``): they
+cannot be changed in place, and ``add``/``remove`` on a copy leave the original as it was."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+import pytest
+
+from referee.core.dice import DiceStream
+from referee.core.selfplay import StreamDice
+from referee.games.arnhem44.copying import IMMUTABLE, Figures, copied
+from referee.games.arnhem44.crates import Attempt, Crate
+from referee.games.arnhem44.engine import ENGINE
+from referee.games.arnhem44.state import AState, Bailey, FallBackPending, Withdrawal
+
+
+def _played(seed: str, commands: int) -> AState:
+    """A state ``commands`` random commands into a game."""
+    rng = random.Random(seed)
+    state = ENGINE.setup(None, {})
+    dice = StreamDice(DiceStream(seed), keep_rolls=False)
+    for _ in range(commands):
+        if ENGINE.to_act(state) is None:
+            break
+        ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+    return state
+
+
+def _filled() -> AState:
+    """A state well into a game, with the fields a game leaves empty at that moment given
+    values of their kind (so that every shape of the state is there to be copied)."""
+    state = _played("copy-1", 300)
+    key = ("UK", "inf")
+    state.fallback = FallBackPending("A", "B", [key], [("UK", "tank")], {key: 1}, 2)
+    state.withdrawals = [Withdrawal("A", ("DE", "inf"), 2)]
+    state.anti_aircraft = [("A", [("1AB", "inf"), ("1AB", "art")])]
+    state.result = {"result": "draw", "points": {"allied": 50, "german": 50}, "by": ["x"]}
+    state.baileys = [Bailey("bailey-1", "A", "B", "small", 7, 3)]
+    state.explosives.crates.append(Crate(99, "bridge", None, "commit", major=True))
+    state.explosives.attempt = Attempt("defuse", "allied", 99, 4)
+    state.moved.setdefault("A", Counter())[("UK", "inf", 2)] += 1
+    state.intruded["A"] = 3
+    state.tokens["A"] = 2
+    state.dropping.append("A")
+    state.destroyed.add("bridge")
+    state.contact.add("82")
+    state.engineers.append(key)
+    state.arriving.append(key)
+    state.combats.append("A")
+    return state
+
+
+def _shared(original: Any, twin: Any, where: str) -> list[str]:
+    """Mutable objects the copy shares with the original, by their place in the state."""
+    if type(original) in IMMUTABLE:
+        return []
+    out = []
+    if twin is original and not (type(original) is tuple and not _mutable_inside(original)):
+        out.append(where)
+    if isinstance(original, dict):
+        for k, v in original.items():
+            out += _shared(v, twin[k], f"{where}[{k!r}]")
+    elif isinstance(original, (list, tuple)):
+        for i, (a, b) in enumerate(zip(original, twin, strict=True)):
+            out += _shared(a, b, f"{where}[{i}]")
+    elif is_dataclass(original):
+        for f in fields(original):
+            out += _shared(getattr(original, f.name), getattr(twin, f.name), f"{where}.{f.name}")
+    return out
+
+
+def _mutable_inside(value: tuple[Any, ...]) -> bool:
+    return any(type(v) not in IMMUTABLE and (type(v) is not tuple or _mutable_inside(v))
+               for v in value)
+
+
+def _mutate(value: Any) -> bool:
+    """Change a container in place (at its first level and, where it holds containers, below);
+    False for a value that cannot be changed in place (numbers, strings, None, a sector's
+    figures)."""
+    if isinstance(value, Figures):
+        return False
+    if isinstance(value, Counter):
+        value[("probe", "inf")] += 1
+    elif isinstance(value, dict):
+        for v in list(value.values()):
+            _mutate(v)
+        value["probe"] = 1
+    elif isinstance(value, list):
+        for v in value:
+            _mutate(v)
+        value.append("probe")
+    elif isinstance(value, set):
+        value.add("probe")
+    elif isinstance(value, tuple):
+        return any([_mutate(v) for v in value])
+    elif is_dataclass(value) and not isinstance(value, type):
+        for f in fields(value):
+            inner = getattr(value, f.name)
+            if not _mutate(inner):
+                setattr(value, f.name, "probe")
+    else:
+        return False
+    return True
+
+
+def test_every_field_of_a_copy_equals_the_original_and_shares_nothing_mutable() -> None:
+    state = _filled()
+    twin = state.copy()
+    assert twin == state
+    assert ENGINE.to_json(twin) == ENGINE.to_json(state)
+    for f in fields(AState):
+        original, copy_value = getattr(state, f.name), getattr(twin, f.name)
+        assert type(copy_value) is type(original), f.name
+        assert _shared(original, copy_value, f.name) == [], f.name
+
+
+@pytest.mark.parametrize("name", [f.name for f in fields(AState)])
+def test_changing_a_field_of_a_copy_leaves_the_original_as_it_was(name: str) -> None:
+    state = _filled()
+    before = copy.deepcopy(state)
+    twin = state.copy()
+    if not _mutate(getattr(twin, name)):
+        setattr(twin, name, "probe")
+    assert getattr(twin, name) != getattr(before, name)
+    assert state == before
+
+
+def test_figures_added_and_removed_on_a_copy_leave_the_original_as_it_was() -> None:
+    state = _filled()
+    before = copy.deepcopy(state)
+    twin = state.copy()
+    for sector, counts in list(twin.units.items()):
+        key = next(iter(counts))
+        twin.remove(sector, key, counts[key])
+        twin.add(sector, ("UK", "tank"), 2)
+    twin.add("Grave", ("US", "art"))
+    assert twin.units != before.units
+    assert state == before
+    assert all(type(c) is Figures for c in twin.units.values())
+
+
+def test_a_sector_s_figures_are_never_changed_in_place() -> None:
+    """They are shared between copies: a change in place would reach the original."""
+    state = _filled()
+    sector, counts = next(iter(state.units.items()))
+    key = next(iter(counts))
+    twin = state.copy()
+    assert twin.units[sector] is counts
+    with pytest.raises(TypeError, match="never changed in place"):
+        twin.units[sector][key] += 1
+    with pytest.raises(TypeError, match="never changed in place"):
+        del twin.units[sector][key]
+    with pytest.raises(TypeError, match="never changed in place"):
+        twin.units[sector].subtract({key: 1})
+    with pytest.raises(TypeError, match="never changed in place"):
+        twin.units[sector].update({key: 1})
+    with pytest.raises(TypeError, match="never changed in place"):
+        twin.units[sector].pop(key)
+    with pytest.raises(TypeError, match="never changed in place"):
+        twin.units[sector].clear()
+    assert state.units[sector] == counts and twin.units[sector] == counts
+
+
+def test_a_copy_of_a_shape_the_state_does_not_have_yet_is_deep() -> None:
+    """A field of a new shape (here a plain object holding a list, and a tuple holding a
+    list) is still copied without sharing: ``copied`` falls back on a deep copy."""
+
+    class Holder:
+        def __init__(self) -> None:
+            self.items = [1, 2]
+
+    value = {"holder": Holder(), "pair": ("a", [1]), "nested": [[1], {"k": {2}}]}
+    twin = copied(value)
+    assert twin["holder"] is not value["holder"] and twin["holder"].items == [1, 2]
+    assert twin["holder"].items is not value["holder"].items
+    assert twin["pair"] == ("a", [1]) and twin["pair"][1] is not value["pair"][1]
+    assert twin["nested"][0] is not value["nested"][0]
+    assert twin["nested"][1]["k"] is not value["nested"][1]["k"]
