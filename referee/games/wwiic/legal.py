@@ -379,7 +379,7 @@ def _pair(
             )
             candidates = source.options if same else ending[id(source)].get(end, ())
             for move in option.forms(partner=second):
-                replies: list[tuple[UnitMove, Activate]] = []
+                replies: list[tuple[UnitMove, Activate, Option]] = []
                 if not fresh:
                     for other in candidates:
                         if same and not in_order and _independent(option, other):
@@ -391,7 +391,7 @@ def _pair(
                         for reply in other.forms(partner=first):
                             activation = joint(move, reply)
                             if activation not in found:
-                                replies.append((reply, activation))
+                                replies.append((reply, activation, other))
                     if not replies:
                         continue
                 view.active = both
@@ -423,9 +423,12 @@ def _pair(
                                 if new(activation):
                                     yield activation
                     after = view.mark()
-                    for reply, activation in replies:
+                    touched = _touched(option, with_start)
+                    for reply, activation, other in replies:
                         verdict = (board_after, reply)
-                        accepted = verdicts.get(verdict)
+                        accepted = _unchanged_verdict(view, option, other, touched)
+                        if accepted is None:
+                            accepted = verdicts.get(verdict)
                         if accepted is None:
                             refusal, _ = run_move(
                                 view, second, reply.path, reply.strategic, reply.enabler
@@ -437,6 +440,52 @@ def _pair(
                 view.undo(mark)
     view.active = frozenset()
     view.crossed = set()
+
+
+def _touched(option: Option, with_start: bool) -> frozenset[str] | None:
+    """The spaces the first unit's move ``option`` changed for the second unit's moves
+    (where it ends, the control it changed, and its start when ``with_start``); None when it
+    also changed what a whole activation shares (a crossing used, 6.3)."""
+    if option.special or option.foot or any(e[0] == "crossed" for e in option.changes):
+        return None
+    if not option.path:
+        return option.flipped
+    if with_start:
+        return option.flipped | {option.end, option.start}
+    return option.flipped | {option.end}
+
+
+def _unchanged_verdict(
+    view: MapView, option: Option, other: Option, touched: frozenset[str] | None
+) -> bool | None:
+    """Whether the second unit's move ``other`` (allowed on the board its search saw) is
+    still allowed after the first unit's move ``option`` (made on ``view``), when that can be
+    told without walking it again; None when it must be walked.
+
+    A step reads only its own two spaces (their units and control) and what the activation
+    shares (crossings used, 6.3), and the first move changed only ``touched``.  A move that
+    steps through none of them is as it was.  One that ends where the first unit arrived
+    (that space's control unchanged) differs only in the friendly units there: it is refused
+    when two are there already (6.2 stacking; 6.4 strategic movement can't enter a space
+    with two friendly units).  A regular move passing through that space is as it was
+    (only strategic movement looks at the friendly units of a space it passes, 6.4)."""
+    if touched is None or other.special or other.foot:
+        return None
+    if other.start in touched:
+        return None
+    entered = other.entered
+    if entered.isdisjoint(touched):
+        return True
+    end = option.end
+    if not option.path or end in option.flipped or view.board.kind[end] != SPACE:
+        return None
+    if len(touched) > 1 and not entered.isdisjoint(touched - {end}):
+        return None
+    if other.end == end:
+        return view.count(end, view.board.side_of[other.unit]) < 2
+    if other.strategic:
+        return None
+    return True
 
 
 @dataclass(frozen=True, slots=True)
