@@ -11,7 +11,10 @@ then the other).  For the order "A, then B":
   the spaces whose control it changed; the spaces it only passed through are as they were.
   If none of those changes lifts one of B's blockers, B can't gain a move, so B's moves alone
   are the candidates, each checked after A's move (or, when the two moves touch no common
-  space and use no once-per-turn crossing, taken as they are);
+  space and use no once-per-turn crossing, taken as they are).  A candidate is walked again
+  only where it steps into a space A's move changed: one that steps into none is allowed as
+  it was, and one that only ends (or passes, by regular movement) where A ended is judged
+  by the friendly units there (6.2, 6.4) without being walked (``_unchanged_verdict``);
 * otherwise B's moves are searched afresh on the board as A left it.
 
 So the list is exact: what ``apply`` accepts is listed, and what is listed is accepted.  The
@@ -378,8 +381,11 @@ def _pair(
                 or (with_start and option.start in blockers)
             )
             candidates = source.options if same else ending[id(source)].get(end, ())
+            touched: frozenset[str] | None = None
+            touched_known = False  # worked out when a reply first needs it
             for move in option.forms(partner=second):
-                replies: list[tuple[UnitMove, Activate, Option]] = []
+                # Each reply with its verdict when told without walking it (else None).
+                replies: list[tuple[UnitMove, Activate, Option, bool | None]] = []
                 if not fresh:
                     for other in candidates:
                         if same and not in_order and _independent(option, other):
@@ -391,8 +397,18 @@ def _pair(
                         for reply in other.forms(partner=first):
                             activation = joint(move, reply)
                             if activation not in found:
-                                replies.append((reply, activation, other))
+                                if not touched_known:
+                                    touched = _touched(option, with_start)
+                                    touched_known = True
+                                told = _unchanged_verdict(view, option, other, touched)
+                                replies.append((reply, activation, other, told))
                     if not replies:
+                        continue
+                    if all(told is not None for *_, told in replies):
+                        # Every verdict is known: the first move need not be made.
+                        for _, activation, _, told in replies:
+                            if told and new(activation):
+                                yield activation
                         continue
                 view.active = both
                 view.crossed = set()
@@ -423,10 +439,8 @@ def _pair(
                                 if new(activation):
                                     yield activation
                     after = view.mark()
-                    touched = _touched(option, with_start)
-                    for reply, activation, other in replies:
+                    for reply, activation, _, accepted in replies:
                         verdict = (board_after, reply)
-                        accepted = _unchanged_verdict(view, option, other, touched)
                         if accepted is None:
                             accepted = verdicts.get(verdict)
                         if accepted is None:
@@ -459,8 +473,8 @@ def _unchanged_verdict(
     view: MapView, option: Option, other: Option, touched: frozenset[str] | None
 ) -> bool | None:
     """Whether the second unit's move ``other`` (allowed on the board its search saw) is
-    still allowed after the first unit's move ``option`` (made on ``view``), when that can be
-    told without walking it again; None when it must be walked.
+    still allowed after the first unit's move ``option`` (not yet made on ``view``), when that
+    can be told without walking it again; None when it must be walked.
 
     A step reads only its own two spaces (their units and control) and what the activation
     shares (crossings used, 6.3), and the first move changed only ``touched``.  A move that
@@ -481,8 +495,8 @@ def _unchanged_verdict(
         return None
     if len(touched) > 1 and not entered.isdisjoint(touched - {end}):
         return None
-    if other.end == end:
-        return view.count(end, view.board.side_of[other.unit]) < 2
+    if other.end == end:  # the first unit, not yet there, makes one more
+        return view.count(end, view.board.side_of[other.unit]) < 1
     if other.strategic:
         return None
     return True
