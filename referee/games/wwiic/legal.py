@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from referee.games.wwiic.board import BOX, FERRY, SPACE, Board
+from referee.games.wwiic.board import ALLIED, BOX, FERRY, SPACE, Board
 from referee.games.wwiic.commands import Activate, Command, UnitMove
 from referee.games.wwiic.mapview import MapView
 from referee.games.wwiic.movement import ARRIVE, CONTROL, LEAVE, Refusal, Walk, run_move
@@ -328,7 +328,8 @@ def _pair(
         # A first move along a path changes the board only there and in the spaces it
         # enters, so only those can give the second unit a move it does not have there.
         lifted = None
-        if not same and view.loc[first] in later.blockers:
+        leaving = not same and view.loc[first] in later.blockers and _leaving_lifts(view, first)
+        if leaving:
             # Only the ends of the first unit's moves matter (4: the pair ends together).
             ends = frozenset(
                 option.end for option in moves[first].options
@@ -370,7 +371,7 @@ def _pair(
             fresh = (
                 (bool(option.path) and end in lifts[ARRIVE])
                 or not option.flipped.isdisjoint(lifts[CONTROL])
-                or (with_start and bool(option.path) and option.start in lifts[LEAVE])
+                or (leaving and with_start and bool(option.path) and option.start in lifts[LEAVE])
             )
             # The order of the answers is that of the enumeration this replaced, which
             # searched afresh whenever the first move entered one of the second unit's
@@ -454,6 +455,25 @@ def _pair(
                 view.undo(mark)
     view.active = frozenset()
     view.crossed = set()
+
+
+def _leaving_lifts(view: MapView, unit: str) -> bool:
+    """Whether ``unit`` leaving its space could give a friendly unit from another space a
+    move that ends elsewhere (the pair ends together, 4).  The refusals a unit leaving lifts
+    (``LEAVE``) are: the Pannerden Ferry box full (6.3), strategic movement through two
+    friendly units or stopping where a friendly unit is (6.4: a German unit, or for the
+    Allies a 30 Corps unit), and stacking where a move ends (6.2, not a space the pair can end
+    in: the unit's own moves don't end where they start).  While a unit that stops strategic
+    movement stays there, a strategic move through it stops there and can't end elsewhere."""
+    board = view.board
+    start = view.loc[unit]
+    assert start is not None
+    if board.kind[start] == FERRY:
+        return True
+    others = [u for u in view.units_in(start) if u != unit]
+    if board.side_of[unit] == ALLIED:
+        return not any(board.units[u].corps30 for u in others)
+    return not others
 
 
 def _touched(option: Option, with_start: bool) -> frozenset[str] | None:
