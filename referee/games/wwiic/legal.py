@@ -327,6 +327,7 @@ def _pair(
         # the second unit's moves once the first has left its space (lifted off the board).
         # A first move along a path changes the board only there and in the spaces it
         # enters, so only those can give the second unit a move it does not have there.
+        # Its leaving is looked at only where it could lift a refusal (``_leaving_lifts``).
         lifted = None
         leaving = not same and view.loc[first] in later.blockers and _leaving_lifts(view, first)
         if leaving:
