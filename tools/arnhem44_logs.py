@@ -23,6 +23,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/generated.py
+
+from generated import write_or_check
+
 from referee.api import replay_text
 from referee.core.selfplay import play_game, random_policy
 from referee.games.arnhem44.engine import ENGINE
@@ -95,20 +99,7 @@ def logs() -> dict[str, str]:
 
 
 def main() -> int:
-    check = "--check" in sys.argv[1:]
-    stale = []
-    for name, text in logs().items():
-        path = FOLDER / name
-        if check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(name)
-        else:
-            path.write_text(text, encoding="utf-8")
-            print(f"wrote {path.relative_to(FOLDER.parent.parent)}")
-    if stale:
-        print("stale: " + ", ".join(stale) + f" (run {COMMAND})")
-        return 1
-    return 0
+    return write_or_check(logs(), FOLDER, COMMAND)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,10 @@ import random
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/generated.py
+
+from generated import write_or_check
+
 from referee.core.dice import CURRENT_DICE_VERSION, DiceStream
 from referee.core.engine import REFEREE
 from referee.core.selfplay import StreamDice
@@ -106,20 +110,7 @@ def logs(seed: str = SEED) -> dict[str, str]:
 
 
 def main() -> int:
-    check = "--check" in sys.argv[1:]
-    stale = []
-    for name, text in logs().items():
-        path = FOLDER / name
-        if check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(name)
-        else:
-            path.write_text(text, encoding="utf-8")
-            print(f"wrote {path}")
-    if stale:
-        print("stale: " + ", ".join(stale) + " (run tools/build_koenig_games.py)")
-        return 1
-    return 0
+    return write_or_check(logs(), FOLDER, "tools/build_koenig_games.py")
 
 
 if __name__ == "__main__":
