@@ -8,7 +8,6 @@ line must replay cleanly.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -16,22 +15,10 @@ import pytest
 from referee.core.parsing import parse_log
 from referee.core.replay import Report, replay
 from referee.games.arnhem44.engine import ENGINE
-from tests.games.arnhem44.helpers import replayed
+from tests.games.arnhem44.helpers import EXAMPLES, marked_lines, replayed
 
-FOLDER = Path(__file__).parent / "examples"
+FOLDER = EXAMPLES
 LOGS = sorted(FOLDER.glob("*.log"))
-MARK = re.compile(r"^# illegal \[([^\]]+)\]: ")
-
-
-
-def marked(path: Path) -> set[tuple[int, str]]:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    found = set()
-    for number, line in enumerate(lines[1:], 2):
-        match = MARK.match(lines[number - 2])
-        if match and not line.startswith("#"):
-            found.add((number, match.group(1)))
-    return found
 
 
 def dice_of(report: Report, line: int) -> list[list[int]]:
@@ -43,7 +30,7 @@ def test_example_log_replays_as_the_rulebook_says(path: Path) -> None:
     report = replayed(path)
     found = {(p.line, p.rule) for p in report.problems}
     assert all(str(p.kind) == "illegal-move" for p in report.problems), report.problems
-    assert found == marked(path)
+    assert found == marked_lines(path)
 
 
 def test_move_waterways_unbridged_day_page_25() -> None:
