@@ -191,14 +191,10 @@ def initiative(state: AState, dice: Dice, events: list[Event]) -> None:
                         {"side": state.barrage_turn, "allied": a, "german": g}))
 
 
-def _name(player: str) -> str:
-    return side_title(player)
-
-
 def skip(board: Board, state: AState, side: str, events: list[Event]) -> None:
     player = firer(board, state, side)
     state.barrage_over.append(player)
-    events.append(Event("no-barrage", f"{_name(player)} skips: his barrage fire phase "
+    events.append(Event("no-barrage", f"{side_title(player)} skips: his barrage fire phase "
                         "ends", {"side": player}))
     _pass_turn(state, side, player)
 
@@ -298,7 +294,7 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
     source, shots = _check(board, state, side, command)
     player = firer(board, state, side)
     joker = jokers.Joker(state, side, dice, command.joker, player)
-    name = _name(player)
+    name = side_title(player)
     rolled: list[list[int]] = []
     for figures, target in shots:
         disputed = friends(state, target, side) > 0
@@ -402,8 +398,8 @@ def decision(board: Board, state: AState) -> str:
     player = firer(board, state, side)
     found = options(board, state, side, player)
     if not found:
-        return f"Phase 1 - {_name(player)} has no battery that can fire (no barrage)"
-    return (f"Phase 1 - {_name(player)} fires one battery ("
+        return f"Phase 1 - {side_title(player)} has no battery that can fire (no barrage)"
+    return (f"Phase 1 - {side_title(player)} fires one battery ("
             + "; ".join(f"{s} at {', '.join(t)}" for s, t in found.items())
             + ") or skips, ending his barrage (barrage GROUPS FROM->TARGET[, ...] / no barrage)")
 

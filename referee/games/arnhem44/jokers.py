@@ -30,6 +30,7 @@ from referee.games.arnhem44.board import ALLIED, GERMAN, Board, side_of
 from referee.games.arnhem44.commands import JokerMove
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
 from referee.games.arnhem44.state import MOVEMENT, AState
+from referee.games.arnhem44.turns import player as player_for
 
 RULE = "Jokers"
 
@@ -39,22 +40,10 @@ def holders(state: AState) -> tuple[str, ...]:
     return (UK, US, GERMAN) if THREE_PLAYERS in state.options else (ALLIED, GERMAN)
 
 
-def holder(state: AState, side: str) -> str:
-    """Who plays a joker for ``side`` now: the side, or in a three-player game the Allied
-    player whose turn it is (the UK or US part of phase 4.1, the Allied battery of phase 1)."""
-    if side != ALLIED or THREE_PLAYERS not in state.options:
-        return side
-    return state.part or UK
-
-
-def name(player: str) -> str:
-    return side_title(player)
-
-
 def held(state: AState, side: str, player: str | None = None) -> int:
     """Unused jokers the player acting for ``side`` (or ``player``) holds now (0 with the
     no-jokers option)."""
-    return 0 if off(state) else state.jokers.get(player or holder(state, side), 0)
+    return 0 if off(state) else state.jokers.get(player or player_for(state, side), 0)
 
 
 def off(state: AState) -> bool:
@@ -67,21 +56,21 @@ def check_unused(state: AState, side: str, player: str | None = None) -> None:
     if off(state):
         raise IllegalMove(RULE, "this game is played without jokers (Veterans Only: no jokers)")
     if held(state, side, player) < 1:
-        raise IllegalMove(RULE, f"{name(player or holder(state, side))} has no joker left: a "
-                          "player can use a joker but once")
+        who = side_title(player or player_for(state, side))
+        raise IllegalMove(RULE, f"{who} has no joker left: a player can use a joker but once")
 
 
 def spend(state: AState, side: str, player: str | None = None) -> list[Event]:
     """Spend the acting player's joker.  Veterans/3 and Jokers: "If the game consists of 3 (or
     more) players, the first Allied player to use his JOKER hands over his card to the German
     player" - the first of the UK and US jokers used goes to the German (who then holds two)."""
-    player = player or holder(state, side)
+    player = player or player_for(state, side)
     first = player in (UK, US) and state.jokers.get(UK, 0) + state.jokers.get(US, 0) == 2
     state.jokers[player] = state.jokers.get(player, 0) - 1
     if not first:
         return []
     state.jokers[GERMAN] = state.jokers.get(GERMAN, 0) + 1
-    return [Event("joker-passed", f"{name(player)} used the first Allied joker and hands the "
+    return [Event("joker-passed", f"{side_title(player)} used the first Allied joker and hands the "
                   "card over to the German player (Jokers, three players)",
                   {"from": player, "to": GERMAN, "german_holds": state.jokers[GERMAN]})]
 
@@ -95,9 +84,9 @@ class Joker:
 
     def __init__(self, state: AState, side: str, dice: Dice, armed: bool,
                  player: str | None = None) -> None:
-        """``player``: who holds the card, when not the one :func:`holder` names (the Allied
+        """``player``: who holds the card, when not the one ``turns.player`` names (the Allied
         player stepping in at the barrage, Veterans/3)."""
-        self.player = player or holder(state, side)
+        self.player = player or player_for(state, side)
         if armed:
             check_unused(state, side, self.player)
         self.state = state
@@ -115,7 +104,7 @@ class Joker:
         player = self.player
         passed = spend(self.state, self.side, player)
         self.events.append(Event(
-            "joker", f"{name(player)} plays the joker: a 0 is rerolled ({label}): "
+            "joker", f"{side_title(player)} plays the joker: a 0 is rerolled ({label}): "
             f"{new}, and the next result stands", {"side": player, "used": "reroll",
                                                     "face": new}))
         self.events += passed
@@ -125,9 +114,9 @@ class Joker:
         """The joker's events; a joker still armed is kept (no 0 came up)."""
         if self.armed:
             self.armed = False
-            player = self.player
-            self.events.append(Event("joker-kept", f"{name(player)}'s joker: no 0 came up; the "
-                                     "joker is kept", {"side": player, "used": False}))
+            who = side_title(self.player)
+            self.events.append(Event("joker-kept", f"{who}'s joker: no 0 came up; the joker is "
+                                     "kept", {"side": self.player, "used": False}))
         return self.events
 
 
@@ -141,7 +130,7 @@ def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:
         raise IllegalMove(RULE, "the joker's extra movement point is played in one's own "
                           "movement phase (4.1 or 5.1), between moves")
     check_unused(state, side)
-    player = holder(state, side)
+    player = player_for(state, side)
 
     def mine(group: str) -> bool:
         # Veterans/3: "Allied players CANNOT move or fight but with their own units"
@@ -149,7 +138,7 @@ def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:
 
     here = state.units.get(command.sector)
     if not here or not any(mine(g) for g, _ in here):
-        raise IllegalMove(RULE, f"{command.sector} holds no {name(player)} figures to "
+        raise IllegalMove(RULE, f"{command.sector} holds no {side_title(player)} figures to "
                           "gain the extra movement point")
     if command.sector in state.intruded:
         raise IllegalMove(RULE, f"{command.sector} was invaded this phase: figures that made "
@@ -164,6 +153,6 @@ def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:
         state.moved[command.sector] = bumped
     state.joker_sector = command.sector
     passed = spend(state, side)
-    return [Event("joker", f"{name(player)} plays the joker: all {name(player)} "
+    return [Event("joker", f"{side_title(player)} plays the joker: all {side_title(player)} "
                   f"units in {command.sector} gain an extra movement point",
                   {"side": player, "used": "move", "sector": command.sector}), *passed]
