@@ -322,6 +322,7 @@ class Board:
         self.unprepared = tuple(tracks["setup"]["unprepared"])
         self._distances: dict[tuple[str, bool], dict[str, int]] = {}
         self._adjacent: dict[bool, dict[str, tuple[str, ...]]] = {}
+        self._strategic_exits: dict[str, dict[str, tuple[str, ...]]] = {}
         self._check()
 
     def _check(self) -> None:
@@ -423,6 +424,26 @@ class Board:
                             following.append(nxt)
                 frontier = following
             self._distances[key] = found
+        return found
+
+    def strategic_exits(self, side: str) -> dict[str, tuple[str, ...]]:
+        """Each place's exits (in ``exits`` order) that a strategic move of ``side`` may
+        take, whatever the board holds (6.4): across a road into a map space, for the Allies
+        only into a Club Route space, never across an unbridged river (only leg infantry
+        crosses one, 6.3, and leg infantry has no strategic movement).  A step through any
+        other exit is refused for a reason no unit's move could lift."""
+        found = self._strategic_exits.get(side)
+        if found is None:
+            found = self._strategic_exits[side] = {
+                place: tuple(
+                    nxt for nxt, crossing in exits.items()
+                    if crossing.road
+                    and self.kind[nxt] == SPACE
+                    and (side != ALLIED or nxt in self.club_route)
+                    and not (crossing.kind == RIVER and not crossing.bridge)
+                )
+                for place, exits in self.exits.items()
+            }
         return found
 
     def nearest(self, targets: frozenset[str], *, roads: bool = False) -> dict[str, int]:

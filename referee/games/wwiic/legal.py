@@ -1,11 +1,11 @@
 """What a side may do in its impulse: every activation of one or two units (4, 6).
 
-Each unit's moves are found by a backtracking search through ``Walk`` (the same steps
-``apply`` takes), which also notes the *blockers*: the spaces whose units or control stopped
-or refused the unit somewhere, each with what a friendly move would have to do there to lift
-the refusal (``Refusal.lift``: a unit arriving to stay, a unit leaving, control changing).  A
-pair of units moves one unit at a time, in either order (``apply`` tries the order written,
-then the other).  For the order "A, then B":
+Each unit's moves are found by its own search (``unitmoves``), which also notes the
+*blockers*: the spaces whose units or control stopped or refused the unit somewhere, each
+with what a friendly move would have to do there to lift the refusal (``Refusal.lift``: a
+unit arriving to stay, a unit leaving, control changing).  A pair of units moves one unit
+at a time, in either order (``apply`` tries the order written, then the other).  For the
+order "A, then B":
 
 * A's move changes the board only where it ends (A arrives), at its start (A leaves) and in
   the spaces whose control it changed; the spaces it only passed through are as they were.
@@ -27,183 +27,20 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from referee.games.wwiic.board import ALLIED, BOX, FERRY, SPACE, Board
+from referee.games.wwiic.board import ALLIED, FERRY, SPACE, Board
 from referee.games.wwiic.commands import Activate, Command, UnitMove
+from referee.games.wwiic.lifted import lifted_moves
 from referee.games.wwiic.mapview import MapView
-from referee.games.wwiic.movement import ARRIVE, CONTROL, LEAVE, Refusal, Walk, run_move
+from referee.games.wwiic.movement import ARRIVE, CONTROL, LEAVE, Walk, run_move
+from referee.games.wwiic.unitmoves import (
+    Option,
+    UnitMoves,
+    activatable,
+    search,
+    unit_options,
+)
 
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One way a unit may move when activated (before naming a special crossing's enabler)."""
-
-    unit: str
-    start: str
-    path: tuple[str, ...]
-    strategic: bool
-    entered: frozenset[str]
-    special: bool
-    foot: bool
-    changed: frozenset[str] = frozenset()
-    """The spaces (besides the start) whose units or control differ after the move: where it
-    ends, and those whose control it changed (5)."""
-    flipped: frozenset[str] = frozenset()
-    """The spaces whose control the move changed (5)."""
-    changes: tuple[tuple[object, ...], ...] = ()
-    """The view's journal entries of the move, as the search made it (``MapView.redo``)."""
-    candidates: tuple[str, ...] = ()
-    """For a special river crossing: the 30 Corps units that may enable it."""
-    plain: tuple[UnitMove] = field(init=False, repr=False, compare=False)
-    """The move as a log writes it, without 'with UNIT' (made once: pairs ask again)."""
-
-    def __post_init__(self) -> None:
-        move = UnitMove(self.unit, self.path, self.strategic, None, self.start)
-        object.__setattr__(self, "plain", (move,))
-
-    @property
-    def end(self) -> str:
-        return self.path[-1] if self.path else self.start
-
-    def forms(self, partner: str | None = None) -> Sequence[UnitMove]:
-        """The moves a log may write for this option (with or without 'with UNIT')."""
-        if not self.special:
-            return self.plain
-        found = [c for c in self.candidates if c != partner]
-        moves = [UnitMove(self.unit, self.path, self.strategic, c, self.start) for c in found]
-        if len(found) == 1:
-            moves.insert(0, self.plain[0])
-        return moves
-
-
-@dataclass(slots=True)
-class UnitMoves:
-    """A unit's options, and the spaces whose state limited them."""
-
-    options: list[Option]
-    blockers: set[str] = field(default_factory=set)
-    lifts: dict[str, set[str]] = field(
-        default_factory=lambda: {ARRIVE: set(), LEAVE: set(), CONTROL: set()}
-    )
-    """The blockers again, by what a friendly move must do there to lift the refusal
-    (``Refusal.lift``)."""
-
-    def note(self, refusal: Refusal) -> None:
-        """Note the spaces of a refusal another unit's move could lift."""
-        self.blockers.update(refusal.on)
-        self.lifts[refusal.lift].update(refusal.on)
-
-
-def activatable(board: Board, view: MapView, side: str) -> list[str]:
-    """Unspent units of ``side`` in a map space, an off-map box or the ferry box (4)."""
-    out = []
-    for unit in board.unit_order:
-        if board.side_of[unit] != side or unit in view.spent:
-            continue
-        place = view.loc[unit]
-        if place is not None and board.kind[place] in (SPACE, BOX, FERRY):
-            out.append(unit)
-    return out
-
-
-def unit_options(view: MapView, unit: str) -> list[Option]:
-    """Every move ``unit`` may make if activated alone (no move included)."""
-    view.active = frozenset((unit,))
-    found = search(view, unit).options
-    view.active = frozenset()
-    return found
-
-
-def search(
-    view: MapView, unit: str, target: str | frozenset[str] | None = None
-) -> UnitMoves:
-    """Every move ``unit`` may make on ``view`` as it stands (``view.active`` set by caller);
-    with ``target`` (a space, or a set of them), only the moves that end there, in the order
-    the whole search finds them.  Steps from which no target is within the unit's remaining
-    allowance on an empty map are not taken, so the blockers noted are those of the paths
-    that could still end at a target."""
-    start = view.loc[unit]
-    assert start is not None
-    targets = frozenset((target,)) if isinstance(target, str) else target
-    result = UnitMoves([])
-    if targets is None or start in targets:
-        result.options.append(Option(unit, start, (), False, frozenset(), False, False))
-    board = view.board
-    base = view.mark()
-    for strategic in (False, True):
-        walk = Walk(view, unit, strategic)
-        if walk.begin() is not None:
-            continue
-        distance = None
-        if targets is not None:
-            distance = view.nearest.get((targets, strategic))
-            if distance is None:
-                distance = view.nearest[targets, strategic] = board.nearest(
-                    targets, roads=strategic
-                )
-        _search(view, walk, result, targets, distance, base)
-    return result
-
-
-def _search(
-    view: MapView,
-    walk: Walk,
-    result: UnitMoves,
-    target: frozenset[str] | None = None,
-    distance: dict[str, int] | None = None,
-    base: int = 0,
-) -> None:
-    """The moves on from where ``walk`` is; ``base`` marks the view's journal where the
-    search began (what the move changed since is in each option's ``changed``)."""
-    journal = view.journal
-    mark = len(journal)
-    budget = walk.allowance - walk.steps - 1
-    start, path = walk.start, walk.path
-    saved = None
-    for nxt in view.board.exits[walk.at]:
-        if distance is not None and distance.get(nxt, 1_000_000) > budget:
-            continue
-        if nxt == start or nxt in path:
-            continue  # 6: no space twice in one move (a refusal that names no space)
-        if saved is None:
-            saved = walk.save()
-        refusal = walk.step(nxt)
-        if refusal is not None:
-            if refusal.on:
-                result.note(refusal)
-            continue
-        stop = walk.stop
-        if stop is not None and stop.on:
-            result.note(stop)
-        if target is None or nxt in target:
-            refusal = walk.finish()  # checks only: the view is as the step left it
-            if refusal is None:
-                _found(view, walk, result, base)
-            elif refusal.on:
-                result.note(refusal)
-        if stop is None and walk.steps < walk.allowance:
-            _search(view, walk, result, target, distance, base)
-        view.undo(mark)
-        walk.restore(saved)
-
-
-def _found(view: MapView, walk: Walk, result: UnitMoves, base: int) -> None:
-    """Note the move ``walk`` has made as an option."""
-    path = tuple(walk.path)
-    changes = tuple(view.journal[base:])
-    flipped = frozenset(entry[1] for entry in changes if entry[0] == "control")
-    changed = flipped | {path[-1]}
-    if walk.special:
-        found = tuple(walk.candidates())
-        if found:
-            result.options.append(Option(
-                walk.unit, walk.start, path, walk.strategic, frozenset(path), True,
-                walk.foot, changed, flipped, changes, found,
-            ))
-    else:
-        result.options.append(Option(
-            walk.unit, walk.start, path, walk.strategic, frozenset(path), False, walk.foot,
-            changed, flipped, changes,
-        ))
+__all__ = ["activatable", "activations", "unit_options"]
 
 
 def activations(
@@ -220,7 +57,7 @@ def activations(
     moves: dict[str, UnitMoves] = {}
     for unit in units:
         view.active = frozenset((unit,))
-        moves[unit] = search(view, unit)
+        moves[unit] = search(view, unit, record=True)
     view.active = frozenset()
     for unit in units:
         for option in moves[unit].options:
@@ -337,7 +174,7 @@ def _pair(
                 if option.path and shared.could_end(second, option.end)
             )
             if ends:
-                lifted = _lifted_search(view, first, second, both, ends)
+                lifted = lifted_moves(view, first, second, both, ends, later)
         # The second unit's moves depend on the board as the first unit's move left it, not
         # on the path it took there: moves that leave the same board share one search, and
         # one verdict for each of the second unit's candidate moves.
@@ -539,27 +376,6 @@ def _by_end(options: Sequence[Option]) -> dict[str, list[Option]]:
     for option in options:
         grouped.setdefault(option.end, []).append(option)
     return grouped
-
-
-_LIFTED = "(lifted off the board)"
-"""Where ``_lifted_search`` puts a unit while it looks at the board without it."""
-
-
-def _lifted_search(
-    view: MapView, first: str, second: str, both: frozenset[str], ends: frozenset[str]
-) -> UnitMoves:
-    """Every move of ``second`` (activated with ``first``) on the board without ``first``
-    that ends in one of ``ends``."""
-    start = view.loc[first]
-    assert start is not None
-    view.active = both
-    view.crossed = set()
-    mark = view.mark()
-    view.move(first, start, _LIFTED)
-    found = search(view, second, ends)
-    view.undo(mark)
-    view.active = frozenset()
-    return found
 
 
 def _board_after(view: MapView, unit: str, mark: int) -> tuple[object, ...]:

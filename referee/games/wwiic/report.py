@@ -8,7 +8,7 @@ from referee.games.wwiic.board import ALLIED, BOX, FERRY, GERMAN, SPACE, Board
 from referee.games.wwiic.state import SUPPLY_STATES, Phase, WState
 
 if TYPE_CHECKING:
-    from referee.games.wwiic.legal import Option
+    from referee.games.wwiic.unitmoves import Option
 
 
 def time_label(board: Board, time: int) -> str:
