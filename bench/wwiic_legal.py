@@ -10,8 +10,11 @@ and prints the worst, with where it was; the target is under 20 ms.  For
 comparison it also times listing every answer at the worst few positions.
 
 On a machine shared with other work a position's time is sometimes stretched by what else
-runs; ``--repeat 3`` times each position three times and keeps the best (as ``timeit``
-does), which measures what legal() costs rather than the machine's busiest moments.
+runs, and a busy spell lasts seconds; ``--repeat 3`` times every position in three rounds,
+one after the other over all the positions, and keeps each position's best (as ``timeit``
+does): one busy spell does not fall on all three timings of a position, so this measures
+what legal() costs rather than the machine's busiest moments.  Each round's own worst is
+printed too.
 ``--worst FILE`` writes the slowest positions (a pickle of where and the state) for
 profiling them one by one.
 """
@@ -55,14 +58,11 @@ def positions(text: str, source: str) -> list[tuple[str, WState]]:
             if ENGINE.to_act(state) is not None]
 
 
-def first_page(state: WState, page: int, repeat: int = 1) -> tuple[int, float]:
-    best = float("inf")
-    count = 0
-    for _ in range(repeat):
-        start = time.process_time()
-        count = len(list(islice(ENGINE.legal(state), page)))
-        best = min(best, time.process_time() - start)
-    return count, best
+def first_page(state: WState, page: int) -> tuple[int, float]:
+    """How many of the first ``page`` answers there are, and the CPU time they took."""
+    start = time.process_time()
+    count = len(list(islice(ENGINE.legal(state), page)))
+    return count, time.process_time() - start
 
 
 def main() -> None:
@@ -70,7 +70,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--page", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=1,
-                        help="time each position this many times and keep the best")
+                        help="time every position in this many rounds and keep each one's best")
     parser.add_argument("--worst", type=Path,
                         help="write the 100 slowest positions here (pickle of where, state)")
     args = parser.parse_args()
@@ -86,15 +86,22 @@ def main() -> None:
     # one position's timing (legal()'s own garbage is still collected).
     gc.collect()
     gc.freeze()
-    timed = []
-    for where, state in found:
-        count, seconds = first_page(state, args.page, args.repeat)
-        timed.append((seconds, count, where, state))
+    best = [float("inf")] * len(found)
+    counts = [0] * len(found)
+    for round_ in range(args.repeat):
+        worst = 0.0
+        for i, (_, state) in enumerate(found):
+            counts[i], seconds = first_page(state, args.page)
+            best[i] = min(best[i], seconds)
+            worst = max(worst, seconds)
+        if args.repeat > 1:
+            print(f"round {round_ + 1}: worst {worst * 1000:.2f} ms")
+    timed = [(best[i], counts[i], where, state) for i, (where, state) in enumerate(found)]
     timed.sort(key=lambda t: t[0], reverse=True)
     total = sum(t[0] for t in timed)
     if args.worst is not None:
         args.worst.write_bytes(pickle.dumps([(t[2], t[3]) for t in timed[:100]]))
-    repeats = f" (best of {args.repeat})" if args.repeat > 1 else ""
+    repeats = f" (best of {args.repeat} rounds)" if args.repeat > 1 else ""
     print(f"{len(timed)} positions; the first {args.page} answers of legal(){repeats}: "
           f"mean {total / len(timed) * 1000:.2f} ms, worst {timed[0][0] * 1000:.2f} ms "
           f"at {timed[0][2]} ({timed[0][1]} answers) - target under 20 ms; "

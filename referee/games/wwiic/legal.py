@@ -169,9 +169,10 @@ def _pair(
         leaving = not same and view.loc[first] in later.blockers and _leaving_lifts(view, first)
         if leaving:
             # Only the ends of the first unit's moves matter (4: the pair ends together).
+            start = view.loc[first]
             ends = frozenset(
-                option.end for option in moves[first].options
-                if option.path and shared.could_end(second, option.end)
+                end for end in shared.by_end(first)
+                if end != start and shared.could_end(second, end)
             )
             if ends:
                 lifted = lifted_moves(view, first, second, both, ends, later)
