@@ -323,6 +323,7 @@ class Board:
         self._distances: dict[tuple[str, bool], dict[str, int]] = {}
         self._adjacent: dict[bool, dict[str, tuple[str, ...]]] = {}
         self._strategic_exits: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._within: dict[tuple[str, int, int], frozenset[str]] = {}
         self._check()
 
     def _check(self) -> None:
@@ -424,6 +425,17 @@ class Board:
                             following.append(nxt)
                 frontier = following
             self._distances[key] = found
+        return found
+
+    def within(self, place: str, steps: int, road_steps: int) -> frozenset[str]:
+        """The places at most ``steps`` from ``place``, or at most ``road_steps`` along roads
+        (``distances``)."""
+        key = (place, steps, road_steps)
+        found = self._within.get(key)
+        if found is None:
+            near = [p for p, d in self.distances(place).items() if d <= steps]
+            far = [p for p, d in self.distances(place, roads=True).items() if d <= road_steps]
+            found = self._within[key] = frozenset(near).union(far)
         return found
 
     def strategic_exits(self, side: str) -> dict[str, tuple[str, ...]]:

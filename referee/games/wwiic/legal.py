@@ -81,26 +81,13 @@ def _independent(one: Option, two: Option) -> bool:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Reach:
-    """How far a unit could move on an empty board: a quick filter for pairs."""
-
-    start: str
-    regular: int
-    strategic: int
-
-    def could_end(self, board: Board, target: str) -> bool:
-        if board.distances(self.start).get(target, 1_000_000) <= self.regular:
-            return True
-        return board.distances(self.start, roads=True).get(target, 1_000_000) <= self.strategic
-
-
-def reach(view: MapView, unit: str) -> Reach:
+def reach(view: MapView, unit: str) -> frozenset[str]:
+    """The places ``unit`` could end a move in on an empty board: a quick filter for pairs."""
     start = view.loc[unit]
     assert start is not None
     walk = Walk(view, unit, strategic=True)
     strategic = walk.allowance if walk.begin() is None else -1
-    return Reach(start, Walk(view, unit).allowance, strategic)
+    return view.board.within(start, Walk(view, unit).allowance, strategic)
 
 
 @dataclass(slots=True)
@@ -110,24 +97,16 @@ class Shared:
 
     view: MapView
     moves: dict[str, UnitMoves]
-    reaches: dict[str, Reach] = field(default_factory=dict)
-    could: dict[str, dict[str, bool]] = field(default_factory=dict)
+    reaches: dict[str, frozenset[str]] = field(default_factory=dict)
     ending: dict[str, dict[str, list[Option]]] = field(default_factory=dict)
     tried: dict[UnitMove, Tried] = field(default_factory=dict)
 
-    def reach(self, unit: str) -> Reach:
+    def reach(self, unit: str) -> frozenset[str]:
+        """The places ``unit`` could end in on an empty board (``reach``)."""
         found = self.reaches.get(unit)
         if found is None:
             found = self.reaches[unit] = reach(self.view, unit)
         return found
-
-    def could_end(self, unit: str, end: str) -> bool:
-        """Whether ``unit`` could end in ``end`` on an empty board."""
-        known = self.could.setdefault(unit, {})
-        can = known.get(end)
-        if can is None:
-            can = known[end] = self.reach(unit).could_end(self.view.board, end)
-        return can
 
     def by_end(self, unit: str) -> dict[str, list[Option]]:
         """The unit's moves alone, grouped by where they end (in their order)."""
@@ -169,10 +148,10 @@ def _pair(
         leaving = not same and view.loc[first] in later.blockers and _leaving_lifts(view, first)
         if leaving:
             # Only the ends of the first unit's moves matter (4: the pair ends together).
-            start = view.loc[first]
+            start, reachable = view.loc[first], shared.reach(second)
             ends = frozenset(
                 end for end in shared.by_end(first)
-                if end != start and shared.could_end(second, end)
+                if end != start and end in reachable
             )
             if ends:
                 lifted = lifted_moves(view, first, second, both, ends, later)
@@ -186,15 +165,11 @@ def _pair(
         ending = {} if same else {id(later): shared.by_end(second)}
         if lifted is not None:
             ending[id(lifted)] = _by_end(lifted.options)
-        could = shared.could.setdefault(second, {})
+        reachable = shared.reach(second)
         for option in moves[first].options:
             end = option.end
-            if not same:
-                can = could.get(end)
-                if can is None:
-                    can = shared.could_end(second, end)
-                if not can:
-                    continue  # 4: the second unit could never end where the first does
+            if not same and end not in reachable:
+                continue  # 4: the second unit could never end where the first does
             # What the first unit's move changed on the board: where it ends, the control it
             # changed, and its start (unless both units start there, or the second unit's
             # moves were found with the first unit lifted off).  The spaces it only passed
