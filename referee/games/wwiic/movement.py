@@ -215,6 +215,15 @@ class Walk:
             )
         if self.steps >= self.allowance:
             return self._too_far()
+        return self.advance(nxt)
+
+    def advance(self, nxt: str) -> Refusal | None:
+        """``step`` for a caller that took ``nxt`` from the exits of where the unit is, not
+        entered yet in this move, with the unit not stopped and within its allowance (what
+        ``step`` checks first): legal()'s search, which takes many steps."""
+        board = self.board
+        here = self.at
+        crossing = board.exits[here][nxt]
         kind = board.kind[nxt]
         if kind == BOX:
             refusal = self._into_box(here, nxt)

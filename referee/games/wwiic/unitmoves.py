@@ -186,7 +186,7 @@ def _search(
             continue  # 6: no space twice in one move (a refusal that names no space)
         if saved is None:
             saved = walk.save()
-        refusal = walk.step(nxt)
+        refusal = walk.advance(nxt)  # an exit, not entered yet; the unit may go on
         if refusal is not None:
             if refusal.on:
                 result.note(refusal)
@@ -210,12 +210,19 @@ def _search(
         walk.restore(saved)
 
 
+_NOTHING: frozenset[str] = frozenset()
+
+
 def _found(view: MapView, walk: Walk, result: UnitMoves, base: int) -> None:
     """Note the move ``walk`` has made as an option."""
     path = tuple(walk.path)
     changes = tuple(view.journal[base:])
-    flipped = frozenset(entry[1] for entry in changes if entry[0] == "control")
-    changed = flipped | {path[-1]}
+    if len(changes) == len(path):  # a "move" entry for each step, nothing else
+        flipped: frozenset[str] = _NOTHING
+        changed = frozenset((path[-1],))
+    else:
+        flipped = frozenset(entry[1] for entry in changes if entry[0] == "control")
+        changed = flipped | {path[-1]}
     if walk.special:
         found = tuple(walk.candidates())
         if found:
