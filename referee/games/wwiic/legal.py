@@ -124,17 +124,26 @@ def _pair(
     shared: Shared,
 ) -> Iterator[Activate]:
     """Every legal activation of units ``a`` and ``b`` together, each once, as found."""
-    found: set[Activate] = set()
+    found: set[tuple[object, ...]] = set()
     both = frozenset((a, b))
     moves, tried = shared.moves, shared.tried
 
-    def joint(move: UnitMove, reply: UnitMove) -> Activate:
+    def joint(move: UnitMove, reply: UnitMove) -> tuple[object, ...]:
+        """What tells the activation of ``move`` and ``reply`` from the pair's others, as
+        ``Activate`` equality does (the moves in unit order), without making it: most joint
+        moves looked at are refused or found already."""
+        if move.unit != a:
+            move, reply = reply, move
+        return (move.path, move.strategic, move.enabler, reply.path, reply.strategic,
+                reply.enabler)
+
+    def activate(move: UnitMove, reply: UnitMove) -> Activate:
         """``Activate.of(move, reply)``: the moves in unit order (``a`` before ``b``)."""
         return Activate((move, reply) if move.unit == a else (reply, move))
 
-    def new(activation: Activate) -> bool:
+    def new(key: tuple[object, ...]) -> bool:
         before = len(found)
-        found.add(activation)
+        found.add(key)
         return len(found) > before
 
     for first, second in ((a, b), (b, a)):
@@ -200,30 +209,30 @@ def _pair(
             touched_known = False  # worked out when a reply first needs it
             for move in option.forms(partner=second):
                 # Each reply with its verdict when told without walking it (else None).
-                replies: list[tuple[UnitMove, Activate, Option, bool | None]] = []
+                replies: list[tuple[UnitMove, tuple[object, ...], Option, bool | None]] = []
                 if not fresh:
                     for other in candidates:
                         if same and not in_order and _independent(option, other):
                             if first == a:  # the same pair the other way round: found already
-                                activation = Activate((move, other.plain[0]))
-                                if new(activation):
-                                    yield activation
+                                reply = other.plain[0]
+                                if new(joint(move, reply)):
+                                    yield activate(move, reply)
                             continue
                         for reply in other.forms(partner=first):
-                            activation = joint(move, reply)
-                            if activation not in found:
+                            key = joint(move, reply)
+                            if key not in found:
                                 if not touched_known:
                                     touched = _touched(option, with_start)
                                     touched_known = True
                                 told = _unchanged_verdict(view, option, other, touched)
-                                replies.append((reply, activation, other, told))
+                                replies.append((reply, key, other, told))
                     if not replies:
                         continue
                     if all(told is not None for *_, told in replies):
                         # Every verdict is known: the first move need not be made.
-                        for _, activation, _, told in replies:
-                            if told and new(activation):
-                                yield activation
+                        for reply, key, _, told in replies:
+                            if told and new(key):
+                                yield activate(move, reply)
                         continue
                 view.active = both
                 view.crossed = set()
@@ -250,11 +259,10 @@ def _pair(
                             searched[board_after] = search(view, second, target).options
                         for other in searched[board_after]:
                             for reply in other.forms(partner=first):
-                                activation = joint(move, reply)
-                                if new(activation):
-                                    yield activation
+                                if new(joint(move, reply)):
+                                    yield activate(move, reply)
                     after = view.mark()
-                    for reply, activation, _, accepted in replies:
+                    for reply, key, _, accepted in replies:
                         verdict = (board_after, reply)
                         if accepted is None:
                             accepted = verdicts.get(verdict)
@@ -264,8 +272,8 @@ def _pair(
                             )
                             view.undo(after)
                             accepted = verdicts[verdict] = refusal is None
-                        if accepted and new(activation):
-                            yield activation
+                        if accepted and new(key):
+                            yield activate(move, reply)
                 view.undo(mark)
     view.active = frozenset()
     view.crossed = set()
