@@ -324,6 +324,7 @@ class Board:
         self._adjacent: dict[bool, dict[str, tuple[str, ...]]] = {}
         self._strategic_exits: dict[str, dict[str, tuple[str, ...]]] = {}
         self._within: dict[tuple[str, int, int], frozenset[str]] = {}
+        self._strategic_entries: dict[str, dict[str, tuple[str, ...]]] = {}
         self._check()
 
     def _check(self) -> None:
@@ -456,6 +457,18 @@ class Board:
                 )
                 for place, exits in self.exits.items()
             }
+        return found
+
+    def strategic_entries(self, side: str) -> dict[str, tuple[str, ...]]:
+        """Each place's ``strategic_exits`` turned round: the places a strategic move of
+        ``side`` may step into it from."""
+        found = self._strategic_entries.get(side)
+        if found is None:
+            entries: dict[str, list[str]] = {place: [] for place in self.exits}
+            for place, exits in self.strategic_exits(side).items():
+                for nxt in exits:
+                    entries[nxt].append(place)
+            found = self._strategic_entries[side] = {p: tuple(e) for p, e in entries.items()}
         return found
 
     def nearest(self, targets: frozenset[str], *, roads: bool = False) -> dict[str, int]:

@@ -256,7 +256,9 @@ def _pair(
                     if fresh:
                         target = None if same else option.end
                         if board_after not in searched:
-                            searched[board_after] = search(view, second, target).options
+                            searched[board_after] = search(
+                                view, second, target, options_only=True
+                            ).options
                         for other in searched[board_after]:
                             for reply in other.forms(partner=first):
                                 if new(joint(move, reply)):

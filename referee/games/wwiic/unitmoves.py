@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from referee.games.wwiic.board import BOX, FERRY, SPACE, Board
+from referee.games.wwiic.board import ALLIED, BOX, FERRY, SPACE, Board
 from referee.games.wwiic.commands import UnitMove
 from referee.games.wwiic.mapview import MapView
 from referee.games.wwiic.movement import ARRIVE, CONTROL, LEAVE, Refusal, Walk
@@ -121,12 +121,15 @@ def search(
     target: str | frozenset[str] | None = None,
     *,
     record: bool = False,
+    options_only: bool = False,
 ) -> UnitMoves:
     """Every move ``unit`` may make on ``view`` as it stands (``view.active`` set by caller);
     with ``target`` (a space, or a set of them), only the moves that end there, in the order
     the whole search finds them.  Steps from which no target is within the unit's remaining
     allowance on an empty map are not taken, so the blockers noted are those of the paths
-    that could still end at a target.  With ``record``, the result keeps its ``entries``."""
+    that could still end at a target.  With ``options_only`` (a caller that reads no
+    blockers), a strategic move is not taken on where the board as it stands lets it reach
+    no target (``strategic_approach``).  With ``record``, the result keeps its ``entries``."""
     start = view.loc[unit]
     assert start is not None
     targets = frozenset((target,)) if isinstance(target, str) else target
@@ -142,7 +145,9 @@ def search(
         if walk.begin() is not None:
             continue
         distance = None
-        if targets is not None:
+        if targets is not None and strategic and options_only:
+            distance = strategic_approach(view, walk.side, targets)
+        elif targets is not None:
             distance = view.nearest.get((targets, strategic))
             if distance is None:
                 distance = view.nearest[targets, strategic] = board.nearest(
@@ -151,6 +156,45 @@ def search(
         # A strategic move's steps are taken only where no board could refuse them (6.4).
         _search(view, walk, result, exits_for(walk), targets, distance, base)
     return result
+
+
+def strategic_approach(view: MapView, side: str, targets: frozenset[str]) -> dict[str, int]:
+    """The steps from each space to the nearest of ``targets`` for a strategic move of
+    ``side`` on the board as it stands (6.4): through spaces it may enter and go on from.
+    It enters no space with enemy units or two friendly units, and German movement no
+    Allied-controlled space; it stops on entering a space with a German unit (German
+    movement) or a 30 Corps unit (Allied).  A space missing is one from which no target can
+    be reached: a search aimed at ``targets`` need not go there.  (Stopping after crossing
+    an unbridged canal is left out: the distances are at most the real ones, which is all
+    the search needs.)"""
+    board = view.board
+    units = board.units
+    allied_side = side == ALLIED
+    mine = view.n_allied if allied_side else view.n_german
+    theirs = view.n_german if allied_side else view.n_allied
+    allied, occ = view.allied, view.occ
+    entries = board.strategic_entries(side)
+    found = dict.fromkeys(targets, 0)
+    frontier = list(targets)
+    steps = 0
+    while frontier:
+        steps += 1
+        following: list[str] = []
+        for here in frontier:
+            for place in entries[here]:
+                if place in found or theirs.get(place, 0):
+                    continue
+                if allied_side:
+                    if mine.get(place, 0) >= 2 or any(
+                        units[u].corps30 for u in occ.get(place, ())
+                    ):
+                        continue
+                elif mine.get(place, 0) or place in allied:
+                    continue
+                found[place] = steps
+                following.append(place)
+        frontier = following
+    return found
 
 
 def exits_for(walk: Walk) -> Mapping[str, Iterable[str]]:

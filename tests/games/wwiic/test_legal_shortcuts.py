@@ -7,6 +7,9 @@
 * ``lifted_moves`` (a pair's second unit with the first lifted off the board, worked out
   from the second unit's own search) lists the moves a whole search of the lifted board
   lists, in the same order, and notes at least its blockers.
+* A search for a pair's second unit that wants only its moves (``options_only``) does not
+  take a strategic move on where the board lets it reach no target: it finds the moves a
+  whole search finds there.
 """
 
 from __future__ import annotations
@@ -113,3 +116,23 @@ def test_lifted_moves_are_those_of_a_whole_search_of_the_lifted_board() -> None:
                 further += bool(paths.get(start))
     assert compared > 1000
     assert further > 50  # the strategic moves searched on through the first unit's space
+
+
+def test_a_search_for_options_only_finds_the_moves_a_whole_search_finds() -> None:
+    # strategic_approach leaves out only the spaces from which no strategic move reaches the
+    # target on the board as it stands.
+    board = ENGINE.board
+    compared = strategic = 0
+    for state in _impulses(FULL_GAME.read_text(), every=10):
+        view = MapView(board, state)
+        for unit in activatable(board, view, state.side):
+            view.active = frozenset((unit,))
+            whole = search(view, unit).options
+            for end in {o.end for o in whole} | set(board.spaces[::7]):
+                aimed = [o for o in whole if o.end == end]
+                assert search(view, unit, end, options_only=True).options == aimed
+                compared += 1
+                strategic += any(o.strategic for o in aimed)
+        view.active = frozenset()
+    assert compared > 1000
+    assert strategic > 100
