@@ -75,8 +75,13 @@ class MapView:
         self.journal.append(("move", unit, frm, to))
 
     def _relocate(self, unit: str, frm: str, to: str) -> None:
-        self.occ[frm].remove(unit)
-        self.occ.setdefault(to, []).append(unit)
+        occ = self.occ
+        occ[frm].remove(unit)
+        there = occ.get(to)
+        if there is None:
+            occ[to] = [unit]
+        else:
+            there.append(unit)
         self.loc[unit] = to
         counts = self.n_allied if self.side_of[unit] == ALLIED else self.n_german
         counts[frm] -= 1

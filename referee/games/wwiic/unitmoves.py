@@ -42,14 +42,13 @@ class Option:
     """For a special river crossing: the 30 Corps units that may enable it."""
     plain: tuple[UnitMove] = field(init=False, repr=False, compare=False)
     """The move as a log writes it, without 'with UNIT' (made once: pairs ask again)."""
+    end: str = field(init=False, repr=False, compare=False)
+    """Where the move ends: the start when it does not move."""
 
     def __post_init__(self) -> None:
         move = UnitMove(self.unit, self.path, self.strategic, None, self.start)
         object.__setattr__(self, "plain", (move,))
-
-    @property
-    def end(self) -> str:
-        return self.path[-1] if self.path else self.start
+        object.__setattr__(self, "end", self.path[-1] if self.path else self.start)
 
     def forms(self, partner: str | None = None) -> Sequence[UnitMove]:
         """The moves a log may write for this option (with or without 'with UNIT')."""
