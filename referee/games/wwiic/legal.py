@@ -196,21 +196,25 @@ def _pair(
                 or not option.flipped.isdisjoint(lifts[CONTROL])
                 or (leaving and with_start and bool(option.path) and option.start in lifts[LEAVE])
             )
+            candidates = source.options if same else ending[id(source)].get(end, ())
+            if not fresh and not candidates:
+                continue
             # The order of the answers is that of the enumeration this replaced, which
             # searched afresh whenever the first move entered one of the second unit's
             # blockers (or left one): there the second unit's moves come in the order of its
-            # own moves (a fresh search finds them in that order, each checked).
-            in_order = not fresh and (
+            # own moves (a fresh search finds them in that order, each checked).  (Units from
+            # two spaces have no moves that can't affect each other: ``_independent``.)
+            in_order = same and not fresh and (
                 not option.entered.isdisjoint(blockers)
                 or (with_start and option.start in blockers)
             )
-            candidates = source.options if same else ending[id(source)].get(end, ())
             touched: frozenset[str] | None = None
             touched_known = False  # worked out when a reply first needs it
             for move in option.forms(partner=second):
                 # Each reply with its verdict when told without walking it (else None).
-                replies: list[tuple[UnitMove, tuple[object, ...], Option, bool | None]] = []
+                replies: list[tuple[UnitMove, tuple[object, ...], bool | None]] = []
                 if not fresh:
+                    walk = False  # whether a reply must be walked after the first move
                     for other in candidates:
                         if same and not in_order and _independent(option, other):
                             if first == a:  # the same pair the other way round: found already
@@ -220,17 +224,20 @@ def _pair(
                             continue
                         for reply in other.forms(partner=first):
                             key = joint(move, reply)
-                            if key not in found:
+                            # The first pass finds no joint move twice: only the second
+                            # (the other unit first) meets those found already.
+                            if first == a or key not in found:
                                 if not touched_known:
                                     touched = _touched(option, with_start)
                                     touched_known = True
                                 told = _unchanged_verdict(view, option, other, touched)
-                                replies.append((reply, key, other, told))
+                                replies.append((reply, key, told))
+                                walk = walk or told is None
                     if not replies:
                         continue
-                    if all(told is not None for *_, told in replies):
+                    if not walk:
                         # Every verdict is known: the first move need not be made.
-                        for reply, key, _, told in replies:
+                        for reply, key, told in replies:
                             if told and new(key):
                                 yield activate(move, reply)
                         continue
@@ -264,7 +271,7 @@ def _pair(
                                 if new(joint(move, reply)):
                                     yield activate(move, reply)
                     after = view.mark()
-                    for reply, key, _, accepted in replies:
+                    for reply, key, accepted in replies:
                         verdict = (board_after, reply)
                         if accepted is None:
                             accepted = verdicts.get(verdict)
