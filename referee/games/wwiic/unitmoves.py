@@ -31,9 +31,6 @@ class Option:
     entered: frozenset[str]
     special: bool
     foot: bool
-    changed: frozenset[str] = frozenset()
-    """The spaces (besides the start) whose units or control differ after the move: where it
-    ends, and those whose control it changed (5)."""
     flipped: frozenset[str] = frozenset()
     """The spaces whose control the move changed (5)."""
     changes: tuple[tuple[object, ...], ...] = ()
@@ -215,7 +212,7 @@ def _search(
 ) -> None:
     """The moves on from where ``walk`` is, through ``exits`` (``exits_for``), or with
     ``only`` through that one exit; ``base`` marks the view's journal where the search began
-    (what the move changed since is in each option's ``changed``)."""
+    (what the move changed since is in each option's ``changes``)."""
     journal = view.journal
     mark = len(journal)
     budget = walk.allowance - walk.steps - 1
@@ -262,21 +259,18 @@ def _found(view: MapView, walk: Walk, result: UnitMoves, base: int) -> None:
     changes = tuple(view.journal[base:])
     if len(changes) == len(path):  # a "move" entry for each step, nothing else
         flipped: frozenset[str] = _NOTHING
-        changed = frozenset((path[-1],))
     else:
         flipped = frozenset(entry[1] for entry in changes if entry[0] == "control")
-        changed = flipped | {path[-1]}
     if walk.special:
         found = tuple(walk.candidates())
         if found:
             result.options.append(Option(
                 walk.unit, walk.start, path, walk.strategic, frozenset(path), True,
-                walk.foot, changed, flipped, changes, found,
+                walk.foot, flipped, changes, found,
             ))
     else:
         result.options.append(Option(
             walk.unit, walk.start, path, walk.strategic, frozenset(path), False, walk.foot,
-            changed, flipped, changes,
+            flipped, changes,
         ))
-
 
