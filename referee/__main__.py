@@ -1,5 +1,5 @@
 """``python -m referee`` is the ``referee`` command."""
 
-from referee.cli import main
+from referee.startup import run
 
-main()
+run()

@@ -12,6 +12,7 @@ from typing import Any
 
 from referee.core.engine import Engine, GameInfo
 from referee.core.errors import HeaderError, NotImplementedRule
+from referee.core.lazy import loading
 from referee.core.names import NameIndex
 
 
@@ -71,7 +72,8 @@ def engine_for(name: str) -> Engine[Any, Any]:
             f"the {entry.title} engine is not implemented yet ('{entry.id}'); "
             f"'referee games' lists what each game covers",
         )
-    module = importlib.import_module(entry.module)
+    with loading():  # the referee command loads it without the collector's passes
+        module = importlib.import_module(entry.module)
     engine: Engine[Any, Any] = module.ENGINE
     return engine
 
