@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -415,17 +415,7 @@ class Board:
         key = (place, roads)
         found = self._distances.get(key)
         if found is None:
-            found = {place: 0}
-            frontier = [place]
-            while frontier:
-                following: list[str] = []
-                for here in frontier:
-                    for nxt, crossing in self.exits[here].items():
-                        if nxt not in found and (crossing.road or not roads):
-                            found[nxt] = found[here] + 1
-                            following.append(nxt)
-                frontier = following
-            self._distances[key] = found
+            found = self._distances[key] = breadth_first((place,), self._adjacency(roads))
         return found
 
     def within(self, place: str, steps: int, road_steps: int) -> frozenset[str]:
@@ -476,31 +466,46 @@ class Board:
         it is for one target)."""
         if len(targets) == 1:
             return self.distances(next(iter(targets)), roads=roads)
+        return breadth_first(targets, self._adjacency(roads))
+
+    def _adjacency(self, roads: bool) -> dict[str, tuple[str, ...]]:
+        """Each place's neighbours (with ``roads``, across a road only)."""
         adjacent = self._adjacent.get(roads)
         if adjacent is None:
             adjacent = self._adjacent[roads] = {
                 place: tuple(n for n, c in exits.items() if c.road or not roads)
                 for place, exits in self.exits.items()
             }
-        found = dict.fromkeys(targets, 0)
-        frontier = list(targets)
-        steps = 0
-        while frontier:
-            steps += 1
-            following: list[str] = []
-            for here in frontier:
-                for nxt in adjacent[here]:
-                    if nxt not in found:
-                        found[nxt] = steps
-                        following.append(nxt)
-            frontier = following
-        return found
+        return adjacent
 
     def half(self, turn: int) -> str:
         return self.turns[turn].half if turn in self.turns else ("PM" if turn % 2 else "AM")
 
     def date(self, turn: int) -> str:
         return self.turns[turn].date.isoformat() if turn in self.turns else ""
+
+
+def breadth_first(
+    targets: Iterable[str],
+    towards: Mapping[str, Iterable[str]],
+    passable: Callable[[str], bool] | None = None,
+) -> dict[str, int]:
+    """The steps from each place to the nearest of ``targets``: ``towards[p]`` are the places
+    a step reaches ``p`` from, and a place is gone through only if ``passable`` allows it
+    (every place, without it)."""
+    found = dict.fromkeys(targets, 0)
+    frontier = list(found)
+    steps = 0
+    while frontier:
+        steps += 1
+        following: list[str] = []
+        for here in frontier:
+            for place in towards[here]:
+                if place not in found and (passable is None or passable(place)):
+                    found[place] = steps
+                    following.append(place)
+        frontier = following
+    return found
 
 
 def _writable(word: str) -> str:

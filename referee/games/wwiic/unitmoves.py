@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from referee.games.wwiic.board import ALLIED, BOX, FERRY, SPACE, Board
+from referee.games.wwiic.board import ALLIED, BOX, FERRY, SPACE, Board, breadth_first
 from referee.games.wwiic.commands import UnitMove
 from referee.games.wwiic.mapview import MapView
 from referee.games.wwiic.movement import ARRIVE, CONTROL, LEAVE, Refusal, Walk
@@ -169,28 +169,17 @@ def strategic_approach(view: MapView, side: str, targets: frozenset[str]) -> dic
     mine = view.n_allied if allied_side else view.n_german
     theirs = view.n_german if allied_side else view.n_allied
     allied, occ = view.allied, view.occ
-    entries = board.strategic_entries(side)
-    found = dict.fromkeys(targets, 0)
-    frontier = list(targets)
-    steps = 0
-    while frontier:
-        steps += 1
-        following: list[str] = []
-        for here in frontier:
-            for place in entries[here]:
-                if place in found or theirs.get(place, 0):
-                    continue
-                if allied_side:
-                    if mine.get(place, 0) >= 2 or any(
-                        units[u].corps30 for u in occ.get(place, ())
-                    ):
-                        continue
-                elif mine.get(place, 0) or place in allied:
-                    continue
-                found[place] = steps
-                following.append(place)
-        frontier = following
-    return found
+
+    def passable(place: str) -> bool:
+        if theirs.get(place, 0):
+            return False
+        if allied_side:
+            return mine.get(place, 0) < 2 and not any(
+                units[u].corps30 for u in occ.get(place, ())
+            )
+        return not mine.get(place, 0) and place not in allied
+
+    return breadth_first(targets, board.strategic_entries(side), passable)
 
 
 def exits_for(walk: Walk) -> Mapping[str, Iterable[str]]:
