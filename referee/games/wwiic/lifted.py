@@ -27,7 +27,7 @@ from __future__ import annotations
 from referee.games.wwiic.board import FERRY, SPACE, Board, other_side
 from referee.games.wwiic.mapview import MapView
 from referee.games.wwiic.movement import Walk
-from referee.games.wwiic.unitmoves import Option, UnitMoves, _search, exits_for, search
+from referee.games.wwiic.unitmoves import Option, UnitMoves, exits_for, search, search_on
 
 LIFTED = "(lifted off the board)"
 """Where a unit is put while its partner's moves are looked at without it."""
@@ -102,7 +102,7 @@ def lifted_moves(
         for place in path:
             refused = walk.step(place)
             assert refused is None, "a path the whole search took is taken again"
-        _search(view, walk, further, exits_for(walk), ends, distance, base, only=start)
+        search_on(view, walk, further, exits_for(walk), ends, distance, base, only=start)
         view.undo(base)
     view.undo(mark)
     view.active = frozenset()

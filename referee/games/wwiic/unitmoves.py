@@ -150,7 +150,7 @@ def search(
                     targets, roads=strategic
                 )
         # A strategic move's steps are taken only where no board could refuse them (6.4).
-        _search(view, walk, result, exits_for(walk), targets, distance, base)
+        search_on(view, walk, result, exits_for(walk), targets, distance, base)
     return result
 
 
@@ -189,7 +189,7 @@ def exits_for(walk: Walk) -> Mapping[str, Iterable[str]]:
     return board.strategic_exits(walk.side) if walk.strategic else board.exits
 
 
-def _search(
+def search_on(
     view: MapView,
     walk: Walk,
     result: UnitMoves,
@@ -234,7 +234,7 @@ def _search(
             elif refusal.on:
                 result.note(refusal)
         if stop is None and walk.steps < walk.allowance:
-            _search(view, walk, result, exits, target, distance, base)
+            search_on(view, walk, result, exits, target, distance, base)
         view.undo(mark)
         walk.restore(saved)
 
