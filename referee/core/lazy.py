@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
@@ -48,6 +49,16 @@ def loading() -> Iterator[None]:
         gc.enable()
 
 
+def import_module(name: str) -> ModuleType:
+    """``importlib.import_module``; a module not loaded yet loads as ``loading`` says (so a
+    long command, a batch of thousands of logs, freezes nothing after its first loads)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    with loading():
+        return importlib.import_module(name)
+
+
 class LazyModule(ModuleType):
     """Stands for the module ``name`` and imports it when an attribute is first read."""
 
@@ -57,6 +68,5 @@ class LazyModule(ModuleType):
 
     def __getattr__(self, attribute: str) -> Any:
         if self._module is None:
-            with loading():
-                self._module = importlib.import_module(self.__name__)
+            self._module = import_module(self.__name__)
         return getattr(self._module, attribute)

@@ -6,13 +6,12 @@ Card log never pays for the other games.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any
 
 from referee.core.engine import Engine, GameInfo
 from referee.core.errors import HeaderError, NotImplementedRule
-from referee.core.lazy import loading
+from referee.core.lazy import import_module
 from referee.core.names import NameIndex
 
 
@@ -72,8 +71,7 @@ def engine_for(name: str) -> Engine[Any, Any]:
             f"the {entry.title} engine is not implemented yet ('{entry.id}'); "
             f"'referee games' lists what each game covers",
         )
-    with loading():  # the referee command loads it without the collector's passes
-        module = importlib.import_module(entry.module)
+    module = import_module(entry.module)  # as the referee command loads its modules
     engine: Engine[Any, Any] = module.ENGINE
     return engine
 

@@ -40,6 +40,12 @@ def test_the_command_pauses_the_collector_while_loading_and_freezes_what_it_load
         "api.replay_file\n"
         "seen['frozen again'] = gc.get_freeze_count() > after_cli\n"
         "seen['resumed again'] = gc.isenabled()\n"
+        "from referee.games import engine_for\n"
+        "engine_for('battle-card')\n"
+        "loaded = gc.get_freeze_count()\n"
+        "for _ in range(3):\n"
+        "    engine_for('battle-card')\n"
+        "seen['nothing frozen once loaded'] = gc.get_freeze_count() == loaded\n"
         "print(json.dumps(seen))\n"
     )
     done = subprocess.run(
@@ -47,7 +53,7 @@ def test_the_command_pauses_the_collector_while_loading_and_freezes_what_it_load
     )
     assert json.loads(done.stdout) == {
         "paused": True, "resumed": True, "frozen": True, "frozen again": True,
-        "resumed again": True,
+        "resumed again": True, "nothing frozen once loaded": True,
     }
 
 
