@@ -24,13 +24,40 @@ search too.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from referee.games.wwiic.board import FERRY, SPACE, Board, other_side
 from referee.games.wwiic.mapview import MapView
 from referee.games.wwiic.movement import Walk
-from referee.games.wwiic.unitmoves import Option, UnitMoves, exits_for, search, search_on
+from referee.games.wwiic.unitmoves import (
+    Option,
+    UnitMoves,
+    exits_for,
+    nearest,
+    search,
+    search_on,
+)
 
 LIFTED = "(lifted off the board)"
 """Where a unit is put while its partner's moves are looked at without it."""
+
+
+@contextmanager
+def lifted_off(view: MapView, first: str, both: frozenset[str]) -> Iterator[None]:
+    """``view`` with ``first`` lifted off the board and the pair ``both`` active, for the
+    length of the block."""
+    start = view.loc[first]
+    assert start is not None
+    view.active = both
+    view.crossed = set()
+    mark = view.mark()
+    view.move(first, start, LIFTED)
+    try:
+        yield
+    finally:
+        view.undo(mark)
+        view.active = frozenset()
 
 
 def lifted_search(
@@ -38,16 +65,8 @@ def lifted_search(
 ) -> UnitMoves:
     """Every move of ``second`` (activated with ``first``) on the board without ``first``
     that ends in one of ``ends``, by a search of the whole board."""
-    start = view.loc[first]
-    assert start is not None
-    view.active = both
-    view.crossed = set()
-    mark = view.mark()
-    view.move(first, start, LIFTED)
-    found = search(view, second, ends)
-    view.undo(mark)
-    view.active = frozenset()
-    return found
+    with lifted_off(view, first, both):
+        return search(view, second, ends)
 
 
 def lifted_moves(
@@ -87,25 +106,18 @@ def lifted_moves(
         return result
     # The second unit's strategic moves through the first unit's space, now empty of it.
     further = UnitMoves([], result.blockers, result.lifts)
-    view.active = both
-    view.crossed = set()
-    mark = view.mark()
-    view.move(first, start, LIFTED)
-    distance = view.nearest.get((ends, True))
-    if distance is None:
-        distance = view.nearest[ends, True] = board.nearest(ends, roads=True)
-    for path in paths:
-        walk = Walk(view, second, strategic=True)
-        began = walk.begin()
-        assert began is None, "a strategic move found by the whole search can begin"
-        base = view.mark()
-        for place in path:
-            refused = walk.step(place)
-            assert refused is None, "a path the whole search took is taken again"
-        search_on(view, walk, further, exits_for(walk), ends, distance, base, only=start)
-        view.undo(base)
-    view.undo(mark)
-    view.active = frozenset()
+    with lifted_off(view, first, both):
+        distance = nearest(view, ends, strategic=True)
+        for path in paths:
+            walk = Walk(view, second, strategic=True)
+            began = walk.begin()
+            assert began is None, "a strategic move found by the whole search can begin"
+            base = view.mark()
+            for place in path:
+                refused = walk.step(place)
+                assert refused is None, "a path the whole search took is taken again"
+            search_on(view, walk, further, exits_for(walk), ends, distance, base, only=start)
+            view.undo(base)
     if further.options:
         strategic += further.options
         strategic.sort(key=lambda option: _search_order(board, option))

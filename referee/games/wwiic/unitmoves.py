@@ -132,7 +132,6 @@ def search(
     result = UnitMoves([], entries={} if record else None)
     if targets is None or start in targets:
         result.options.append(Option(unit, start, (), False, frozenset(), False, False))
-    board = view.board
     base = view.mark()
     for strategic in (False, True):
         if strategic:
@@ -144,14 +143,19 @@ def search(
         if targets is not None and strategic and options_only:
             distance = strategic_approach(view, walk.side, targets)
         elif targets is not None:
-            distance = view.nearest.get((targets, strategic))
-            if distance is None:
-                distance = view.nearest[targets, strategic] = board.nearest(
-                    targets, roads=strategic
-                )
+            distance = nearest(view, targets, strategic)
         # A strategic move's steps are taken only where no board could refuse them (6.4).
         search_on(view, walk, result, exits_for(walk), targets, distance, base)
     return result
+
+
+def nearest(view: MapView, targets: frozenset[str], strategic: bool) -> dict[str, int]:
+    """``Board.nearest`` (by road for a strategic move), kept by the view for the sets of
+    targets asked again during its command or legal() call."""
+    found = view.nearest.get((targets, strategic))
+    if found is None:
+        found = view.nearest[targets, strategic] = view.board.nearest(targets, roads=strategic)
+    return found
 
 
 def strategic_approach(view: MapView, side: str, targets: frozenset[str]) -> dict[str, int]:
