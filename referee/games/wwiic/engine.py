@@ -43,7 +43,7 @@ from referee.games.wwiic.commands import (
     build,
     register_labels,
 )
-from referee.games.wwiic.legal import activatable, activations, unit_options
+from referee.games.wwiic.legal import activations
 from referee.games.wwiic.mapview import MapView
 from referee.games.wwiic.movement import Refusal, Walk, run_move
 from referee.games.wwiic.position import (
@@ -64,6 +64,7 @@ from referee.games.wwiic.sequence import (
     unspent,
 )
 from referee.games.wwiic.state import Phase, WState
+from referee.games.wwiic.unitmoves import activatable, unit_options
 from referee.games.wwiic.victory import advance_objective, outcome
 
 if TYPE_CHECKING:

@@ -32,15 +32,7 @@ from referee.games.wwiic.commands import Activate, Command, UnitMove
 from referee.games.wwiic.lifted import lifted_moves
 from referee.games.wwiic.mapview import MapView
 from referee.games.wwiic.movement import ARRIVE, CONTROL, LEAVE, Walk, run_move
-from referee.games.wwiic.unitmoves import (
-    Option,
-    UnitMoves,
-    activatable,
-    search,
-    unit_options,
-)
-
-__all__ = ["activatable", "activations", "unit_options"]
+from referee.games.wwiic.unitmoves import Option, UnitMoves, activatable, search
 
 
 def activations(

@@ -17,10 +17,10 @@ from typing import Any
 
 from referee.games.wwiic.board import Board, bundled_board
 from referee.games.wwiic.commands import Activate, Attack, Command, NoAttack, Pass
-from referee.games.wwiic.legal import activatable, unit_options
 from referee.games.wwiic.mapview import MapView
 from referee.games.wwiic.sequence import may_pass
 from referee.games.wwiic.state import Phase, WState
+from referee.games.wwiic.unitmoves import activatable, unit_options
 
 PASS_CHANCE = 0.08
 ATTACK_CHANCE = 0.8
