@@ -110,7 +110,37 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class RefereeGroup(click.Group):
+    """The ``referee`` group: ``--color`` may stand after the subcommand too
+    (``referee replay game.log --color never``), as users of ``git`` and ``ls`` expect."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, color_first(args))
+
+
+def color_first(args: list[str]) -> list[str]:
+    """``args`` with every ``--color X`` / ``--color=X`` moved before the subcommand (none
+    after a ``--``, which ends the options)."""
+    front: list[str] = []
+    rest: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            rest.extend(args[index:])
+            break
+        if arg.startswith("--color="):
+            front.append(arg)
+        elif arg == "--color" and index + 1 < len(args):
+            front.extend(args[index:index + 2])
+            index += 1
+        else:
+            rest.append(arg)
+        index += 1
+    return front + rest
+
+
+@click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version=__version__, prog_name="referee")
 @click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto",
               show_default=True, help="Colour the text: on a terminal unless NO_COLOR is "
@@ -136,12 +166,12 @@ def games(as_json: bool) -> None:
 
     infos = game_infos()
     if as_json:
-        output.print_json([
-            {"id": i.id, "title": i.title, "rulebook": i.rulebook, "sides": list(i.sides),
-             "scenarios": list(i.scenarios), "coverage": i.coverage,
-             "implemented": i.implemented}
-            for i in infos
-        ])
+        output.print_json(envelope.envelope(
+            source="referee games", game=None, problems=[], exit_code=0,
+            games=[{"id": i.id, "title": i.title, "rulebook": i.rulebook,
+                    "sides": list(i.sides), "scenarios": list(i.scenarios),
+                    "coverage": i.coverage, "implemented": i.implemented} for i in infos],
+        ))
         return
     output.print_games(output.make_console(), infos)
 
@@ -500,11 +530,14 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
     except OSError as error:
         _fail(f"cannot write the logs: {error}")
     data: dict[str, Any] = output.summary_json(game, policy, summary)
+    code = 1 if summary.broken else 0
     if as_json:
-        output.print_json(data)
+        head = envelope.envelope(source=f"simulate:{game}", game=game, problems=[],
+                                 exit_code=code)
+        output.print_json({**head, **{k: v for k, v in data.items() if k not in head}})
     else:
         output.print_summary(output.make_console(), data)
-    sys.exit(1 if summary.broken else 0)
+    sys.exit(code)
 
 
 @main.command()
@@ -668,6 +701,8 @@ def status(log: Path, as_json: bool) -> None:
     try:
         state = status_of(_table(log))
     except RefereeError as error:
+        if as_json:
+            _unreadable_status_json(log, error)
         _refused(error)
     code = state.exit_code
     if as_json:
@@ -678,6 +713,21 @@ def status(log: Path, as_json: bool) -> None:
             **{k: v for k, v in own.items() if k not in envelope.ENVELOPE_KEYS}))
     else:
         output.print_status(sys.stdout, state)
+    sys.exit(code)
+
+
+def _unreadable_status_json(log: Path, error: RefereeError) -> NoReturn:
+    """``status --json`` of a log it cannot use: the envelope all the same, as ``replay``
+    and ``moves`` print one, with the refusal as its problem."""
+    code = int(getattr(error, "exit_code", 2))
+    source = STDIN_SOURCE if str(log) == STDIN else str(log)
+    output.print_json(envelope.envelope(
+        source=source, game=None, exit_code=code,
+        problems=[{"kind": "header" if code == 2 else "protocol", "message": error.message,
+                   "text": ""}],
+        title=None, scenario=None, dice=None, players=[], turn=None, last=None, next=None,
+        result=envelope.outcome_words(None),
+    ))
     sys.exit(code)
 
 

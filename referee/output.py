@@ -45,9 +45,6 @@ if TYPE_CHECKING:  # play-by-email results, printed below; imported only for the
 UNWRAPPED_WIDTH = 10_000
 """The width of a console that is not a terminal: wide enough that nothing wraps."""
 
-RULE_WIDTH = 72
-"""How wide a section rule is drawn when the output is not a terminal."""
-
 COLOR_MODES = ("auto", "always", "never")
 """``--color``: ``auto`` colours a terminal unless NO_COLOR is set; ``always`` and ``never``
 decide regardless of the terminal and of NO_COLOR."""
@@ -87,9 +84,12 @@ def make_console(
     """
     if color is None:
         color = {"always": True, "never": False}.get(_color_mode)
+    kind: type[Console] = Console
     if width is None and not is_terminal(file, stderr=stderr):
         width = UNWRAPPED_WIDTH
-    return Console(
+        kind = PlainConsole
+        file = TrimmedLines(file if file is not None else (sys.stderr if stderr else sys.stdout))
+    return kind(
         file=file,
         stderr=stderr,
         width=width,
@@ -103,14 +103,74 @@ def make_console(
     )
 
 
+class TrimmedLines:
+    """A text stream that drops the spaces a line ends with (before any colour codes), so
+    piped output holds no padding: ``referee games | cat`` is as wide as what it says."""
+
+    _TRAILING = re.compile(r" +((?:\x1b\[[0-9;]*m)*)$")
+
+    def __init__(self, target: IO[str]) -> None:
+        self.target = target
+        self._pending = ""
+
+    def write(self, text: str) -> int:
+        lines = (self._pending + text).split("\n")
+        self._pending = lines.pop()
+        if lines:
+            self.target.write("".join(self._TRAILING.sub(r"\1", line) + "\n"
+                                      for line in lines))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:
+            self.target.write(self._TRAILING.sub(r"\1", self._pending))
+            self._pending = ""
+        self.target.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return self.target.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.target, "encoding", None) or "utf-8"
+
+
+class PlainConsole(Console):
+    """The console of output that is not a terminal: tables are drawn with no box and no
+    padding at their edges (as ``git`` prints into a pipe), and every line ends where its
+    text ends (``TrimmedLines``)."""
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        for thing in objects:
+            _unbox(thing)
+        super().print(*objects, **options)
+        self.file.flush()
+
+
+def _unbox(thing: Any) -> None:
+    """Draw a table (or the tables of a group) with no box lines."""
+    if isinstance(thing, Table):
+        thing.box = None
+        thing.show_edge = False
+        thing.pad_edge = False
+        for column in thing.columns:
+            for cell in column._cells:
+                _unbox(cell)
+    elif isinstance(thing, Group):
+        for part in thing.renderables:
+            _unbox(part)
+
+
 def section(console: Console, title: str) -> None:
-    """A rule with a title between sections: the terminal's width, or a fixed width when the
-    output is not a terminal (never ten thousand dashes into a file)."""
+    """A rule with a title between sections: the terminal's width, or a plain ``== title ==``
+    line when the output is not a terminal (no box drawing into a pipe or a file)."""
     if console.width < UNWRAPPED_WIDTH:
         console.rule(title)
         return
-    head = f"── {title} "
-    console.print(Text(head + "─" * max(3, RULE_WIDTH - len(head)), style="rule.line"))
+    console.print(Text(f"== {title} ==", style="rule.line"))
 
 
 _UNPRINTABLE = re.compile(

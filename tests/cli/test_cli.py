@@ -37,7 +37,7 @@ def test_games_lists_every_game() -> None:
     for game in ("battle-card", "wwiic", "koenig-eindhoven", "arnhem44"):
         assert game in out
     code, out = run("games", "--json")
-    assert {g["id"] for g in json.loads(out)} >= {"battle-card", "wwiic"}
+    assert {g["id"] for g in json.loads(out)["games"]} >= {"battle-card", "wwiic"}
 
 
 def test_replay_a_legal_log_exits_0_with_tables() -> None:
@@ -276,7 +276,7 @@ def test_python_dash_m_runs_the_cli() -> None:
         check=False,
     )
     assert done.returncode == 0
-    assert json.loads(done.stdout)[0]["id"] == "battle-card"
+    assert json.loads(done.stdout)["games"][0]["id"] == "battle-card"
 
 
 def test_scenario_show_both_games() -> None:

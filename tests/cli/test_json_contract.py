@@ -118,4 +118,32 @@ def test_the_validator_finds_what_is_wrong() -> None:
 def test_every_schema_file_is_tested() -> None:
     names = {path.name for path in SCHEMAS.glob("*.json")}
     assert names == {"envelope.json", "replay.json", "check.json", "moves.json", "status.json",
-                     "verify.json", "position.json", "scenario-show.json", "batch-row.json"}
+                     "verify.json", "position.json", "scenario-show.json", "batch-row.json",
+                     "games.json", "simulate.json"}
+
+
+def test_games_is_an_envelope() -> None:
+    """Issue 32: `games --json` was a bare list; every --json is the shared envelope."""
+    code, data = run_json("games")
+    assert code == 0
+    conforms(data, "games.json")
+    assert [g["id"] for g in data["games"]][:2] == ["battle-card", "wwiic"]
+
+
+def test_simulate_is_an_envelope() -> None:
+    """Issue 32: `simulate --json` had no `schema` key."""
+    code, data = run_json("simulate", "battle-card", "--games", "3")
+    assert code == 0
+    conforms(data, "simulate.json")
+    assert data["schema"] == "referee/1" and data["games"] == 3
+
+
+def test_status_of_an_unreadable_log_prints_an_envelope(tmp_path: Path) -> None:
+    """Issue 32: `status --json` on a missing file printed nothing on stdout, where
+    `replay` and `moves` print an envelope: one behaviour."""
+    for log in (str(tmp_path / "missing.log"), "-"):
+        result = CliRunner().invoke(main, ["status", log, "--json"], input="garbage [\n")
+        data = json.loads(result.stdout)
+        conforms(data, "status.json")
+        assert result.exit_code == data["exit_code"] == 2
+        assert data["state"] is None and data["problems"][0]["message"]
