@@ -13,7 +13,7 @@ import json
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -88,7 +88,8 @@ def make_console(
     if width is None and not is_terminal(file, stderr=stderr):
         width = UNWRAPPED_WIDTH
         kind = PlainConsole
-        file = TrimmedLines(file if file is not None else (sys.stderr if stderr else sys.stdout))
+        file = cast(IO[str], TrimmedLines(
+            file if file is not None else (sys.stderr if stderr else sys.stdout)))
     return kind(
         file=file,
         stderr=stderr,
