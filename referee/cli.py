@@ -540,6 +540,20 @@ def simulate(game: str, count: int, policy: str, seed: str, save_logs: Path | No
     sys.exit(code)
 
 
+def _paths_with_stdin(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """``batch -``: the paths read from standard input, one a line (as ``find`` or ``ls``
+    print them), in place of the ``-``; blank lines are passed over.  A name that is not
+    UTF-8 keeps its bytes (``os.fsdecode``)."""
+    import os
+
+    listed = [os.fsdecode(line.rstrip(b"\r\n")) for line in sys.stdin.buffer
+              if line.strip()]
+    out: list[str] = []
+    for path in paths:
+        out.extend(listed if path == STDIN else [path])
+    return tuple(out)
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @_executor_options("logs are replayed")
@@ -568,10 +582,13 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
     import time
 
     from referee.batch import ExecutorUnavailable, open_results, open_runner, run_batch
+    from referee.batch.discovery import count_logs
     from referee.batch.executors import choose_executor
     from referee.batch.results import PartialExists, format_of, partial_path, read_partial
 
     done: list[Any] = []
+    if STDIN in paths:
+        paths = _paths_with_stdin(paths)
     try:
         kind, workers = choose_executor(executor, jobs, scheduler)
         if resume and out is None:
@@ -590,10 +607,13 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
     try:
         with (
             open_results(out, replace=force, resume=resume) as sink,
-            progress.progress_bar(errors) as bar,
+            progress.progress_bar(errors, total=0) as bar,
             open_runner(kind, workers, scheduler) as runner,
         ):
-            task = bar.add_task("replaying", total=None)
+            total = count_logs(paths) if not bar.disable else None
+            if total is not None:
+                total -= min(total, len(done))
+            task = bar.add_task("replaying", total=total)
             summary = run_batch(
                 paths, runner, seed=seed, fail_fast=fail_fast, on_row=sink.write,
                 on_chunk=lambda n: bar.advance(task, n), seconds=log_seconds or None,
@@ -741,13 +761,12 @@ def view(log: Path, out: Path, seed: str | None, force: bool) -> None:
     """Write LOG as one self-contained HTML page to step through: every position's board,
     the events and dice of each line, the problems, the outcome."""
     from referee.core.files import write_atomic
-    from referee.core.parsing import read_log
     from referee.viewer import ViewError, view_page
 
     if out.suffix.lower() not in (".html", ".htm"):
         _fail(f"{out}: the page is HTML; name it FILE.html")
     try:
-        page = view_page(read_log(log), seed)
+        page = view_page(api.read_source(log), seed)
     except ViewError as error:
         _fail(error.message)
     except RefereeError as error:

@@ -519,22 +519,27 @@ def print_batch_summary(
             counts.add_row(status, f"{data.get(status, 0):,}")
     console.print(counts)
     if data["outcomes"]:
-        outcomes = Table(title="Outcomes", title_justify="left")
-        outcomes.add_column("Result")
-        outcomes.add_column("Winner")
+        # One vocabulary: the winner is always a side; the result is the game's own word
+        # (Battle Card's win or loss is the Allied player's, alone against the game).
+        outcomes = Table(title="Outcomes (by game; the winner is a side)",
+                         title_justify="left")
+        for column in ("Game", "Result", "Winner"):
+            outcomes.add_column(column)
         outcomes.add_column("Logs", justify="right")
         for row in data["outcomes"]:
-            outcomes.add_row(
-                markup_free(row["result"]), markup_free(row["winner"]), f"{row['logs']:,}"
-            )
+            outcomes.add_row(markup_free(row["game"]), markup_free(row["result"]),
+                             markup_free(row["winner"]), f"{row['logs']:,}")
         console.print(outcomes)
     if data["rules"]:
-        rules = Table(title="Most broken rules", title_justify="left")
+        rules = Table(title="Most broken rules (by game: a section of that game's rulebook)",
+                      title_justify="left")
+        rules.add_column("Game")
         rules.add_column("Rule")
         rules.add_column("Problems", justify="right")
         rules.add_column("Logs", justify="right")
         for row in data["rules"]:
-            rules.add_row(markup_free(row["rule"]), f"{row['problems']:,}", f"{row['logs']:,}")
+            rules.add_row(markup_free(row["game"]), markup_free(row["rule"]),
+                          f"{row['problems']:,}", f"{row['logs']:,}")
         console.print(rules)
     if data["problems_by_kind"]:
         kinds = ", ".join(f"{kind} {count:,}" for kind, count in data["problems_by_kind"].items())

@@ -18,6 +18,8 @@ from referee.batch.worker import (
 
 UNFINISHED = "unfinished"
 NO_WINNER = "-"
+NO_GAME = "-"
+"""The game of a row whose log names none (it could not be read)."""
 
 
 @dataclass
@@ -28,10 +30,12 @@ class BatchSummary:
     logs: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
     games: Counter[str] = field(default_factory=Counter)
-    outcomes: Counter[tuple[str, str]] = field(default_factory=Counter)
+    outcomes: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     kinds: Counter[str] = field(default_factory=Counter)
-    rules: Counter[str] = field(default_factory=Counter)
-    rule_logs: Counter[str] = field(default_factory=Counter)
+    rules: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """Problems by (game, rule): a rule's number means something only in its game's
+    rulebook (WWII Commander's "4" is not Eindhoven Bridge's "4.0")."""
+    rule_logs: Counter[tuple[str, str]] = field(default_factory=Counter)
     stopped_at: str | None = None
 
     def add(self, row: LogResult) -> None:
@@ -39,11 +43,12 @@ class BatchSummary:
         self.statuses[row.status] += 1
         if row.game is not None:
             self.games[row.game] += 1
+        game = row.game or NO_GAME
         if row.status in (LEGAL, ILLEGAL):
-            self.outcomes[(row.result or UNFINISHED, row.winner or NO_WINNER)] += 1
+            self.outcomes[(game, row.result or UNFINISHED, row.winner or NO_WINNER)] += 1
         self.kinds.update(row.by_kind)
-        self.rules.update(row.by_rule)
-        self.rule_logs.update(row.by_rule.keys())
+        self.rules.update({(game, rule): count for rule, count in row.by_rule.items()})
+        self.rule_logs.update((game, rule) for rule in row.by_rule)
 
     @property
     def exit_code(self) -> int:
@@ -62,18 +67,20 @@ class BatchSummary:
             "stopped_at": self.stopped_at,
             "games": dict(sorted(self.games.items())),
             "outcomes": [
-                {"result": result, "winner": winner, "logs": count}
-                for (result, winner), count in sorted(
-                    self.outcomes.items(), key=lambda item: (-item[1], item[0])
+                {"game": game, "result": result, "winner": winner, "logs": count}
+                for (game, result, winner), count in sorted(
+                    self.outcomes.items(), key=lambda item: (item[0][0], -item[1], item[0])
                 )
             ],
             "problems_by_kind": dict(
                 sorted(self.kinds.items(), key=lambda item: (-item[1], item[0]))
             ),
             "rules": [
-                {"rule": rule, "problems": count, "logs": self.rule_logs[rule]}
-                for rule, count in sorted(
-                    self.rules.items(), key=lambda item: (-item[1], item[0])
-                )[:top]
+                {"game": key[0], "rule": key[1], "problems": count,
+                 "logs": self.rule_logs[key]}
+                for key, count in sorted(
+                    sorted(self.rules.items(), key=lambda item: (-item[1], item[0]))[:top],
+                    key=lambda item: item[0][0],  # by game, most broken first in each
+                )
             ],
         }

@@ -20,9 +20,10 @@ def test_the_summary_of_a_mixed_batch(mixed_logs: Path) -> None:
         6, 1, 1, 4, 0)
     assert data["exit_code"] == 2
     assert data["games"] == {"battle-card": 3}  # the binary, Latin-1 and missing files have none
-    outcomes = {(o["result"], o["winner"]): o["logs"] for o in data["outcomes"]}
-    assert sum(outcomes.values()) == 2 and outcomes[("unfinished", "-")] == 1
-    assert data["rules"] == [{"rule": "Turn 1", "problems": 1, "logs": 1}]
+    outcomes = {(o["game"], o["result"], o["winner"]): o["logs"] for o in data["outcomes"]}
+    assert sum(outcomes.values()) == 2 and outcomes[("battle-card", "unfinished", "-")] == 1
+    assert data["rules"] == [{"game": "battle-card", "rule": "Turn 1", "problems": 1,
+                              "logs": 1}]
     assert data["problems_by_kind"]["encoding"] == 2
     assert data["stopped_at"] is None
 
@@ -43,9 +44,24 @@ def test_the_most_broken_rules_come_first_and_are_cut_at_top() -> None:
         summary.add(LogResult(f"{i}", "illegal", 1, by_rule={f"rule {i:02d}": i + 1, "6.3": 1}))
     rules = summary.to_json(top=3)["rules"]
     assert rules == [
-        {"rule": "6.3", "problems": 12, "logs": 12},
-        {"rule": "rule 11", "problems": 12, "logs": 1},
-        {"rule": "rule 10", "problems": 11, "logs": 1},
+        {"game": "-", "rule": "6.3", "problems": 12, "logs": 12},
+        {"game": "-", "rule": "rule 11", "problems": 12, "logs": 1},
+        {"game": "-", "rule": "rule 10", "problems": 11, "logs": 1},
+    ]
+
+
+def test_broken_rules_are_told_apart_by_game() -> None:
+    """Issue 32: the table mixed games (WWII Commander's "4" beside Eindhoven Bridge's
+    "4.0"); the same rule number in two games is two rows, grouped by game."""
+    summary = BatchSummary()
+    summary.add(LogResult("a", "illegal", 1, game="wwiic", by_rule={"4": 3}))
+    summary.add(LogResult("b", "illegal", 1, game="koenig-eindhoven", by_rule={"4": 1}))
+    summary.add(LogResult("c", "illegal", 1, game="wwiic", by_rule={"4": 1, "6.3": 5}))
+    rules = summary.to_json()["rules"]
+    assert rules == [
+        {"game": "koenig-eindhoven", "rule": "4", "problems": 1, "logs": 1},
+        {"game": "wwiic", "rule": "6.3", "problems": 5, "logs": 1},
+        {"game": "wwiic", "rule": "4", "problems": 4, "logs": 2},
     ]
 
 

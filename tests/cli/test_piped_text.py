@@ -4,7 +4,10 @@ box characters.  The same commands on a terminal keep rich's tables."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -69,3 +72,40 @@ def test_color_is_accepted_after_the_subcommand() -> None:
         "play", "g.log", "--", "--color", "x"]
     assert color_first(["replay", "a.log", "--color", "never", "--json"]) == [
         "--color", "never", "replay", "a.log", "--json"]
+
+
+def test_view_reads_standard_input(tmp_path: Path) -> None:
+    """Issue 32: `-` for standard input works for view too."""
+    page = tmp_path / "game.html"
+    text = (LOGS / "battle-card" / "win.log").read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["view", "-", "-o", str(page)], input=text)
+    assert result.exit_code == 0, result.output
+    assert "<stdin>" in page.read_text(encoding="utf-8")
+
+
+def test_batch_reads_its_paths_from_standard_input() -> None:
+    """Issue 32: `batch -` takes a list of paths on stdin, one a line, as `xargs`-minded
+    users expect (`find logs -name '*.log' | referee batch -`)."""
+    names = [str(LOGS / "battle-card" / "win.log"), "", str(LOGS / "battle-card" / "loss.log")]
+    result = CliRunner().invoke(main, ["batch", "-"], input="\n".join(names) + "\n")
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["path"] for row in rows] == [names[0], names[2]]
+
+
+def test_progress_with_a_total_shows_count_and_eta() -> None:
+    """Issue 32: batch progress on a terminal says "N of TOTAL" and an ETA."""
+    from rich.console import Console
+
+    from referee.core.progress import progress_bar
+
+    console = Console(file=io.StringIO(), force_terminal=True, width=100)
+    bar = progress_bar(console, total=10)
+    assert not bar.disable
+    task = bar.add_task("replaying", total=10)
+    bar.advance(task, 4)
+    screen = Console(file=io.StringIO(), width=100)
+    screen.print(bar.make_tasks_table(bar.tasks))
+    shown = screen.file.getvalue()  # type: ignore[attr-defined]
+    assert "replaying" in shown and "4/10" in shown and "ETA" in shown
+    piped = Console(file=io.StringIO(), width=100)
+    assert progress_bar(piped, total=10).disable  # nothing on a pipe
