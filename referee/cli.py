@@ -33,6 +33,12 @@ STDIN = "-"
 STDIN_SOURCE = "<stdin>"
 
 
+def _complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    from referee.completion import complete_game
+
+    return complete_game(ctx, param, incomplete)
+
+
 class LogPath(click.ParamType):  # type: ignore[type-arg]
     """A log file, ``bundled:GAME/NAME.log`` for one shipped with the referee, or ``-`` for
     standard input (logs only)."""
@@ -41,6 +47,12 @@ class LogPath(click.ParamType):  # type: ignore[type-arg]
 
     def __init__(self, folder: str = "logs") -> None:
         self.folder = folder
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str
+                       ) -> list[Any]:
+        from referee.completion import complete_bundled
+
+        return complete_bundled(self.folder, incomplete)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
         if isinstance(value, Path):
@@ -326,7 +338,7 @@ def _position_json(report: api.Report) -> NoReturn:
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", shell_complete=_complete_game)
 @click.option("--scenario", help="The scenario (default: the game's standard one).")
 @click.option("--seed", help="The seed the dice are rolled from.")
 @click.option("--random-seed", is_flag=True, help="Make a fresh random seed.")
@@ -361,6 +373,23 @@ def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
     _emit_new_file(text, out, "new")
+
+
+@main.command()
+@click.argument("shell", type=click.Choice(("bash", "zsh", "fish")))
+def completion(shell: str) -> None:
+    """Print the shell completion script for SHELL: it completes commands, options, game
+    ids, bundled logs (bundled:GAME/NAME.log) and files.
+
+    \b
+    Examples:
+      eval "$(referee completion bash)"          # in ~/.bashrc
+      eval "$(referee completion zsh)"           # in ~/.zshrc
+      referee completion fish > ~/.config/fish/completions/referee.fish
+    """
+    from referee.completion import script
+
+    click.echo(script(shell))
 
 
 @main.command()
@@ -449,7 +478,7 @@ def scenario_check(path: Path) -> None:
 
 
 @scenario.command("show")
-@click.argument("game")
+@click.argument("game", shell_complete=_complete_game)
 @click.option("--json", "as_json", is_flag=True, help="The whole scenario as JSON.")
 def scenario_show(game: str, as_json: bool) -> None:
     """What the bundled scenario of GAME holds: places, borders, boxes, units."""
@@ -468,7 +497,7 @@ def scenario_show(game: str, as_json: bool) -> None:
 
 
 @main.command("map")
-@click.argument("game")
+@click.argument("game", shell_complete=_complete_game)
 @click.option("-o", "--output", "out", required=True,
               type=click.Path(path_type=Path, dir_okay=False),
               help="The picture: FILE.svg, or FILE.png with the 'png' extra.")
@@ -497,7 +526,7 @@ def map_command(game: str, out: Path, log: Path | None, upto: int | None,
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", shell_complete=_complete_game)
 @click.option("--games", "count", type=click.IntRange(min=1, max=10_000_000), default=1000,
               show_default=True, metavar="COUNT", help="How many games to play.")
 @click.option("--policy", default="random", show_default=True,
@@ -851,6 +880,20 @@ def join(log: Path, side: str | None, secret_out: Path | None) -> None:
     except RefereeError as error:
         _refused(error)
     output.print_created(sys.stdout, created, joined=True)
+
+
+def _add_examples(group: click.Group, prefix: str = "") -> None:
+    """End every command's ``--help`` with its examples (``referee.cli_examples``)."""
+    from referee.cli_examples import epilog
+
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            _add_examples(command, f"{prefix}{name} ")
+        else:
+            command.epilog = epilog(prefix + name)
+
+
+_add_examples(main)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -521,7 +521,7 @@ def print_batch_summary(
     if data["outcomes"]:
         # One vocabulary: the winner is always a side; the result is the game's own word
         # (Battle Card's win or loss is the Allied player's, alone against the game).
-        outcomes = Table(title="Outcomes (by game; the winner is a side)",
+        outcomes = Table(title="Outcomes, by game",
                          title_justify="left")
         for column in ("Game", "Result", "Winner"):
             outcomes.add_column(column)
@@ -531,7 +531,7 @@ def print_batch_summary(
                              markup_free(row["winner"]), f"{row['logs']:,}")
         console.print(outcomes)
     if data["rules"]:
-        rules = Table(title="Most broken rules (by game: a section of that game's rulebook)",
+        rules = Table(title="Most broken rules, by game",
                       title_justify="left")
         rules.add_column("Game")
         rules.add_column("Rule")
