@@ -376,6 +376,44 @@ def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
 
 
 @main.command()
+@click.argument("game", shell_complete=_complete_game)
+@click.argument("section", required=False)
+@click.option("--json", "as_json", is_flag=True, help="One JSON document (docs/schema/rules.json).")
+def rules(game: str, section: str | None, as_json: bool) -> None:
+    """Every rule section of GAME's rulebook in order: what the referee does with it
+    (refereed, partly, not refereed), the readings it takes and the tests that prove it.
+    With SECTION (a number or heading: 6.3, 'Phase 2.3', waterways), that section alone and
+    the problems of the bundled logs that cite it."""
+    from referee.games import game_entry
+    from referee.rules import bundled_problems, cited, rules_index
+
+    try:
+        entry = game_entry(game)
+        index = rules_index(entry.id)
+    except RefereeError as error:
+        _fail(error.message)
+    sections = index.sections if section is None else index.find(section)
+    if not sections:
+        _fail(f"{entry.title} has no rule section '{section}'; 'referee rules {entry.id}' "
+              "lists them")
+    data: dict[str, Any] = {
+        "title": entry.title, "document": index.document,
+        "interpretations": index.interpretations,
+        "sections": [s.to_json() for s in sections],
+    }
+    if section is not None:
+        data["cited"] = [{"log": log, "line": line, "rule": rule, "message": message}
+                         for log, line, rule, message
+                         in cited(index, sections, bundled_problems(entry.id))]
+    if as_json:
+        head = envelope.envelope(source=f"rules:{entry.id}", game=entry.id, problems=[],
+                                 exit_code=0)
+        output.print_json({**head, **data})
+    else:
+        output.print_rules(output.make_console(), data)
+
+
+@main.command()
 @click.argument("shell", type=click.Choice(("bash", "zsh", "fish")))
 def completion(shell: str) -> None:
     """Print the shell completion script for SHELL: it completes commands, options, game

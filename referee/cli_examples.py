@@ -86,6 +86,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "referee batch bundled:wwiic",
         "referee batch bundled:koenig-eindhoven bundled:arnhem44 --out results.csv",
     ),
+    "rules": (
+        "referee rules wwiic",
+        "referee rules arnhem44 Waterways",
+        "referee rules koenig-eindhoven 8.1.1 --json",
+    ),
     "completion": (
         "referee completion bash",
         "referee completion zsh",

@@ -654,3 +654,27 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
         exit_code=verdict.exit_code, state=report.state_json(), pending=pending_json(report),
         outcome=outcome_json(report.outcome()), **own,
     )
+
+
+def print_rules(console: Console, data: Mapping[str, Any]) -> None:
+    """``referee rules``: each section with its state, summary, readings and tests (``data``
+    is the command's JSON document)."""
+    count = len(data['sections'])
+    console.print(Text(f"{data['title']}: {count} section{'' if count == 1 else 's'} "
+                       f"(from {data['document']})", style="bold"))
+    for item in data["sections"]:
+        console.print(Text(printable(f"{item['section']}  [{item['state']}]"), style="bold"))
+        if item["summary"] != item["section"]:
+            console.print(Text(printable(f"  {item['summary']}")))
+        for reading in item["readings"]:
+            console.print(Text(printable(f"  reading {reading['id']} ({reading['rule']}): "
+                                         f"{reading['reading']}")))
+        if item["tests"]:
+            console.print(Text(printable(f"  tests: {', '.join(item['tests'])}")))
+    cited = data.get("cited")
+    if cited is not None:
+        console.print(Text(f"Problems that cite it in the bundled logs: {len(cited)}",
+                           style="bold"))
+        for problem in cited:
+            console.print(Text(printable(f"  {problem['log']}:{problem['line']}: "
+                                         f"[{problem['rule']}] {problem['message']}")))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
+DOCS = [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
 _RULE = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
 
 

@@ -119,7 +119,7 @@ def test_every_schema_file_is_tested() -> None:
     names = {path.name for path in SCHEMAS.glob("*.json")}
     assert names == {"envelope.json", "replay.json", "check.json", "moves.json", "status.json",
                      "verify.json", "position.json", "scenario-show.json", "batch-row.json",
-                     "games.json", "simulate.json"}
+                     "games.json", "simulate.json", "rules.json"}
 
 
 def test_games_is_an_envelope() -> None:
