@@ -108,6 +108,20 @@ class Element:
             out.append(f"{pad}</{self.tag}>")
 
 
+def haloed_text(x: str, y: str, text: str, attrs: str, *, ink: str | None = None,
+                halo: str, width: float) -> str:
+    """A label with a halo that every renderer draws: the halo as a text of its own (stroke
+    and fill of the halo's colour) under the ink, instead of ``paint-order="stroke"``, which
+    CairoSVG (PNG) ignores and which then paints the stroke over the letters.  ``x`` and
+    ``y`` are written numbers, ``attrs`` the label's font and anchor (no fill or stroke),
+    ``ink`` its colour (``None``: inherited), ``text`` escaped here."""
+    body = escape(text)
+    fill = "" if ink is None else f' fill="{ink}"'
+    return (f'<text x="{x}" y="{y}"{attrs} fill="{halo}" stroke="{halo}" '
+            f'stroke-width="{_number(width)}" stroke-linejoin="round" aria-hidden="true">'
+            f'{body}</text><text x="{x}" y="{y}"{attrs}{fill}>{body}</text>')
+
+
 def svg_root(width: int, height: int, title: str) -> Element:
     root = Element.make("svg", None, xmlns=SVG_NS, width=width, height=height,
                         viewBox=f"0 0 {width} {height}", font_family="DejaVu Sans, sans-serif")
@@ -137,7 +151,10 @@ def svg_to_png(svg: str) -> bytes:
             "a PNG needs CairoSVG and the Cairo library: pip install "
             "'market-garden-referee[png]' (or write the picture as .svg)"
         ) from None
-    data: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    try:
+        data: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    except Exception as error:  # CairoSVG's own failures have no common class
+        raise PictureError(f"the PNG could not be made from the board's SVG ({error})") from None
     return data
 
 

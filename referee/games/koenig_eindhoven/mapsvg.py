@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from referee.core.svg import haloed_text
 from referee.games.koenig_eindhoven.board import ALLIED, Board, Hex, load_board
 
 R = 30.0
@@ -196,9 +197,9 @@ def _labels(lay: _Layout) -> list[str]:
 def _name(lay: _Layout, h: Hex) -> list[str]:
     cx, cy = lay.centre(h.id)
     size = 10.5 if h.terrain == "city" or h.objective else 9.0
-    return [f'<text x="{_n(cx)}" y="{_n(cy + R * 0.62)}" text-anchor="middle" '
-            f'font-size="{size}" font-weight="bold" fill="#1a1a1a" stroke="#ffffff" '
-            f'stroke-width="2.4" paint-order="stroke">{escape(h.name or "")}</text>']
+    return [haloed_text(_n(cx), _n(cy + R * 0.62), h.name or "",
+                        f' text-anchor="middle" font-size="{size}" font-weight="bold"',
+                        ink="#1a1a1a", halo="#ffffff", width=2.4)]
 
 
 def _entries(lay: _Layout) -> list[str]:

@@ -22,6 +22,7 @@ from itertools import pairwise
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from referee.core.svg import haloed_text
 from referee.games.wwiic.areageometry import AreaGeometry, Point, area_geometry
 from referee.games.wwiic.commands import Activate, Attack, MoveOut
 from referee.games.wwiic.scenario import Box, Scenario
@@ -242,8 +243,8 @@ def _base(scenario: Scenario) -> tuple[str, str, _Frame]:
         frame.labels.append((x - half, y - 15, x + half, y - 4))
         if space.vp is not None:
             frame.labels.append((x + 14, y - 30, x + 30, y - 18))
-        labels.append(_text(x, y - 7, space.name, ' paint-order="stroke" stroke="#fbfaf5" '
-                                                   'stroke-width="2.5"'))
+        labels.append(haloed_text(_num(x), _num(y - 7), space.name, "", halo="#fbfaf5",
+                                  width=2.5))
     for box in scenario.boxes:
         bx, by = at[box.id]
         labels.append(_text(bx, by - 3, box.id, ' font-size="11" font-weight="bold"'))
