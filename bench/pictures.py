@@ -1,7 +1,10 @@
-"""Wall time of the pictures, interpreter start included: ``referee render`` of a WWII
-Commander position (SVG, and PNG when the ``png`` extra is installed) and ``referee view`` of
-the bundled 470-line game (with the page's size).  An anchor measured in the same run, the
-bare start of ``referee --version``, shows how loaded the machine was.
+"""CPU time of the pictures, whole processes (interpreter start included), for every game:
+``referee view`` of each game's longest bundled log (with the page's size) and ``referee
+render`` of a mid-game position of it, as SVG (and PNG when the ``png`` extra is there).
+
+Both sides of every ratio are CPU time (user + system of the child process, from
+``os.wait4``), the anchor being ``referee --version`` measured in the same run: on a shared
+machine wall time says more about the neighbours than about the referee.
 
     .venv/bin/python bench/pictures.py [RUNS]
 """
@@ -9,52 +12,61 @@ bare start of ``referee --version``, shows how loaded the machine was.
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+GAMES = [
+    ("Battle Card", "bundled:battle-card/win.log", 12),
+    ("WWII Commander", "bundled:wwiic/full-game-draw.log", 200),
+    ("Eindhoven Bridge", "bundled:koenig-eindhoven/complete-game.log", 200),
+    ("Arnhem '44", "bundled:arnhem44/complete-game.log", 350),
+]
 
-def _time(command: list[str], runs: int, out: Path | None = None) -> float:
-    """The median wall time of ``command``; ``out`` (its last argument) is removed before each
-    run, so no run writes over a file."""
+
+def cpu(command: list[str], runs: int, out: Path | None = None) -> float:
+    """The median CPU time (user + system) of ``command`` over ``runs`` runs; ``out`` is
+    removed before each run, so no run writes over a file."""
     times = []
     for _ in range(runs):
         if out is not None:
             out.unlink(missing_ok=True)
-        start = time.perf_counter()
-        subprocess.run(command, check=False, capture_output=True)
-        times.append(time.perf_counter() - start)
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, _, usage = os.wait4(child.pid, 0)
+        times.append(usage.ru_utime + usage.ru_stime)
     return statistics.median(times)
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
 
 
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     referee = shutil.which("referee") or str(Path(sys.executable).with_name("referee"))
-    game = "bundled:wwiic/full-game-draw.log"
+    png = importlib.util.find_spec("cairosvg") is not None
+    print(load())
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
-        anchor = _time([referee, "--version"], runs)
-        print(f"anchor: referee --version, median {anchor:.3f} s over {runs} runs")
-        svg = _time([referee, "render", game, "--upto", "200", "-o", str(out / "b.svg")], runs,
-                    out / "b.svg")
-        print(f"render, WWII Commander line 200, SVG: median {svg:.3f} s "
-              f"({svg / anchor:.1f}x the anchor)")
-        if importlib.util.find_spec("cairosvg") is not None:
-            png = _time([referee, "render", game, "--upto", "200", "-o", str(out / "b.png")],
-                        runs, out / "b.png")
-            print(f"render, WWII Commander line 200, PNG: median {png:.3f} s "
-                  f"({png / anchor:.1f}x the anchor)")
-        else:
-            print("render PNG: not measured (the png extra, cairosvg, is not installed)")
-        page = out / "game.html"
-        view = _time([referee, "view", game, "-o", str(page)], runs, page)
-        size = page.stat().st_size
-        print(f"view, the 470-line WWII Commander game: median {view:.3f} s "
-              f"({view / anchor:.1f}x the anchor), page {size / 1e6:.2f} MB")
+        anchor = cpu([referee, "--version"], runs)
+        print(f"anchor: referee --version, median CPU {anchor:.3f} s over {runs} runs")
+        for title, log, line in GAMES:
+            page = out / "game.html"
+            view = cpu([referee, "view", log, "-o", str(page)], runs, page)
+            print(f"{title}: view {view:.2f} s CPU ({view / anchor:.1f}x), page "
+                  f"{page.stat().st_size / 1e6:.2f} MB")
+            for suffix in (".svg", ".png") if png else (".svg",):
+                board = out / f"board{suffix}"
+                took = cpu([referee, "render", log, "--upto", str(line), "-o", str(board)],
+                           runs, board)
+                print(f"{title}: render line {line} as {suffix[1:].upper()} {took:.2f} s CPU "
+                      f"({took / anchor:.1f}x)")
+    print(load())
 
 
 if __name__ == "__main__":

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
+from xml.sax.saxutils import escape
 
-from referee.core.svg import Highlight, svg_root, to_text
+from referee.core.svg import Element, Highlight, svg_root
 from referee.games.arnhem44.scenario import Scenario
 
 SCALE = 13.0
@@ -68,9 +70,48 @@ def shared_edge(poly: list[Point], p: Point, q: Point) -> tuple[Point, Point] | 
     return on[0], on[-1]
 
 
-def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str, Mapping[
-        str, int]]]] | None = None, title: str | None = None) -> str:
-    """The SVG text of the board, with ``figures`` (sector -> side -> group -> kind -> n)."""
+@dataclass(frozen=True)
+class _Frame:
+    """What every picture of one scenario shares: its size, where each sector is drawn, and
+    the SVG text of the unchanging layers (computed once per scenario and process: the
+    sector cells alone cost a fifth of a second)."""
+
+    width: int
+    height: int
+    at: dict[str, Point]
+    """Each sector's drawing position, in pixels."""
+    opening: str
+    """The ``<svg>`` tag and the picture's title."""
+    before: list[str]
+    """The background, written before the heading."""
+    middle: list[str]
+    """Sectors, waterways, crossings and labels, between the heading and the figures."""
+    after: list[str]
+    """The legend, after the figures."""
+
+
+_FRAMES: dict[int, tuple[Scenario, _Frame]] = {}
+
+
+def _frame(scenario: Scenario) -> _Frame:
+    kept = _FRAMES.get(id(scenario))
+    if kept is not None and kept[0] is scenario:
+        return kept[1]
+    frame = _make_frame(scenario)
+    if len(_FRAMES) > 8:
+        _FRAMES.clear()
+    _FRAMES[id(scenario)] = (scenario, frame)
+    return frame
+
+
+def _written(elements: list[Element]) -> list[str]:
+    out: list[str] = []
+    for element in elements:
+        element.write(out, 1)
+    return out
+
+
+def _make_frame(scenario: Scenario) -> _Frame:
     meta = scenario.meta
     sites = {s.id: (s.x, s.y) for s in scenario.sectors}
     xs = [p[0] for p in sites.values()]
@@ -86,19 +127,16 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
     def pts(poly: list[Point]) -> str:
         return " ".join(f"{px(p)[0]:.1f},{px(p)[1]:.1f}" for p in poly)
 
-    root = svg_root(width, height, "Arnhem '44 - sector map (reconstruction)")
-    root.add("rect", x=0, y=0, width=width, height=height, fill="#eef3f7")
-    heading = title or ("Arnhem '44 - the sector map (reconstructed; numbers: infantry tanks "
-                        "artillery)")
-    root.add("text", heading, x=MARGIN, y=28, font_size=18, font_weight="bold")
+    background = Element.make("rect", None, x=0, y=0, width=width, height=height,
+                              fill="#eef3f7")
     polys = cells(sites)
-    layer = root.add("g", id="sectors")
+    layer = Element.make("g", None, id="sectors")
     for sector in scenario.sectors:
         colour = meta.types[sector.type].colour
         layer.add("polygon", points=pts(polys[sector.id]), fill=colour, stroke="#ffffff",
                   stroke_width=1.2)
-    water = root.add("g", id="waterways")
-    marks = root.add("g", id="crossings")
+    water = Element.make("g", None, id="waterways")
+    marks = Element.make("g", None, id="crossings")
     values = {b.id: b for b in scenario.crossings.bridges}
     for border in scenario.borders:
         if border.kind == "plain":
@@ -132,7 +170,7 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
                       stroke="#ffffff", stroke_width=1.5)
             marks.add("text", "F", x=f"{mx - 3.5:.1f}", y=f"{my + 3.5:.1f}", font_size=9,
                       fill="#ffffff")
-    labels = root.add("g", id="labels")
+    labels = Element.make("g", None, id="labels")
     zones = {z.centre: z for z in scenario.crossings.drop_zones}
     for sector in scenario.sectors:
         x, y = px(sites[sector.id])
@@ -153,12 +191,38 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
                        stroke="#2f7d32", stroke_width=2)
             labels.add("text", str(zone.number), x=f"{x + 18:.1f}", y=f"{y - 12:.1f}",
                        font_size=10, text_anchor="middle", font_weight="bold", fill="#2f7d32")
+    legend = Element.make("g", None, id="legend")
+    lx, ly = MARGIN, height - 30
+    for index, info in enumerate(meta.types.values()):
+        legend.add("rect", x=lx + index * 150, y=ly, width=14, height=14, fill=info.colour)
+        legend.add("text", f"{info.name} {' '.join(map(str, info.numbers))}",
+                   x=lx + index * 150 + 18, y=ly + 11, font_size=11)
+    root: list[str] = []
+    svg_root(width, height, "Arnhem '44 - sector map (reconstruction)").write(root)
+    return _Frame(width, height, {key: px(site) for key, site in sites.items()},
+                  "\n".join(root[:-1]), _written([background]),
+                  _written([layer, water, marks, labels]), _written([legend]))
+
+
+def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str, Mapping[
+        str, int]]]] | None = None, title: str | None = None) -> str:
+    """The SVG text of the board, with ``figures`` (sector -> side -> group -> kind -> n).
+    The unchanging layers come from the scenario's frame; only the heading and the figures
+    are drawn anew."""
+    frame = _frame(scenario)
+    heading = title or ("Arnhem '44 - the sector map (reconstructed; numbers: infantry tanks "
+                        "artillery)")
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', frame.opening, *frame.before,
+           f'  <text x="{MARGIN:g}" y="28" font-size="18" font-weight="bold">'
+           f'{escape(heading)}</text>', *frame.middle]
     if figures:
-        layer = root.add("g", id="figures")
+        # Written as text directly (the figures change at every position; the element
+        # writer's generality is not worth its cost here), the way ``Element.write`` would.
+        out.append('  <g id="figures">')
         for sector_id, sides in figures.items():
-            if sector_id not in sites:
+            if sector_id not in frame.at:
                 continue
-            x, y = px(sites[sector_id])
+            x, y = frame.at[sector_id]
             row = 0
             for side, colour in (("allied", "#2f6e2f"), ("german", "#4a4a4a")):
                 groups = sides.get(side)
@@ -167,19 +231,15 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
                 text = " ".join(f"{n}{kind[0]}" + (f"/{group}" if group != "DE" else "")
                                 for group, kinds in groups.items() for kind, n in kinds.items())
                 w = 6 + 5.4 * len(text)
-                top = y + 11 + row * 13
-                layer.add("rect", x=f"{x - w / 2:.1f}", y=f"{top:.1f}", width=f"{w:.1f}",
-                          height=12, fill=colour, rx=2)
-                layer.add("text", text, x=f"{x:.1f}", y=f"{top + 9:.1f}", font_size=9,
-                          text_anchor="middle", fill="#ffffff")
+                y0 = y + 11 + row * 13
+                out.append(f'    <rect x="{x - w / 2:.1f}" y="{y0:.1f}" width="{w:.1f}" '
+                           f'height="12" fill="{colour}" rx="2"/>')
+                out.append(f'    <text x="{x:.1f}" y="{y0 + 9:.1f}" font-size="9" '
+                           f'text-anchor="middle" fill="#ffffff">{escape(text)}</text>')
                 row += 1
-    legend = root.add("g", id="legend")
-    lx, ly = MARGIN, height - 30
-    for index, info in enumerate(meta.types.values()):
-        legend.add("rect", x=lx + index * 150, y=ly, width=14, height=14, fill=info.colour)
-        legend.add("text", f"{info.name} {' '.join(map(str, info.numbers))}",
-                   x=lx + index * 150 + 18, y=ly + 11, font_size=11)
-    return to_text(root)
+        out.append("  </g>")
+    out += [*frame.after, "</svg>"]
+    return "\n".join(out) + "\n"
 
 
 def draw_position(engine: Any, state: Any, highlight: Highlight | None) -> str:

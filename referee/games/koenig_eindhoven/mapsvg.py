@@ -85,30 +85,43 @@ def _star(cx: float, cy: float, outer: float) -> str:
 
 
 def draw_map(board: Board, units: Sequence[UnitOnMap] = (), title: str | None = None) -> str:
-    """The SVG text of the map, with ``units`` drawn as counters."""
+    """The SVG text of the map, with ``units`` drawn as counters.  The unchanging map (hexes,
+    hexsides, roads, bridges, labels, legend) is drawn once per board and process; each
+    position adds its title and its counters."""
+    lay, head, body = _static(board)
+    out = [*head,
+           f'<text x="{_n(lay.width / 2)}" y="28" text-anchor="middle" font-size="17" '
+           f'font-weight="bold">{escape(title or board.title)}</text>',
+           *body, *_units(lay, units), "</svg>"]
+    return "\n".join(out) + "\n"
+
+
+_STATIC: dict[int, tuple[Board, tuple[_Layout, list[str], list[str]]]] = {}
+
+
+def _static(board: Board) -> tuple[_Layout, list[str], list[str]]:
+    """The layout of ``board`` and the SVG lines of its map before and after the title."""
+    kept = _STATIC.get(id(board))
+    if kept is not None and kept[0] is board:
+        return kept[1]
     lay = _Layout(board)
-    out: list[str] = [
+    head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(lay.width)}" '
         f'height="{_n(lay.height)}" viewBox="0 0 {_n(lay.width)} {_n(lay.height)}" '
         'font-family="DejaVu Sans, Arial, sans-serif">',
         f'<rect width="{_n(lay.width)}" height="{_n(lay.height)}" fill="#ffffff"/>',
-        f'<text x="{_n(lay.width / 2)}" y="28" text-anchor="middle" font-size="17" '
-        f'font-weight="bold">{escape(title or board.title)}</text>',
+    ]
+    body = [
         f'<text x="{_n(lay.width / 2)}" y="47" text-anchor="middle" font-size="11" '
         'fill="#8a1c1c">Reconstructed map (not the printed one): see '
         'scenarios/koenig-eindhoven/eindhoven-bridge/NOTES.md</text>',
+        *_hexes(lay), *_hexsides(lay), *_roads(lay), *_bridges(lay), *_labels(lay),
+        *_entries(lay), *_compass(lay), *_legend(lay),
     ]
-    out.extend(_hexes(lay))
-    out.extend(_hexsides(lay))
-    out.extend(_roads(lay))
-    out.extend(_bridges(lay))
-    out.extend(_labels(lay))
-    out.extend(_entries(lay))
-    out.extend(_compass(lay))
-    out.extend(_legend(lay))
-    out.extend(_units(lay, units))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    if len(_STATIC) > 8:
+        _STATIC.clear()
+    _STATIC[id(board)] = (board, (lay, head, body))
+    return lay, head, body
 
 
 def _hexes(lay: _Layout) -> list[str]:
