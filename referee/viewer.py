@@ -209,21 +209,26 @@ _PAGE = """<!DOCTYPE html>
 <meta charset="utf-8">
 <title>{{TITLE}}</title>
 <style>
+html, body { height: 100%; }
 body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 0; color: #202020;
-       background: #fbfaf5; }
+       background: #fbfaf5; display: flex; flex-direction: column; font-size: 15px; }
 header { padding: 8px 14px; background: #2d3a2e; color: #fff; }
-header h1 { font-size: 16px; margin: 0; }
+header h1 { font-size: 18px; margin: 0; }
 #controls { padding: 6px 14px; display: flex; gap: 8px; align-items: center;
             border-bottom: 1px solid #ccc; flex-wrap: wrap; }
-#controls button { font-size: 14px; min-width: 34px; }
+#controls button { font-size: 15px; min-width: 34px; }
 #slider { flex: 1; min-width: 200px; }
-main { display: flex; gap: 10px; padding: 10px; align-items: flex-start; }
-#log-box { max-height: 60vh; overflow: auto; }
-#board { flex: 3; overflow: auto; max-height: 88vh; border: 1px solid #ccc; background: #fff; }
-#board svg { max-width: 100%; height: auto; }
-#board pre { margin: 8px; font-size: 12px; }
-aside { flex: 2; font-size: 13px; }
-#log { font-family: "DejaVu Sans Mono", monospace; font-size: 12px; white-space: pre-wrap; }
+main { display: flex; gap: 10px; padding: 10px; flex: 1; min-height: 0; }
+#stage { flex: 3; display: flex; flex-direction: column; min-width: 0; min-height: 0; }
+#caption { font-size: 15px; line-height: 1.35; padding: 2px 4px 6px; white-space: pre-wrap; }
+#board { flex: 1; min-height: 0; overflow: hidden; border: 1px solid #ccc;
+         background: #fff; cursor: grab; touch-action: none; position: relative; }
+#board.dragging { cursor: grabbing; }
+#board svg { width: 100%; height: 100%; display: block; }
+#board pre { margin: 8px; font-size: 13px; overflow: auto; height: calc(100% - 16px); }
+#zoom { font-size: 13px; color: #555; }
+aside { flex: 2; font-size: 14px; overflow: auto; min-height: 0; }
+#log { font-family: "DejaVu Sans Mono", monospace; font-size: 13px; white-space: pre-wrap; }
 #log div { padding: 0 4px; cursor: pointer; }
 #log div.current { background: #ffe680; }
 #log div.problem { border-left: 4px solid #c0262d; }
@@ -231,7 +236,7 @@ aside { flex: 2; font-size: 13px; }
 .event { margin: 2px 0; }
 .dice { color: #555; font-family: monospace; }
 .problem-text { color: #a01010; }
-#outcome { font-size: 13px; margin-top: 3px; }
+#outcome { font-size: 15px; margin-top: 3px; }
 </style>
 </head>
 <body>
@@ -244,10 +249,14 @@ aside { flex: 2; font-size: 13px; }
   <input id="slider" type="range" min="0" value="0" aria-label="position">
   <label>line <input id="jump" type="number" min="0" style="width:5em"></label>
   <button id="next-problem" title="next problem (p)">next problem</button>
+  <button id="zoom-in" title="zoom in (+, or the wheel)">+</button>
+  <button id="zoom-out" title="zoom out (-)">&#x2212;</button>
+  <button id="fit" title="the whole board (0 or f); drag to pan">fit</button>
+  <span id="zoom"></span>
   <span id="where" aria-live="polite"></span>
 </div>
 <main>
-  <div id="board"></div>
+  <div id="stage"><div id="caption" aria-live="polite"></div><div id="board"></div></div>
   <aside>
     <h3>Line</h3>
     <div id="line-events"></div>
@@ -287,7 +296,91 @@ function boardOf(position) {
     for (let k = 0; k < runs[i + 1]; k++) out.push(data.lines[runs[i] + k]);
   }
   const doc = new DOMParser().parseFromString(out.join("\\n"), "image/svg+xml");
-  return document.importNode(doc.documentElement, true);
+  const svg = document.importNode(doc.documentElement, true);
+  // The board fills the space it has and keeps its aspect; zoom and pan move its viewBox.
+  if (!svg.getAttribute("viewBox")) {
+    svg.setAttribute("viewBox", "0 0 " + parseFloat(svg.getAttribute("width")) + " " +
+                     parseFloat(svg.getAttribute("height")));
+  }
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  return svg;
+}
+
+// -- zoom and pan: the view is a rectangle of the board's own units, kept from one
+// position to the next (every position of a game has the same board).
+let view = null;     // null: the whole board
+function fullView(svg) {
+  const box = svg.viewBox.baseVal;
+  return {x: box.x, y: box.y, w: box.width, h: box.height};
+}
+function applyView() {
+  const svg = board.querySelector("svg");
+  if (!svg) return;
+  const full = fitted || fullView(svg);
+  const v = view || full;
+  svg.setAttribute("viewBox", v.x + " " + v.y + " " + v.w + " " + v.h);
+  document.getElementById("zoom").textContent =
+    view ? Math.round(100 * full.w / v.w) + "%" : "whole board";
+}
+let fitted = null;   // the whole board of the current svg, before any zoom
+function zoom(factor, cx, cy) {
+  const svg = board.querySelector("svg");
+  if (!svg || !fitted) return;
+  const v = view || fitted;
+  const w = Math.min(fitted.w * 1.0, Math.max(fitted.w / 20, v.w / factor));
+  if (w >= fitted.w) { view = null; applyView(); return; }
+  const h = v.h * (w / v.w);
+  const px = cx === undefined ? 0.5 : cx, py = cy === undefined ? 0.5 : cy;
+  view = {x: v.x + (v.w - w) * px, y: v.y + (v.h - h) * py, w: w, h: h};
+  applyView();
+}
+function pointerFraction(event) {
+  // Where the pointer is, as fractions of the view (the board keeps its aspect, centred).
+  const svg = board.querySelector("svg");
+  const rect = svg.getBoundingClientRect();
+  const v = view || fitted;
+  const scale = Math.min(rect.width / v.w, rect.height / v.h);
+  const left = rect.left + (rect.width - v.w * scale) / 2;
+  const top = rect.top + (rect.height - v.h * scale) / 2;
+  return [Math.min(1, Math.max(0, (event.clientX - left) / (v.w * scale))),
+          Math.min(1, Math.max(0, (event.clientY - top) / (v.h * scale))), scale];
+}
+board.addEventListener("wheel", (event) => {
+  if (!board.querySelector("svg")) return;
+  event.preventDefault();
+  const [fx, fy] = pointerFraction(event);
+  zoom(event.deltaY < 0 ? 1.25 : 0.8, fx, fy);
+}, {passive: false});
+let drag = null;
+board.addEventListener("pointerdown", (event) => {
+  if (!view || !board.querySelector("svg")) return;
+  drag = {x: event.clientX, y: event.clientY, view: Object.assign({}, view),
+          scale: pointerFraction(event)[2]};
+  board.classList.add("dragging");
+  board.setPointerCapture(event.pointerId);
+});
+board.addEventListener("pointermove", (event) => {
+  if (!drag) return;
+  const dx = (event.clientX - drag.x) / drag.scale, dy = (event.clientY - drag.y) / drag.scale;
+  view = {x: drag.view.x - dx, y: drag.view.y - dy, w: drag.view.w, h: drag.view.h};
+  applyView();
+});
+function endDrag() { drag = null; board.classList.remove("dragging"); }
+board.addEventListener("pointerup", endDrag);
+board.addEventListener("pointercancel", endDrag);
+
+function captionOf(node) {
+  // The board's own heading (turn, phase, the last action), as page text that reads at the
+  // page's size whatever the board's scale.
+  const parts = [];
+  if (node.querySelectorAll) {
+    for (const item of node.querySelectorAll(".heading")) {
+      parts.push(item.getAttribute("data-full") || item.textContent);
+    }
+  }
+  return parts.join("\\n");
 }
 
 const logRows = new Map();
@@ -303,7 +396,13 @@ for (const entry of data.log) {
 function show(index) {
   current = Math.max(0, Math.min(positions.length - 1, index));
   const position = positions[current];
-  board.replaceChildren(boardOf(position));
+  const drawn = boardOf(position);
+  board.replaceChildren(drawn);
+  document.getElementById("caption").textContent = captionOf(drawn);
+  if (drawn.tagName.toLowerCase() === "svg") {
+    fitted = fullView(drawn);
+    applyView();
+  }
   slider.value = String(current);
   where.textContent = "position " + current + " of " + (positions.length - 1) +
     (position.line ? ", after line " + position.line : ", the opening");
@@ -350,6 +449,9 @@ document.getElementById("prev").onclick = () => show(current - 1);
 document.getElementById("next").onclick = () => show(current + 1);
 document.getElementById("last").onclick = () => show(positions.length - 1);
 document.getElementById("next-problem").onclick = nextProblem;
+document.getElementById("zoom-in").onclick = () => zoom(1.25);
+document.getElementById("zoom-out").onclick = () => zoom(0.8);
+document.getElementById("fit").onclick = () => { view = null; applyView(); };
 slider.oninput = () => show(Number(slider.value));
 document.getElementById("jump").onchange = (e) => jumpTo(Number(e.target.value));
 document.addEventListener("keydown", (e) => {
@@ -359,6 +461,9 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "Home") show(0);
   else if (e.key === "End") show(positions.length - 1);
   else if (e.key === "p") nextProblem();
+  else if (e.key === "+" || e.key === "=") zoom(1.25);
+  else if (e.key === "-" || e.key === "_") zoom(0.8);
+  else if (e.key === "0" || e.key === "f") { view = null; applyView(); }
   else return;
   e.preventDefault();
 });

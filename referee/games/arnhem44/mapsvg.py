@@ -213,7 +213,7 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
     heading = title or ("Arnhem '44 - the sector map (reconstructed; numbers: infantry tanks "
                         "artillery)")
     out = ['<?xml version="1.0" encoding="UTF-8"?>', frame.opening, *frame.before,
-           f'  <text x="{MARGIN:g}" y="28" font-size="18" font-weight="bold">'
+           f'  <text x="{MARGIN:g}" y="28" class="heading" font-size="18" font-weight="bold">'
            f'{escape(heading)}</text>', *frame.middle]
     if figures:
         # Written as text directly (the figures change at every position; the element

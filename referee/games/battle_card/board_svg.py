@@ -103,7 +103,7 @@ def _header(root: Element, data: dict[str, Any], outcome: dict[str, Any], lit: b
     line = f"Turn {data['turn']} of {data['turns']}, {data['step']}"
     if outcome.get("result"):
         line = f"{str(outcome['result']).capitalize()}: {outcome.get('reason')}"
-    root.add("text", line, x=20, y=62, font_size=15)
+    root.add("text", line, x=20, y=62, font_size=15, class_="heading")
     for index, box in enumerate(("clear", "fog")):
         x = 352 + index * 120
         root.add("rect", x=x, y=20, width=110, height=110, rx=8,

@@ -90,8 +90,8 @@ def draw_map(board: Board, units: Sequence[UnitOnMap] = (), title: str | None = 
     position adds its title and its counters."""
     lay, head, body = _static(board)
     out = [*head,
-           f'<text x="{_n(lay.width / 2)}" y="28" text-anchor="middle" font-size="17" '
-           f'font-weight="bold">{escape(title or board.title)}</text>',
+           f'<text x="{_n(lay.width / 2)}" y="28" class="heading" text-anchor="middle" '
+           f'font-size="17" font-weight="bold">{escape(title or board.title)}</text>',
            *body, *_units(lay, units), "</svg>"]
     return "\n".join(out) + "\n"
 

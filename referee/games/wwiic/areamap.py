@@ -437,12 +437,16 @@ def _header(frame: _Frame, scenario: Scenario, view: BoardView) -> list[str]:
            _text(16, 24, scenario.title + " (reconstructed map)",
                  ' font-size="15" font-weight="bold" fill="#ffffff"')]
     for index, line in enumerate(view.header):
-        out.append(_text(16, 44 + index * 15, line, ' font-size="11.5" fill="#ffffff"'))
+        out.append(_text(16, 44 + index * 15, line,
+                         ' class="heading" font-size="11.5" fill="#ffffff"'))
     if view.action:
-        words = view.action + (": " + "; ".join(view.results) if view.results else "")
-        if len(words) > 150:
-            words = words[:147] + "..."
-        out.append(_text(16, TOP - 60, "Last: " + words, ' font-size="11" fill="#ffd27a"'))
+        words = "Last: " + view.action + (": " + "; ".join(view.results) if view.results else "")
+        shown = words if len(words) <= 150 else words[:149] + "\u2026"
+        # The board has room for one line; the whole sentence is the label's data-full (the
+        # viewer's caption shows it) and its tooltip.
+        out.append(f'<text x="16" y="{_num(TOP - 60)}" class="heading" '
+                   f'data-full={quoteattr(words)} font-size="11" fill="#ffd27a">'
+                   f'<title>{escape(words)}</title>{escape(shown)}</text>')
     out.append("</g>")
     return out
 
