@@ -25,8 +25,9 @@ from referee.pbem.chain import (
     seal_text,
 )
 from referee.pbem.errors import MissingSecret, MoveTextError, NotAllowed, PbemError
+from referee.pbem.hashchain import proof_text
+from referee.pbem.hidden import OPENING, conceal, keeper_of, openings
 from referee.pbem.hidden import check as check_hidden
-from referee.pbem.hidden import conceal, keeper_of
 from referee.pbem.mode import DiceMode, who
 from referee.pbem.table import (
     NextStep,
@@ -244,7 +245,8 @@ class _Writer:
         party = keeper_of(self.mode, side)
         if party not in self.table.secrets:
             return commands  # _seal_for refuses the line: its writer's secret is missing
-        return conceal(commands, self.table.secrets[party].value, self.replay.plan.link)
+        return conceal(commands, self.table.secrets[party].value, self.replay.plan.link,
+                       v2=self.mode.v2)
 
     # -- writing one line ----------------------------------------------------------------
 
@@ -281,16 +283,18 @@ class _Writer:
         secrets = {party: s.value for party, s in self.table.secrets.items()}
         lines = {line.number: line for line in trial.log.actions}
         changed = [f for f in check_hidden(tried.report.events, tried.plan, lines,
-                                           secrets).findings if f.line == number]
+                                           secrets, writing=number).findings
+                   if f.line == number]
         if changed:
             raise NotAllowed(f"{changed[0].message}; nothing was written")
         if awaiting:
             party = tried.next.party
             line = f"{code}  # awaiting {who(party)}'s dice" + (f" {seal_text(seal)}"
                                                                if seal else "")
+            line += "".join(f" {text}" for text in _openings(trial, tried, number))
             self._commit(base + line + "\n", Written(number, line, (), awaiting=party))
             return
-        line, events = _finished(code, tried, number, seal)
+        line, events = _finished(code, tried, number, seal, _openings(trial, tried, number))
         self._commit(base + line + "\n", Written(number, line, events))
 
     def _fill(self, number: int) -> None:
@@ -303,7 +307,8 @@ class _Writer:
         here = [p for p in tried.report.problems if p.line == number]
         if here:
             raise IllegalPlay(here[0], code)
-        line, events = _finished(code, tried, number, seal)
+        line, events = _finished(code, tried, number, seal,
+                                 _openings(self.table, tried, number))
         lines[number - 1] = line
         self._commit("\n".join(lines) + "\n", Written(number, line, events, filled=True))
 
@@ -347,15 +352,31 @@ class _Writer:
             self.replay = self.table.replay(settle=False)
 
 
-def _finished(code: str, tried: Replay, number: int, seal: str | None) -> tuple[str,
-                                                                            tuple[str, ...]]:
+def _openings(table: Table, tried: Replay, number: int) -> list[str]:
+    """Protocol v2: the nonces of the hidden values line ``number`` shows (``[open SLOT
+    HEX]``), the ones the line published already first."""
+    lines = {line.number: line for line in table.log.actions}
+    kept = [f"[open {slot} {value}]" for slot, value in
+            OPENING.findall(lines[number].text)] if number in lines else []
+    return kept or openings(tried.report.events, tried.plan, lines, tried.dice.secrets,
+                            number)
+
+
+def _finished(code: str, tried: Replay, number: int, seal: str | None,
+              opened: Sequence[str] = ()) -> tuple[str, tuple[str, ...]]:
     """Line ``number`` as written: its commands with the dice rolled on it, then a comment
-    with the first thing that happened and the seal; and everything that happened."""
+    with the first thing that happened and the seal; and everything that happened.
+    ``opened``: the nonces of the hidden values it shows (protocol v2)."""
     line = _with_dice(code, tried.dice.captured)
     events = tuple(tried.events_of(number))
     comment = _results(tried, number)
     if seal:
         comment = f"{comment} {seal_text(seal)}".strip()
+    if tried.dice.proof is not None and any(tried.dice.captured):
+        # Protocol v2: the roller's chain value, so anyone can check these dice at once.
+        comment = f"{comment} {proof_text(*tried.dice.proof)}".strip()
+    if opened:
+        comment = f"{comment} {' '.join(opened)}".strip()
     return (f"{line}  # {comment}" if comment else line), events
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from referee.pbem.chain import start_seal
+from referee.pbem.hashchain import CURRENT_PROTOCOL, commitment_for
 from referee.pbem.keys import new_secret, write_secret
 from referee.pbem.table import open_text
 
@@ -160,7 +161,8 @@ def test_a_swapped_commitment(two_secret: Game, tmp_path: Path) -> None:
     other = tmp_path / "other.secret"
     secret = new_secret("keeper")
     write_secret(other, secret, "battle-card", "g.log")
-    text = re.sub(r'\[KeeperCommit "[0-9a-f]+"\]', f'[KeeperCommit "{secret.commitment}"]', text)
+    swapped = commitment_for(secret, CURRENT_PROTOCOL)  # a v2 commitment: the chain's anchor
+    text = re.sub(r'\[KeeperCommit "[0-9a-f]+"\]', f'[KeeperCommit "{swapped}"]', text)
     table = open_text(text, "cheat.log")  # the keeper reseals the start with its new secret
     seal = start_seal(secret.value, table.log, table.mode, "keeper")
     text = re.sub(r'\[KeeperSeal "[0-9a-f]+"\]', f'[KeeperSeal "{seal}"]', text)
@@ -248,8 +250,9 @@ def test_a_move_taken_back_after_its_dice_were_seen(tmp_path: Path) -> None:
 
 
 def test_not_checked_counts_only_the_lines_with_dice(tmp_path: Path) -> None:
-    """With only the player's secret, the keeper's part left unchecked counts the lines whose
-    dice the keeper's secret rolled (three attacks), not the 'pass' that rolled none."""
+    """With only the player's secret, the keeper's dice are proved by its chain (protocol v2),
+    counting the lines whose dice the keeper rolled (three attacks), not the 'pass' that
+    rolled none."""
     log = tmp_path / "g.log"
     run("new", "battle-card", "--commit", "--side", "allied", "-o", log)
     run("join", log)
@@ -262,4 +265,4 @@ def test_not_checked_counts_only_the_lines_with_dice(tmp_path: Path) -> None:
     assert run("play", log, "pass", *allied).code == 0
     ran = run("verify", log, *allied)
     assert ran.code == 0
-    assert "the dice rolled with Keeper's secret (3 lines)" in ran.out
+    assert "the dice of 3 lines rolled by Keeper follow Keeper's committed chain" in ran.out
