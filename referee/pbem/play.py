@@ -141,21 +141,24 @@ def save(path: Path, old: str, new: str) -> None:
 
 
 def _refuse_broken(table: Table, replay: Replay) -> None:
+    """Refuse a log that breaks the rules or shows tampering: the earliest line first, and on
+    one line the tampering (a forged reveal explains the rules it upsets later)."""
     problems = replay.problems
-    if problems:
+    secrets = {party: s.value for party, s in table.secrets.items()}
+    broken = broken_seals(replay.plan, secrets)
+    lines = {line.number: line for line in table.log.actions}
+    broken += [(f.line or 0, f.kind, f.message) for f in check_hidden(
+        replay.report.events, replay.plan, lines, secrets).findings]
+    first_broken = min(broken, key=lambda found: found[0]) if broken else None
+    if problems and (first_broken is None or (problems[0].line or 0) < first_broken[0]):
         first = problems[0]
         raise NotAllowed(
             f"the log already breaks the rules at line {first.line} ({first.kind}: "
             f"{first.message}); it must be mended before anyone plays on "
             f"('referee verify {table.source}' shows every problem)"
         )
-    secrets = {party: s.value for party, s in table.secrets.items()}
-    broken = broken_seals(replay.plan, secrets)
-    lines = {line.number: line for line in table.log.actions}
-    broken += [(f.line or 0, f.kind, f.message) for f in check_hidden(
-        replay.report.events, replay.plan, lines, secrets).findings]
-    if broken:
-        number, _, reason = broken[0]
+    if first_broken is not None:
+        number, _, reason = first_broken
         raise NotAllowed(f"line {number}: {reason}; refusing to play on a tampered log "
                          f"('referee verify' tells more)")
 
