@@ -248,6 +248,12 @@ def _check_v2(events: list[Any], plan: Plan, lines: dict[int, ActionLine],
                     f"{choice.slot} is shown as {choice.revealed}, but {name} committed it to "
                     f"another value at line {choice.line} (the opening published here does "
                     f"not open that commitment): a changed hidden choice")))
+            elif choice.allowed and choice.revealed not in choice.allowed:
+                allowed = ", ".join(map(str, choice.allowed))
+                result.findings.append(HiddenFinding(choice.reveal_line, "hidden-illegal", (
+                    f"{name} committed {choice.slot} to {choice.revealed} at line "
+                    f"{choice.line}, a value the rules did not allow there (allowed: "
+                    f"{allowed}): a hidden choice that broke the rules")))
             else:
                 shown.setdefault(name, []).append(
                     f"{choice.slot} (line {choice.line}) = {choice.revealed}")

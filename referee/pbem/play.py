@@ -19,15 +19,18 @@ from referee.core.parsing import MAX_LINE_CHARS, parse_log
 from referee.pbem.chain import (
     broken_seals,
     code_of,
+    comment_of,
     is_chance,
     make_seal,
     seal_of,
     seal_text,
+    written_body,
 )
 from referee.pbem.errors import MissingSecret, MoveTextError, NotAllowed, PbemError
-from referee.pbem.hashchain import proof_text
+from referee.pbem.hashchain import proof_of, proof_text
 from referee.pbem.hidden import OPENING, conceal, keeper_of, openings
 from referee.pbem.hidden import check as check_hidden
+from referee.pbem.ledger import Revealed, check_and_record
 from referee.pbem.mode import DiceMode, who
 from referee.pbem.table import (
     NextStep,
@@ -101,12 +104,34 @@ def play(table: Table, move: str | None, *, dry_run: bool = False,
         hint = "; give the move to play" if step.kind == "move" else ""
         hint += "".join(f"; {note}" for note in writer.notes)
         raise PbemError(f"nothing to play: {step.sentence()}{hint}")
+    _remember_reveals(table, writer, dry_run)
     result = PlayResult(table.source, writer.written, writer.table.text,
                         writer.replay.next, saved=False, notes=writer.notes)
     if not dry_run and path is not None:
         save(path, table.text, writer.table.text)
         result.saved = True
     return result
+
+
+def _remember_reveals(table: Table, writer: _Writer, dry_run: bool) -> None:
+    """Protocol v2: refuse to reveal a chain value for another line than the one it was
+    revealed for before, and remember the values revealed now (``referee.pbem.ledger``)."""
+    if not table.mode.v2:
+        return
+    plans = writer.replay.plan.lines
+    by_party: dict[str, list[Revealed]] = {}
+    for written in writer.written:
+        planned = plans.get(written.number)
+        proof = proof_of(comment_of(written.text))
+        seal = seal_of(written.text)
+        if planned is None or proof is None or seal is None or planned.roller is None:
+            continue
+        by_party.setdefault(planned.roller, []).append(
+            Revealed(proof[0], seal, written.number, written_body(written.text)))
+    for party, revealed in by_party.items():
+        if party in table.secrets:
+            check_and_record(table.secrets[party], table.mode.commitments.get(party, ""),
+                             revealed, dry_run=dry_run)
 
 
 def play_file(path: Path, move: str | None, secret_files: Sequence[Path] = (), *,

@@ -222,7 +222,9 @@ def test_play_refuses_a_log_whose_own_lines_were_changed(tmp_path: Path) -> None
 
 def test_a_move_taken_back_after_its_dice_were_seen(tmp_path: Path) -> None:
     """The player deletes the keeper's unwelcome roll and plays another move: the log alone
-    is consistent, so the keeper compares it with the copy mailed ('--since')."""
+    is consistent, but under protocol v2 the keeper's own next 'play' refuses to reveal the
+    same chain value for another line (it remembers, beside its secret file, which line each
+    value was for); the copy mailed shows it too ('--since')."""
     log = tmp_path / "g.log"
     allied, keeper = tmp_path / "g.allied.secret", tmp_path / "g.keeper.secret"
     run("new", "battle-card", "--commit", "--side", "allied", "-o", log)
@@ -236,7 +238,11 @@ def test_a_move_taken_back_after_its_dice_were_seen(tmp_path: Path) -> None:
     lines = log.read_text().splitlines()[:-1]
     log.write_text("\n".join(lines) + "\n")
     assert run("play", log, "defend Grave", "--secret", allied).code == 0
-    assert run("play", log, "--secret", keeper).code == 0
+    taken_back = log.read_text()
+    ran = run("play", log, "--secret", keeper)
+    assert ran.code == 1 and log.read_text() == taken_back
+    assert ("line 9 ('allied: defend Grave') asks for value 1 of Keeper's chain, which Keeper "
+            "revealed before for another line") in " ".join(ran.err.split())
 
     ran = run("verify", log, "--secret", allied, "--secret", keeper, "--since", mailed,
               "--json")

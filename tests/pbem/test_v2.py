@@ -445,3 +445,24 @@ def test_a_party_whose_chain_runs_out_is_told_so(tmp_path: Path,
     ran = run("play", log, "--secret", secrets["keeper"])
     assert ran.code == 1
     assert "Keeper's chain of dice holds 1 rolled lines" in " ".join(ran.err.split())
+
+
+@pytest.mark.usefixtures("fast_disk", "fixed_secrets")
+def test_the_roller_remembers_which_line_each_value_was_for(tmp_path: Path) -> None:
+    """The record beside the secret file (GAME.keeper.secret.rolled): a dry run writes
+    nothing; a roll made again for the same line (its save lost, say) is allowed; the same
+    value for another line is the take-back of test_cheats.py."""
+    log, secrets = _new_game(tmp_path, "battle-card", "allied", "keeper")
+    ledger = tmp_path / "g.keeper.secret.rolled"
+    assert run("play", log, "--secret", secrets["allied"]).code == 0
+    assert run("play", log, "attack Grave", "--secret", secrets["allied"]).code == 0
+    waiting = log.read_text()
+    assert run("play", log, "--dry-run", "--secret", secrets["keeper"]).code == 0
+    assert not ledger.exists()
+    assert run("play", log, "--secret", secrets["keeper"]).code == 0
+    rolled = log.read_text()
+    assert re.search(r"^1 [0-9a-f]{16} [0-9a-f]{16}$", ledger.read_text(), re.M)
+    assert ledger.stat().st_mode & 0o077 == 0
+    log.write_text(waiting)
+    assert run("play", log, "--secret", secrets["keeper"]).code == 0
+    assert log.read_text() == rolled
