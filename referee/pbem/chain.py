@@ -345,7 +345,6 @@ class Plan:
         if not plan.chance and plan.writer is not None and plan.problem is None:
             self.last_writer = plan.writer
 
-
     def _prove(self, plan: LinePlan) -> LinePlan:
         """Protocol v2: check the chain value a line reveals, with no secret (see
         ``referee.pbem.hashchain``)."""
@@ -368,8 +367,9 @@ class Plan:
         written, value = plan.proof
         if written != index:
             self.chain_problems.append((plan.number, "protocol", (
-                f"this line reveals value {written} of {name}'s chain, but it is line {index} "
-                f"that {name} rolls: every rolled line takes the next value of the chain")))
+                f"this line reveals value {written} of {name}'s chain, but it is rolled line "
+                f"{index} of {name}, which takes value {index}: every rolled line takes the "
+                f"next value of the chain")))
             return plan
         anchor = bytes.fromhex(self.mode.commitments.get(roller, "00" * 32))
         known_index, known, known_line = self.known.get(roller, (0, anchor, None))

@@ -345,7 +345,8 @@ def test_a_chain_value_out_of_turn_is_refused(tmp_path: Path) -> None:
                                lines[number - 1])
     log.write_text("\n".join(lines) + "\n")
     said = _victim_plays(log, secrets[victim])
-    assert f"line {number}: this line reveals value 2 of Keeper's chain, but it is line 1" in said
+    assert (f"line {number}: this line reveals value 2 of Keeper's chain, but it is rolled "
+            f"line 1 of Keeper, which takes value 1") in said
 
 
 @pytest.mark.usefixtures("fast_disk", "fixed_secrets")
@@ -466,3 +467,31 @@ def test_the_roller_remembers_which_line_each_value_was_for(tmp_path: Path) -> N
     log.write_text(waiting)
     assert run("play", log, "--secret", secrets["keeper"]).code == 0
     assert log.read_text() == rolled
+
+
+@pytest.mark.usefixtures("fast_disk", "fixed_secrets")
+def test_dice_without_their_chain_value_are_refused(tmp_path: Path) -> None:
+    """A keeper who strips the chain value from a line it rolled (so that nobody can check
+    the faces it wrote) is refused at the player's next play."""
+    log, secrets = _new_game(tmp_path, "battle-card", "allied", "keeper")
+    number, _, victim = _play_until_rolled(
+        log, secrets, lambda p, c: "pass" if "pass" in c else c[0], r": attack .*\[chain ")
+    lines = _edit_first_die(log, number).splitlines()
+    lines[number - 1] = re.sub(r" \[chain \d+ [0-9a-f]{64}\]", "", lines[number - 1])
+    log.write_text("\n".join(lines) + "\n")
+    said = _victim_plays(log, secrets[victim])
+    assert f"line {number}: the dice on this line are written without Keeper's chain value" in said
+
+
+@pytest.mark.usefixtures("fast_disk", "fixed_secrets")
+def test_a_crate_shown_without_its_opening_is_refused(tmp_path: Path) -> None:
+    """The German shows the crate but leaves out the nonce that opens his commitment: nobody
+    could check the value, and the Allied player's next play refuses the line."""
+    log, secrets = _new_game(tmp_path, "arnhem44", "german", "allied", ARNHEM_START)
+    assert run("play", log, "rig Son-bridge 7", "--secret", secrets["german"]).code == 0
+    number, _, _ = _play_until_rolled(log, secrets, arnhem_choice, r"reveal 7")
+    lines = log.read_text().splitlines()
+    lines[number - 1] = re.sub(r" \[open crate-1 [0-9a-f]{64}\]", "", lines[number - 1])
+    log.write_text("\n".join(lines) + "\n")
+    said = _victim_plays(log, secrets["allied"])
+    assert f"line {number}: crate 1 is shown as 7 without its opening" in said
