@@ -499,3 +499,26 @@ def test_a_crate_shown_without_its_opening_is_refused(tmp_path: Path) -> None:
     log.write_text("\n".join(lines) + "\n")
     said = _victim_plays(log, secrets["allied"])
     assert f"line {number}: crate 1 is shown as 7 without its opening" in said
+
+
+@pytest.mark.usefixtures("fast_disk")
+def test_joining_a_v1_game_commits_as_v1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A v1 game opened before v2 and joined after: the joiner's commitment is a v1 one (the
+    log's tag says which), and the game plays and verifies under v1."""
+    from referee.pbem import header
+
+    log = tmp_path / "g.log"
+    with monkeypatch.context() as patch:  # the referee of before: it wrote v1 headers
+        patch.setattr(header, "CURRENT_PROTOCOL", "v1")
+        assert run("new", "battle-card", "--commit", "--side", "allied", "-o", log).code == 0
+    assert '[Pbem "v1"]' in log.read_text()
+    assert run("join", log).code == 0
+    keeper = read_secret(tmp_path / "g.keeper.secret")
+    assert f'[KeeperCommit "{keeper.commitment}"]' in log.read_text()
+    assert run("play", log, "--secret", tmp_path / "g.allied.secret").code == 0
+    assert run("play", log, "attack Grave", "--secret", tmp_path / "g.allied.secret").code == 0
+    assert run("play", log, "--secret", tmp_path / "g.keeper.secret").code == 0
+    assert "[chain " not in log.read_text()
+    ran = run("verify", log, "--secret", tmp_path / "g.allied.secret", "--secret",
+              tmp_path / "g.keeper.secret")
+    assert ran.code == 0 and "verdict: proved" in ran.out
