@@ -27,10 +27,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.core.log import ActionLine, Expectation, ParsedLog, TurnAssertion
 from referee.core.names import normalise
+from referee.pbem.hashchain import descends, proof_of
 from referee.pbem.keys import frame, mac, same
 from referee.pbem.mode import MODERATOR, DiceMode, Mode, commit_tag, who
 
@@ -223,6 +224,16 @@ class LinePlan:
     roller: str | None
     problem: str | None = None
     """Why the line cannot be in this chain (no side named, a move mixed with a roll...)."""
+    recorded: bool = False
+    """The line records dice (``{d6: 4}``, ``{cup: 506}``)."""
+    index: int | None = None
+    """Protocol v2: the number of the roller's chain value this line takes when it rolls
+    (one more than the lines the roller rolled before it)."""
+    proof: tuple[int, bytes] | None = None
+    """Protocol v2: the chain value the line reveals, ``[chain i HEX]``, as written."""
+    proved: bytes | None = None
+    """Protocol v2: the line's chain value, once it is known to descend from the roller's
+    anchor (its dice can then be checked with no secret)."""
 
 
 @dataclass(frozen=True)
@@ -256,6 +267,14 @@ class Plan:
     """The link a new line would follow."""
     last_writer: str | None = None
     """The writer of the last side's move (``None``: no move yet)."""
+    rolled: dict[str, int] = field(default_factory=dict)
+    """Protocol v2: how many lines each party has rolled so far."""
+    known: dict[str, tuple[int, bytes, int | None]] = field(default_factory=dict)
+    """Protocol v2: each party's last chain value proved (index, value, its line; the anchor
+    at index 0 before any)."""
+    chain_problems: list[tuple[int, str, str]] = field(default_factory=list)
+    """Protocol v2: ``(line, kind, reason)`` of each chain value missing, out of place or
+    forged, found with no secret."""
 
     def next_party(self, party: str) -> str:
         parties = self.mode.parties
@@ -300,10 +319,24 @@ class Plan:
                     problem = "in a two-secret game every move names its side ('allied: ...')"
                 elif roller is None:
                     problem = f"'{line.side}' is not a side of this game"
+        recorded = any(item.dice is not None for item in line.items)
+        if not self.mode.v2:
+            return LinePlan(line.number, line.text, chance, body, seal, self.link, writer,
+                            roller, problem, recorded)
+        if chance and len(line.items) > 1 and problem is None:
+            problem = (
+                "under protocol v2 each chance step is a line of its own (as 'referee play' "
+                "writes them), so that no grouping of the steps changes their dice: write "
+                + " and ".join(f"'{item.command}'" for item in line.items)
+                + " on lines of their own"
+            )
+        index = self.rolled.get(roller, 0) + 1 if roller is not None else None
         return LinePlan(line.number, line.text, chance, body, seal, self.link, writer, roller,
-                        problem)
+                        problem, recorded, index, proof_of(comment_of(line.text)))
 
     def add(self, plan: LinePlan) -> None:
+        if self.mode.v2:
+            plan = self._prove(plan)
         self.lines[plan.number] = plan
         if plan.seal is not None:
             self.link = bytes.fromhex(plan.seal)
@@ -311,6 +344,45 @@ class Plan:
             self.link = hashlib.sha256(frame("unsealed", self.link, plan.body)).digest()
         if not plan.chance and plan.writer is not None and plan.problem is None:
             self.last_writer = plan.writer
+
+    def _prove(self, plan: LinePlan) -> LinePlan:
+        """Protocol v2: check the chain value a line reveals, with no secret (see
+        ``referee.pbem.hashchain``)."""
+        roller = plan.roller
+        if roller is None or plan.problem is not None:
+            return plan
+        name = who(roller)
+        if not plan.recorded:
+            if plan.proof is not None:
+                self.chain_problems.append((plan.number, "protocol", (
+                    f"this line rolled no dice, but it carries a value of {name}'s chain: "
+                    f"only a line with its dice written reveals one")))
+            return plan
+        self.rolled[roller] = index = (plan.index or 0)
+        if plan.proof is None:
+            self.chain_problems.append((plan.number, "protocol", (
+                f"the dice on this line are written without {name}'s chain value "
+                f"([chain {index} ...]): nobody can check them ('referee play' writes it)")))
+            return plan
+        written, value = plan.proof
+        if written != index:
+            self.chain_problems.append((plan.number, "protocol", (
+                f"this line reveals value {written} of {name}'s chain, but it is rolled line "
+                f"{index} of {name}, which takes value {index}: every rolled line takes the "
+                f"next value of the chain")))
+            return plan
+        anchor = bytes.fromhex(self.mode.commitments.get(roller, "00" * 32))
+        known_index, known, known_line = self.known.get(roller, (0, anchor, None))
+        if not descends(roller, value, index, known, known_index):
+            before = (f"the value {name} revealed at line {known_line}" if known_line
+                      else f"{name}'s commitment [{commit_tag(roller)}]")
+            self.chain_problems.append((plan.number, "dice-mismatch", (
+                f"value {index} of {name}'s chain written here does not hash down to "
+                f"{before}: these dice were not rolled from {name}'s committed chain (the "
+                f"dice, or the chain value, were changed after they were rolled)")))
+            return plan
+        self.known[roller] = (index, value, plan.number)
+        return replace(plan, proved=value)
 
 
 def plan_of(log: ParsedLog, mode: Mode) -> Plan:
@@ -353,4 +425,6 @@ def broken_seals(plan: Plan, secrets: dict[str, str]) -> list[tuple[int, str, st
                     f"the seal does not match {who(writer)}'s secret: this line, or the "
                     f"line before it, was changed, moved or inserted after it was written"
                 )))
+    if plan.chain_problems:  # by line; on one line, after what its seal shows
+        broken = sorted(broken + plan.chain_problems, key=lambda found: found[0])
     return broken

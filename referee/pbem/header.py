@@ -14,7 +14,8 @@ from referee.core.names import normalise
 from referee.core.parsing import find_game
 from referee.pbem.chain import POSITION_DIGEST_TAG, start_checks, start_seal, start_seal_tag
 from referee.pbem.errors import CommitmentError, NotAllowed, PbemError
-from referee.pbem.keys import PROTOCOL, Secret, new_secret, secret_file_text
+from referee.pbem.hashchain import CURRENT_PROTOCOL, commitment_for
+from referee.pbem.keys import Secret, new_secret, secret_file_text
 from referee.pbem.mode import (
     MODERATOR,
     PROTOCOL_TAG,
@@ -61,8 +62,8 @@ def committed_header(game: str, scenario: str | None, side: str | None,
         lines += _position_tags(position, out)
     lines += [
         f'[Dice "{CURRENT_DICE_VERSION}"]',
-        f'[{PROTOCOL_TAG} "{PROTOCOL}"]',
-        f'[{commit_tag(party)} "{secret.commitment}"]',
+        f'[{PROTOCOL_TAG} "{CURRENT_PROTOCOL}"]',
+        f'[{commit_tag(party)} "{commitment_for(secret, CURRENT_PROTOCOL)}"]',
     ]
     text = "\n".join(lines) + "\n"
     return _sealed(text, str(out or "the new log"), out, secret, len(lines)), secret
@@ -134,7 +135,8 @@ def joined_header(text: str, source: str, side: str | None,
     secret = new_secret(party)
     lines = text.splitlines()
     last_tag = max(tag_lines(text).values())
-    lines.insert(last_tag, f'[{commit_tag(party)} "{secret.commitment}"]')
+    # The joiner commits as the log's protocol says (a v1 game stays v1).
+    lines.insert(last_tag, f'[{commit_tag(party)} "{commitment_for(secret, mode.protocol)}"]')
     return _sealed("\n".join(lines) + "\n", source, path, secret, last_tag + 1), secret
 
 

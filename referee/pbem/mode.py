@@ -19,6 +19,7 @@ from typing import Any
 from referee.core.engine import Engine
 from referee.core.log import ParsedLog
 from referee.pbem.errors import CommitmentError
+from referee.pbem.hashchain import PROTOCOLS, V2
 from referee.pbem.keys import PROTOCOL
 
 MODERATOR = "moderator"
@@ -70,6 +71,13 @@ class Mode:
     commitments: dict[str, str] = field(default_factory=dict)
     tag_lines: dict[str, int] = field(default_factory=dict)
     """The line of each party's commitment tag."""
+    protocol: str = PROTOCOL
+    """``[Pbem "..."]``: ``v1`` (a log without the tag too) or ``v2`` (referee.pbem.hashchain)."""
+
+    @property
+    def v2(self) -> bool:
+        """Dice and reveals that anyone can check, with no secret (protocol v2)."""
+        return self.protocol == V2 and self.committed
 
     @property
     def committed(self) -> bool:
@@ -106,10 +114,10 @@ def mode_of(log: ParsedLog, engine: Engine[Any, Any], text: str = "") -> Mode:
     itself (a seed beside a commitment, a commitment of no side, a malformed digest)."""
     numbers = tag_lines(text)
     version = log.tags.get(PROTOCOL_TAG, PROTOCOL)
-    if version != PROTOCOL:
+    if version not in PROTOCOLS:
         raise CommitmentError(
             f'[{PROTOCOL_TAG} "{version}"] is a play-by-email protocol this referee does not '
-            f"know ({PROTOCOL})"
+            f"know ({', '.join(PROTOCOLS)})"
         )
     parties = parties_of(engine)
     by_tag = {commit_tag(p): p for p in parties}
@@ -147,6 +155,6 @@ def mode_of(log: ParsedLog, engine: Engine[Any, Any], text: str = "") -> Mode:
                 f"the log has both a moderator's [{SEED_COMMIT}] and a side's commitment; "
                 f"a game is either moderated or two-secret"
             )
-        return Mode(DiceMode.MODERATED, (MODERATOR,), found, lines)
+        return Mode(DiceMode.MODERATED, (MODERATOR,), found, lines, version)
     order = tuple(found) + tuple(p for p in parties if p not in found)
-    return Mode(DiceMode.TWO_SECRET, order, found, lines)
+    return Mode(DiceMode.TWO_SECRET, order, found, lines, version)

@@ -19,14 +19,18 @@ from referee.core.parsing import MAX_LINE_CHARS, parse_log
 from referee.pbem.chain import (
     broken_seals,
     code_of,
+    comment_of,
     is_chance,
     make_seal,
     seal_of,
     seal_text,
+    written_body,
 )
 from referee.pbem.errors import MissingSecret, MoveTextError, NotAllowed, PbemError
+from referee.pbem.hashchain import proof_of, proof_text
+from referee.pbem.hidden import OPENING, conceal, keeper_of, openings
 from referee.pbem.hidden import check as check_hidden
-from referee.pbem.hidden import conceal, keeper_of
+from referee.pbem.ledger import Revealed, check_and_record
 from referee.pbem.mode import DiceMode, who
 from referee.pbem.table import (
     NextStep,
@@ -100,12 +104,34 @@ def play(table: Table, move: str | None, *, dry_run: bool = False,
         hint = "; give the move to play" if step.kind == "move" else ""
         hint += "".join(f"; {note}" for note in writer.notes)
         raise PbemError(f"nothing to play: {step.sentence()}{hint}")
+    _remember_reveals(table, writer, dry_run)
     result = PlayResult(table.source, writer.written, writer.table.text,
                         writer.replay.next, saved=False, notes=writer.notes)
     if not dry_run and path is not None:
         save(path, table.text, writer.table.text)
         result.saved = True
     return result
+
+
+def _remember_reveals(table: Table, writer: _Writer, dry_run: bool) -> None:
+    """Protocol v2: refuse to reveal a chain value for another line than the one it was
+    revealed for before, and remember the values revealed now (``referee.pbem.ledger``)."""
+    if not table.mode.v2:
+        return
+    plans = writer.replay.plan.lines
+    by_party: dict[str, list[Revealed]] = {}
+    for written in writer.written:
+        planned = plans.get(written.number)
+        proof = proof_of(comment_of(written.text))
+        seal = seal_of(written.text)
+        if planned is None or proof is None or seal is None or planned.roller is None:
+            continue
+        by_party.setdefault(planned.roller, []).append(
+            Revealed(proof[0], seal, written.number, written_body(written.text)))
+    for party, revealed in by_party.items():
+        if party in table.secrets:
+            check_and_record(table.secrets[party], table.mode.commitments.get(party, ""),
+                             revealed, dry_run=dry_run)
 
 
 def play_file(path: Path, move: str | None, secret_files: Sequence[Path] = (), *,
@@ -140,21 +166,24 @@ def save(path: Path, old: str, new: str) -> None:
 
 
 def _refuse_broken(table: Table, replay: Replay) -> None:
+    """Refuse a log that breaks the rules or shows tampering: the earliest line first, and on
+    one line the tampering (a forged reveal explains the rules it upsets later)."""
     problems = replay.problems
-    if problems:
+    secrets = {party: s.value for party, s in table.secrets.items()}
+    broken = broken_seals(replay.plan, secrets)
+    lines = {line.number: line for line in table.log.actions}
+    broken += [(f.line or 0, f.kind, f.message) for f in check_hidden(
+        replay.report.events, replay.plan, lines, secrets).findings]
+    first_broken = min(broken, key=lambda found: found[0]) if broken else None
+    if problems and (first_broken is None or (problems[0].line or 0) < first_broken[0]):
         first = problems[0]
         raise NotAllowed(
             f"the log already breaks the rules at line {first.line} ({first.kind}: "
             f"{first.message}); it must be mended before anyone plays on "
             f"('referee verify {table.source}' shows every problem)"
         )
-    secrets = {party: s.value for party, s in table.secrets.items()}
-    broken = broken_seals(replay.plan, secrets)
-    lines = {line.number: line for line in table.log.actions}
-    broken += [(f.line or 0, f.kind, f.message) for f in check_hidden(
-        replay.report.events, replay.plan, lines, secrets).findings]
-    if broken:
-        number, _, reason = broken[0]
+    if first_broken is not None:
+        number, _, reason = first_broken
         raise NotAllowed(f"line {number}: {reason}; refusing to play on a tampered log "
                          f"('referee verify' tells more)")
 
@@ -244,7 +273,8 @@ class _Writer:
         party = keeper_of(self.mode, side)
         if party not in self.table.secrets:
             return commands  # _seal_for refuses the line: its writer's secret is missing
-        return conceal(commands, self.table.secrets[party].value, self.replay.plan.link)
+        return conceal(commands, self.table.secrets[party].value, self.replay.plan.link,
+                       v2=self.mode.v2)
 
     # -- writing one line ----------------------------------------------------------------
 
@@ -281,16 +311,18 @@ class _Writer:
         secrets = {party: s.value for party, s in self.table.secrets.items()}
         lines = {line.number: line for line in trial.log.actions}
         changed = [f for f in check_hidden(tried.report.events, tried.plan, lines,
-                                           secrets).findings if f.line == number]
+                                           secrets, writing=number).findings
+                   if f.line == number]
         if changed:
             raise NotAllowed(f"{changed[0].message}; nothing was written")
         if awaiting:
             party = tried.next.party
             line = f"{code}  # awaiting {who(party)}'s dice" + (f" {seal_text(seal)}"
                                                                if seal else "")
+            line += "".join(f" {text}" for text in _openings(trial, tried, number))
             self._commit(base + line + "\n", Written(number, line, (), awaiting=party))
             return
-        line, events = _finished(code, tried, number, seal)
+        line, events = _finished(code, tried, number, seal, _openings(trial, tried, number))
         self._commit(base + line + "\n", Written(number, line, events))
 
     def _fill(self, number: int) -> None:
@@ -303,7 +335,8 @@ class _Writer:
         here = [p for p in tried.report.problems if p.line == number]
         if here:
             raise IllegalPlay(here[0], code)
-        line, events = _finished(code, tried, number, seal)
+        line, events = _finished(code, tried, number, seal,
+                                 _openings(self.table, tried, number))
         lines[number - 1] = line
         self._commit("\n".join(lines) + "\n", Written(number, line, events, filled=True))
 
@@ -347,15 +380,31 @@ class _Writer:
             self.replay = self.table.replay(settle=False)
 
 
-def _finished(code: str, tried: Replay, number: int, seal: str | None) -> tuple[str,
-                                                                            tuple[str, ...]]:
+def _openings(table: Table, tried: Replay, number: int) -> list[str]:
+    """Protocol v2: the nonces of the hidden values line ``number`` shows (``[open SLOT
+    HEX]``), the ones the line published already first."""
+    lines = {line.number: line for line in table.log.actions}
+    kept = [f"[open {slot} {value}]" for slot, value in
+            OPENING.findall(lines[number].text)] if number in lines else []
+    return kept or openings(tried.report.events, tried.plan, lines, tried.dice.secrets,
+                            number)
+
+
+def _finished(code: str, tried: Replay, number: int, seal: str | None,
+              opened: Sequence[str] = ()) -> tuple[str, tuple[str, ...]]:
     """Line ``number`` as written: its commands with the dice rolled on it, then a comment
-    with the first thing that happened and the seal; and everything that happened."""
+    with the first thing that happened and the seal; and everything that happened.
+    ``opened``: the nonces of the hidden values it shows (protocol v2)."""
     line = _with_dice(code, tried.dice.captured)
     events = tuple(tried.events_of(number))
     comment = _results(tried, number)
     if seal:
         comment = f"{comment} {seal_text(seal)}".strip()
+    if tried.dice.proof is not None and any(tried.dice.captured):
+        # Protocol v2: the roller's chain value, so anyone can check these dice at once.
+        comment = f"{comment} {proof_text(*tried.dice.proof)}".strip()
+    if opened:
+        comment = f"{comment} {' '.join(opened)}".strip()
     return (f"{line}  # {comment}" if comment else line), events
 
 

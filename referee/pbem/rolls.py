@@ -16,7 +16,8 @@ from referee.core.dice import DiceStream, Roll
 from referee.core.errors import DiceMissing
 from referee.core.log import ActionLine
 from referee.core.replay import DiceAt
-from referee.pbem.chain import Plan, dice_seed
+from referee.pbem.chain import LinePlan, Plan, dice_seed
+from referee.pbem.hashchain import ChainExhausted, chain_of, dice_key
 from referee.pbem.keys import Secret
 from referee.pbem.mode import MODERATOR, DiceMode, who
 
@@ -62,6 +63,8 @@ class PbemDice:
     """(line, party) of each line that waits for a party's roll."""
     checked: set[int] = field(default_factory=set)
     """Lines whose recorded dice were compared with what a committed secret rolls."""
+    proof: tuple[int, bytes] | None = None
+    """Protocol v2: the chain value the ``capture`` line reveals (its roller's next one)."""
     _capturing: bool = False
 
     def __post_init__(self) -> None:
@@ -81,6 +84,8 @@ class PbemDice:
         if line is None or line.number not in self.plan.lines:
             return DiceAt(None, draw)
         plan = self.plan.lines[line.number]
+        if self.plan.mode.v2:
+            return self._v2(line, plan, draw, line_draw)
         roller = plan.roller
         recorded = any(item.dice is not None for item in line.items)
         at = DiceAt(None, draw)
@@ -98,6 +103,32 @@ class PbemDice:
         if at.stream is not None:
             self.checked.add(line.number)
         return at
+
+    def _v2(self, line: ActionLine, plan: LinePlan, draw: int, line_draw: int) -> DiceAt:
+        """Protocol v2: a line's dice are keyed by its roller's chain value, which the line
+        reveals; anyone checks them, and the roller's own secret makes them when it writes the
+        line (``capture``)."""
+        roller = plan.roller
+        if roller is None or plan.problem is not None or plan.seal is None:
+            return DiceAt(None, draw)
+        value = plan.proved
+        source = f"{who(roller)}'s committed chain"
+        if line.number == self.capture and roller in self.secrets and plan.index is not None:
+            try:
+                value = chain_of(self.secrets[roller].value, roller).value(plan.index)
+            except ChainExhausted as error:
+                raise DiceMissing(str(error)) from None
+            self.proof = (plan.index, value)
+            at = DiceAt(DiceStream(dice_key(value, plan.link, plan.body, plan.seal)),
+                        line_draw, source)
+            return self._captured(line, at)
+        if not plan.recorded:
+            return DiceAt(_Awaited(roller, line.number, self), 0)
+        if value is None:  # a chain value missing or forged: the plan reports it
+            return DiceAt(None, draw)
+        self.checked.add(line.number)
+        return DiceAt(DiceStream(dice_key(value, plan.link, plan.body, plan.seal)), line_draw,
+                      source)
 
     def _captured(self, line: ActionLine | None, at: DiceAt) -> DiceAt:
         if line is None or line.number != self.capture or at.stream is None:

@@ -19,6 +19,7 @@ from referee.core.reading import read_bounded
 from referee.core.replay import MAX_CHOICES, Replayer, Report
 from referee.pbem.chain import Plan, code_of, plan_of
 from referee.pbem.errors import LogBusy, PbemError, SecretFileError, SecretMismatch
+from referee.pbem.hashchain import commitment_for
 from referee.pbem.keys import Secret, read_secret, same
 from referee.pbem.mode import DiceMode, Mode, commit_tag, mode_of, who
 from referee.pbem.rolls import PbemDice
@@ -240,7 +241,7 @@ def _match(mode: Mode, secrets: Sequence[Secret]) -> tuple[dict[str, Secret],
                 f"[{commit_tag(party)}]" + (f" (its parties: {', '.join(mode.parties)})"
                                             if mode.parties else "")
             )))
-        elif not same(secret.commitment, expected):
+        elif not same(commitment_for(secret, mode.protocol), expected):
             line = mode.tag_lines.get(party)
             rejected.append((secret, (
                 f"the secret in {secret.source} is not the one {who(party)} committed to in "

@@ -17,6 +17,7 @@ from referee.core.errors import UNREADABLE_KINDS, Problem
 from referee.core.log import ActionLine, ParsedLog
 from referee.core.replay import Report
 from referee.pbem.chain import (
+    LinePlan,
     broken_seals,
     free_tags,
     opening_lines,
@@ -173,6 +174,9 @@ def _committed(table: Table, replay: Replay, verdict: Verdict,
         sealed = [p for p in plans if p.writer == party]
         rolled = [p for p in plans if p.roller == party and p.number in replay.dice.checked]
         name = who(party)
+        if mode.v2:
+            _committed_v2(table, party, sealed, rolled, bad, verdict)
+            continue
         if party in table.secrets:
             good = sum(1 for p in sealed if p.number not in bad)
             verdict.proved.append(
@@ -188,6 +192,25 @@ def _committed(table: Table, replay: Replay, verdict: Verdict,
             )
         else:
             verdict.unchecked.append(f"{who(party)} has not committed yet")
+
+
+def _committed_v2(table: Table, party: str, sealed: list[LinePlan], rolled: list[LinePlan],
+                  bad: set[int], verdict: Verdict) -> None:
+    """Protocol v2: the dice are proved by the chain values the lines reveal, with or without
+    the roller's secret; only the seals need the writer's."""
+    name = who(party)
+    if party not in table.mode.commitments:
+        verdict.unchecked.append(f"{name} has not committed yet")
+        return
+    verdict.proved.append(f"the dice of {_lines(len(rolled))} rolled by {name} follow "
+                          f"{name}'s committed chain (checked with no secret)")
+    if party in table.secrets:
+        good = sum(1 for p in sealed if p.number not in bad)
+        verdict.proved.append(f"{good} of the {_lines(len(sealed))} {name} wrote carry "
+                              f"{name}'s seal")
+    else:
+        verdict.unchecked.append(f"{name}'s seals ({_lines(len(sealed))}): give {name}'s "
+                                 f"secret file")
 
 
 def _hidden(table: Table, replay: Replay, verdict: Verdict,

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from referee.pbem.chain import start_seal
+from referee.pbem.hashchain import CURRENT_PROTOCOL, commitment_for
 from referee.pbem.keys import new_secret, write_secret
 from referee.pbem.table import open_text
 
@@ -160,7 +161,8 @@ def test_a_swapped_commitment(two_secret: Game, tmp_path: Path) -> None:
     other = tmp_path / "other.secret"
     secret = new_secret("keeper")
     write_secret(other, secret, "battle-card", "g.log")
-    text = re.sub(r'\[KeeperCommit "[0-9a-f]+"\]', f'[KeeperCommit "{secret.commitment}"]', text)
+    swapped = commitment_for(secret, CURRENT_PROTOCOL)  # a v2 commitment: the chain's anchor
+    text = re.sub(r'\[KeeperCommit "[0-9a-f]+"\]', f'[KeeperCommit "{swapped}"]', text)
     table = open_text(text, "cheat.log")  # the keeper reseals the start with its new secret
     seal = start_seal(secret.value, table.log, table.mode, "keeper")
     text = re.sub(r'\[KeeperSeal "[0-9a-f]+"\]', f'[KeeperSeal "{seal}"]', text)
@@ -220,7 +222,9 @@ def test_play_refuses_a_log_whose_own_lines_were_changed(tmp_path: Path) -> None
 
 def test_a_move_taken_back_after_its_dice_were_seen(tmp_path: Path) -> None:
     """The player deletes the keeper's unwelcome roll and plays another move: the log alone
-    is consistent, so the keeper compares it with the copy mailed ('--since')."""
+    is consistent, but under protocol v2 the keeper's own next 'play' refuses to reveal the
+    same chain value for another line (it remembers, beside its secret file, which line each
+    value was for); the copy mailed shows it too ('--since')."""
     log = tmp_path / "g.log"
     allied, keeper = tmp_path / "g.allied.secret", tmp_path / "g.keeper.secret"
     run("new", "battle-card", "--commit", "--side", "allied", "-o", log)
@@ -234,7 +238,11 @@ def test_a_move_taken_back_after_its_dice_were_seen(tmp_path: Path) -> None:
     lines = log.read_text().splitlines()[:-1]
     log.write_text("\n".join(lines) + "\n")
     assert run("play", log, "defend Grave", "--secret", allied).code == 0
-    assert run("play", log, "--secret", keeper).code == 0
+    taken_back = log.read_text()
+    ran = run("play", log, "--secret", keeper)
+    assert ran.code == 1 and log.read_text() == taken_back
+    assert ("line 9 ('allied: defend Grave') asks for value 1 of Keeper's chain, which Keeper "
+            "revealed before for another line") in " ".join(ran.err.split())
 
     ran = run("verify", log, "--secret", allied, "--secret", keeper, "--since", mailed,
               "--json")
@@ -248,8 +256,9 @@ def test_a_move_taken_back_after_its_dice_were_seen(tmp_path: Path) -> None:
 
 
 def test_not_checked_counts_only_the_lines_with_dice(tmp_path: Path) -> None:
-    """With only the player's secret, the keeper's part left unchecked counts the lines whose
-    dice the keeper's secret rolled (three attacks), not the 'pass' that rolled none."""
+    """With only the player's secret, the keeper's dice are proved by its chain (protocol v2),
+    counting the lines whose dice the keeper rolled (three attacks), not the 'pass' that
+    rolled none."""
     log = tmp_path / "g.log"
     run("new", "battle-card", "--commit", "--side", "allied", "-o", log)
     run("join", log)
@@ -262,4 +271,4 @@ def test_not_checked_counts_only_the_lines_with_dice(tmp_path: Path) -> None:
     assert run("play", log, "pass", *allied).code == 0
     ran = run("verify", log, *allied)
     assert ran.code == 0
-    assert "the dice rolled with Keeper's secret (3 lines)" in ran.out
+    assert "the dice of 3 lines rolled by Keeper follow Keeper's committed chain" in ran.out

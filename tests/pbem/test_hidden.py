@@ -80,10 +80,12 @@ def verify(log: Path, path: Path | None = None) -> dict[str, object]:
 
 
 def test_the_log_holds_a_commitment_and_never_the_value(game: Path) -> None:
+    """Protocol v2: the commitment is a whole SHA-256 (64 hex digits), the reveal publishes
+    its nonce."""
     text = game.read_text()
     rig = next(line for line in text.splitlines() if line.startswith("german: rig"))
     code, comment = rig.split("#", 1)
-    assert re.fullmatch(r"german: rig Son-bridge hidden [0-9a-f]{16}", code.strip())
+    assert re.fullmatch(r"german: rig Son-bridge hidden [0-9a-f]{64}", code.strip())
     assert not re.search(r"\b7\b", comment.split("[seal")[0])
     assert re.search(r"^german: reveal 7", text, re.M)
 
@@ -94,10 +96,15 @@ def test_verify_opens_the_commitment_and_checks_the_reveal(game: Path) -> None:
     assert any("crate 1 (line" in p and "= 7" in str(p) for p in data["proved"])  # type: ignore[union-attr]
 
 
-def test_without_the_secret_the_hidden_value_is_unchecked(game: Path) -> None:
+def test_without_the_secret_the_shown_value_is_proved_all_the_same(game: Path) -> None:
+    """Protocol v2: the reveal publishes the commitment's nonce, so anyone checks the value
+    shown against the commitment, with no secret."""
     ran = run("verify", game, "--json")
     data = json.loads(ran.out)
-    assert any("hidden value" in u for u in data["unchecked"])
+    assert data["findings"] == []
+    assert any("opens the commitment German wrote (checked with no secret): crate 1" in p
+               for p in data["proved"])
+    assert not any("hidden value" in u for u in data["unchecked"])
 
 
 def test_tampered_reveal_is_a_changed_hidden_choice(game: Path, tmp_path: Path) -> None:
