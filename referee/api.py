@@ -100,11 +100,23 @@ def new_seed() -> str:
     return secrets.token_hex(8)
 
 
-def new_log(game: str, scenario: str | None = None, seed: str | None = None) -> str:
-    """The header of a new log of ``game`` (checked by setting the game up)."""
+def new_log(game: str, scenario: str | None = None, seed: str | None = None,
+            scenario_file: Path | None = None) -> str:
+    """The header of a new log of ``game`` (checked by setting the game up).
+    ``scenario_file``: the game is played on this scenario file of the user's own, which
+    the log names (``[Scenario "file:NAME"]``) and which must lie beside it (checked)."""
+    from referee.core.ownscenario import PREFIX, engine_of, folder_of, read_scenario_file
+
     entry = game_entry(game)
     engine = engine_for(entry.id)
-    engine.setup(scenario, {})
+    if scenario_file is not None:
+        if scenario is not None:
+            raise HeaderError("give --scenario or --scenario-file, not both")
+        engine = engine_of(read_scenario_file(folder_of(scenario_file) or Path("."),
+                                              scenario_file.name), engine)
+        scenario = PREFIX + scenario_file.name
+    else:
+        engine.setup(scenario, {})
     lines = [f'[Game "{entry.id}"]']
     if scenario:
         lines.append(f'[Scenario "{scenario}"]')
@@ -114,6 +126,49 @@ def new_log(game: str, scenario: str | None = None, seed: str | None = None) -> 
         lines.append(f'[Dice "{CURRENT_DICE_VERSION}"]')
         lines.append(f'[Seed "{seed}"]')
     return "\n".join(lines) + "\n"
+
+
+LOG_FORMAT_DOCS = {
+    "battle-card": "docs/log-format.md",
+    "wwiic": "docs/wwiic-log-format.md",
+    "koenig-eindhoven": "docs/koenig-eindhoven-log-format.md",
+    "arnhem44": "docs/arnhem44-log-format.md",
+}
+"""Where each game's log lines are documented (beside docs/log-format.md, every game's)."""
+
+NEXT_CHOICES = 5
+"""How many of the first decision's answers ``referee new`` shows."""
+
+
+def first_steps(header: str, folder: Path | None = None) -> list[str]:
+    """What to write after a new log's ``header``, in lines for a player: the first
+    decision and some of its answers as log lines, and where the format is documented.
+    ``folder``: where the log will lie (its scenario file, if it names one, is there)."""
+    from referee.core.ownscenario import apply_scenario_file
+
+    report = replay(apply_scenario_file(parse_log(header, "<new>"), header, folder))
+    game = report.game or ""
+    pending = report.pending()
+    lines: list[str] = []
+    if pending is not None:
+        side = str(pending["side"])
+        lines.append(f"next: {pending['text']}")
+        if side == "referee":
+            lines.append("  write the roll as a line, with the dice you rolled at the table in "
+                         "braces after it ({d6: 4 2}, as many as the step says; with a [Seed] "
+                         "the referee rolls), for example:")
+            prefix = ""
+        else:
+            lines.append("  write the move as a line, its side first, for example:")
+            prefix = f"{side}: "
+        for choice in pending["choices"][:NEXT_CHOICES]:
+            lines.append(f"    {prefix}{choice}")
+        if len(pending["choices"]) > NEXT_CHOICES or pending["more"]:
+            lines.append("    ... ('referee moves LOG' lists every answer)")
+    docs = sorted({"docs/log-format.md", LOG_FORMAT_DOCS.get(game, "docs/log-format.md")})
+    lines.append(f"the log format: {' and '.join(docs)} in the referee's source; "
+                 f"'referee examples' lists logs to read")
+    return lines
 
 
 __all__ = [

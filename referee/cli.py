@@ -104,6 +104,14 @@ def _refuse_output(out: Path, force: bool, inputs: list[Path | None], *,
         _fail(refusal)
 
 
+def same_folder(a: Path, b: Path) -> bool:
+    """``a`` and ``b`` lie in one folder (links followed)."""
+    import os
+
+    return os.path.realpath(a.parent if str(a.parent) else ".") == os.path.realpath(
+        b.parent if str(b.parent) else ".")
+
+
 def _fail(message: str, code: int = 2) -> NoReturn:
     console = output.make_console(stderr=True)
     console.print(f"[bold red]error:[/] {output.markup_free(message)}")
@@ -311,26 +319,35 @@ def _position_json(report: api.Report) -> NoReturn:
 @click.option("--position", type=click.Path(path_type=Path, dir_okay=False),
               help="With --commit: start from this position file, beside -o LOG (its "
               "SHA-256 is sealed in the header).")
+@click.option("--scenario-file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Play on this scenario file of your own, beside the log "
+              "([Scenario \"file:NAME\"]; with --commit its SHA-256 is sealed).")
 def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
         out: Path | None, commit: bool, side: str | None, secret_out: Path | None,
-        position: Path | None = None) -> None:
-    """The header of a new log of GAME."""
+        position: Path | None = None, scenario_file: Path | None = None) -> None:
+    """The header of a new log of GAME; on standard error, what to write next (the first
+    decision and its answers as log lines) and where the log format is documented."""
     if seed is not None and random_seed:
         raise click.UsageError("give --seed or --random-seed, not both")
     if commit:
         if seed is not None or random_seed:
             raise click.UsageError("a committed game keeps its seed secret: leave out --seed")
-        _new_committed(game, scenario, side, out, secret_out, position)
+        _new_committed(game, scenario, side, out, secret_out, position, scenario_file)
         return
     if side is not None or secret_out is not None or position is not None:
         raise click.UsageError("--side, --secret-out and --position go with --commit")
     if random_seed:
         seed = api.new_seed()
+    if scenario_file is not None and out is not None and not same_folder(scenario_file, out):
+        _fail(f"the scenario file {scenario_file} must lie in the folder of {out}: a log names "
+              f"only files beside it")
     try:
-        text = api.new_log(game, scenario, seed)
+        text = api.new_log(game, scenario, seed, scenario_file)
+        steps = api.first_steps(text, scenario_file.parent if scenario_file else None)
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
     _emit_new_file(text, out, "new")
+    click.echo("\n".join(steps), err=True)
 
 
 @main.command()
@@ -607,11 +624,12 @@ def _refused(error: RefereeError) -> NoReturn:
 
 
 def _new_committed(game: str, scenario: str | None, side: str | None, out: Path | None,
-                   secret_out: Path | None, position: Path | None = None) -> None:
+                   secret_out: Path | None, position: Path | None = None,
+                   scenario_file: Path | None = None) -> None:
     from referee.pbem.header import create
 
     try:
-        created = create(game, scenario, side, out, secret_out, position)
+        created = create(game, scenario, side, out, secret_out, position, scenario_file)
     except ScenarioError as error:
         _fail(str(error))
     except RefereeError as error:

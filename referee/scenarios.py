@@ -17,6 +17,8 @@ def check_file(path: Path) -> list[str]:
     try:
         data = read_toml(path)
         game = data.get("game")
+        if game in _FOLDER_MARK and not (path.parent / _FOLDER_MARK[game]).is_file():
+            return check_own_file(path, str(game))
         if game == "battle-card":
             from referee.games.battle_card.scenario import load_scenario_file
 
@@ -37,6 +39,28 @@ def check_file(path: Path) -> list[str]:
         return [f"{path}: the referee has no scenario format for the game '{game}'"]
     except ScenarioError as error:
         return list(error.problems)
+
+
+_FOLDER_MARK = {"koenig-eindhoven": "hexes.toml", "arnhem44": "sectors.toml",
+                "wwiic": "spaces.toml"}
+"""The file every bundled-format scenario folder of a game holds: a file of the game in a
+folder without it is a scenario file of the user's own (``[Scenario "file:NAME"]``)."""
+
+
+def check_own_file(path: Path, game: str) -> list[str]:
+    """Every problem of a scenario file of the user's own, as a log that names it would
+    meet them (docs/log-format.md, "A scenario of your own")."""
+    from referee.core.errors import RefereeError
+    from referee.core.ownscenario import engine_of, read_scenario_file
+    from referee.games import engine_for
+
+    try:
+        engine_of(read_scenario_file(path.parent, path.name), engine_for(game))
+    except ScenarioError as error:
+        return list(error.problems)
+    except RefereeError as error:
+        return [f"{path}: {error.message}"]
+    return []
 
 
 def check_path(path: Path) -> list[str]:

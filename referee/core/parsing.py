@@ -88,6 +88,10 @@ def read_log(path: Path, engine: Engine[Any, Any] | None = None) -> ParsedLog:
         log.problems.append(error.to_problem())
         return log
     log = parse_log(text, source, engine=engine)
+    if engine is None:  # [Scenario "file:NAME"]: read again on that file's board
+        from referee.core.ownscenario import apply_scenario_file
+
+        log = apply_scenario_file(log, text, path.parent)
     if "Position" in log.tags and not log.unreadable:
         _read_position(log, path)
     return log
@@ -128,7 +132,7 @@ def _read_position(log: ParsedLog, path: Path) -> None:
     from referee.games import engine_for
 
     try:
-        engine = engine_for(log.game or "")
+        engine = log.engine or engine_for(log.game or "")  # a scenario file's, if any
     except RefereeError as error:
         refuse(f"the position file {name} cannot be read: {error.message}")
         return
