@@ -154,9 +154,9 @@ def first_steps(header: str, folder: Path | None = None) -> list[str]:
         side = str(pending["side"])
         lines.append(f"next: {pending['text']}")
         if side == "referee":
-            lines.append("  write the roll as a line, with the dice you rolled at the table in "
-                         "braces after it ({d6: 4 2}, as many as the step says; with a [Seed] "
-                         "the referee rolls), for example:")
+            lines.append("  write the roll as a line, the dice you rolled at the table after it in "
+                         "braces, of the kind and number the step says (like {d6: 4}); with a "
+                         "[Seed] the referee rolls them itself:")
             prefix = ""
         else:
             lines.append("  write the move as a line, its side first, for example:")
@@ -202,6 +202,49 @@ def position_text(report: Report) -> str:
     lines += [f'[Option "{option}"]' for option in state.get("options", [])]
     lines += report.engine.position(report.state)
     return "\n".join(lines) + "\n"
+
+
+def repair_source(path: Path | str) -> tuple[str, str, list[Any], Any]:
+    """``referee fmt --fix``: the text of a log (``-``: standard input), its repaired text
+    (``referee.core.repair``: a mail client's quoting and wrapping undone, each single
+    did-you-mean applied), the repairs, and the ``Formatted`` repaired log, or the
+    ``RefereeError`` saying why the repaired log still cannot be formatted."""
+    from referee.core.fmt import format_log
+    from referee.core.ownscenario import apply_scenario_file
+    from referee.core.parsing import apply_position, find_game
+    from referee.core.reading import read_bounded
+    from referee.core.repair import repair
+    from referee.core.resources import shown
+
+    stdin = str(path) == STDIN
+    if stdin:
+        text, source, folder = stdin_text(), STDIN_SOURCE, None
+    else:
+        text = decode_log(read_bounded(Path(path), MAX_BYTES, what="log"))
+        source, folder = shown(path), Path(path).parent
+
+    def read(lines_text: str) -> ParsedLog:
+        log = apply_scenario_file(parse_log(lines_text, source), lines_text, folder)
+        if not stdin:
+            apply_position(log, Path(path))
+        return log
+
+    def engine_of(lines: list[str]) -> Any:
+        game = find_game(lines)
+        if game is None:
+            return None
+        try:
+            log = read("\n".join(lines))
+            return log.engine or engine_for(game)
+        except RefereeError:
+            return None
+
+    repaired, fixes = repair(text, engine_of)
+    try:
+        formatted: Any = format_log(repaired, read(repaired))
+    except RefereeError as error:
+        formatted = error
+    return text, repaired, fixes, formatted
 
 
 def format_source(path: Path | str) -> tuple[str, str, Any]:

@@ -378,7 +378,10 @@ def examples(name: str | None) -> None:
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the formatted log here (never over an existing file).")
 @click.option("--in-place", is_flag=True, help="Replace LOG with its formatted text.")
-def fmt(log: Path, out: Path | None, in_place: bool) -> None:
+@click.option("--fix", is_flag=True, help="First repair what needs no decision: a mail "
+              "client's quoting and wrapping, and each misspelt name with a single "
+              "did-you-mean; every repair is listed (line, old, new) on standard error.")
+def fmt(log: Path, out: Path | None, in_place: bool, fix: bool = False) -> None:
     """Rewrite LOG in canonical form: names as the game spells them, single spaces, '->'
     arrows, dice records after their commands, a comment of results on each line that has
     none.  The meaning never changes (the formatted log replays to the same state).  The
@@ -389,10 +392,30 @@ def fmt(log: Path, out: Path | None, in_place: bool) -> None:
         raise click.UsageError("standard input cannot be changed in place; give -o OUT")
     if out is not None:
         _refuse_output(out, False, [log])
+    left: RefereeError | None = None
     try:
-        before, after, _ = api.format_source(log)
+        if fix:
+            before, after, fixes, formatted = api.repair_source(log)
+            for repaired in fixes:
+                click.echo(f"fixed {repaired}", err=True)
+            if isinstance(formatted, RefereeError):
+                if not fixes:
+                    _fail(formatted.message)
+                left = formatted  # the repairs are written; what is left is named
+            else:
+                after = formatted.text
+        else:
+            before, after, _ = api.format_source(log)
     except RefereeError as error:
         _fail(error.message)
+    _write_formatted(log, out, in_place, before, after)
+    if left is not None:
+        _fail(f"the repaired log still cannot be formatted: {left.message}", 1)
+
+
+def _write_formatted(log: Path, out: Path | None, in_place: bool, before: str,
+                     after: str) -> None:
+    """``fmt``'s text: to standard output, to a new file ``out``, or over ``log``."""
     if out is None and not in_place:
         click.echo(after, nl=False)
         return
