@@ -19,6 +19,8 @@ def check_file(path: Path) -> list[str]:
         game = data.get("game")
         if game in _FOLDER_MARK and not (path.parent / _FOLDER_MARK[game]).is_file():
             return check_own_file(path, str(game))
+        if game == "battle-card" and "name" not in data:  # the card's own files have a name
+            return check_own_file(path, "battle-card")
         if game == "battle-card":
             from referee.games.battle_card.scenario import load_scenario_file
 

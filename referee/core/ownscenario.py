@@ -96,7 +96,8 @@ def read_scenario_file(folder: Path, name: str) -> ScenarioFile:
 
 
 def check_head(file: ScenarioFile, game: str, bases: Sequence[str],
-               arrays: Sequence[str]) -> list[str]:
+               arrays: Sequence[str], tables: Sequence[str] = (),
+               values: Sequence[str] = ()) -> list[str]:
     """What is wrong with the head of a scenario file for ``game``: its ``game``, its
     ``base`` (one of ``bases``), and keys that are none of the game's ``arrays``."""
     problems: list[str] = []
@@ -117,9 +118,12 @@ def check_head(file: ScenarioFile, game: str, bases: Sequence[str],
     for key, value in data.items():
         if key in HEAD_KEYS:
             continue
+        if key in tables or key in values:
+            continue
         if key not in arrays:
+            parts = [*(f"[[{a}]]" for a in arrays), *(f"[{t}]" for t in tables), *values]
             problems.append(f"{_at(file, key)}{key} is not a part of a {game} scenario file "
-                            f"(it may hold {', '.join(f'[[{a}]]' for a in arrays)})")
+                            f"(it may hold {', '.join(parts)})")
         elif not isinstance(value, list):
             problems.append(f"{_at(file, key)}{key} must be an array of tables ([[{key}]])")
     return problems
@@ -182,6 +186,136 @@ def merge(file: ScenarioFile, array: str, base: Sequence[Mapping[str, Any]], key
     return Merged(records, origin, merged_new)
 
 
+def record_key(field: str | tuple[str, ...]) -> Key:
+    """How a record is named: by one field (``id``), or by a pair of places in either order
+    (``hexes = ["0214", "0215"]``, or ``a`` and ``b``)."""
+    def key(record: Mapping[str, Any]) -> Hashable:
+        if isinstance(field, tuple):
+            return frozenset(_name(record[part]) for part in field)
+        value = record[field]
+        if isinstance(value, list):
+            return frozenset(_name(part) for part in value)
+        return _name(value)
+
+    return key
+
+
+def _name(value: Any) -> str:
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return str(value)
+    raise TypeError(value)
+
+
+def _at_path(data: dict[str, Any], path: Sequence[str]) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _set_path(data: dict[str, Any], path: Sequence[str], value: Any) -> None:
+    for part in path[:-1]:
+        data = data[part]
+    data[path[-1]] = value
+
+
+def _deep_merge(base: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in change.items():
+        old = out.get(key)
+        out[key] = (_deep_merge(old, value) if isinstance(old, dict) and isinstance(value, dict)
+                    else value)
+    return out
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a game's scenario file may change, and where it lies in the game's scenario
+    data (one table validated by one pydantic model): ``arrays`` (name -> path of the list
+    and the key that names a record), ``tables`` (name -> path of a table merged field by
+    field), ``values`` (top-level values replaced whole)."""
+
+    arrays: Mapping[str, tuple[tuple[str, ...], str | tuple[str, ...]]]
+    tables: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    values: tuple[str, ...] = ()
+
+
+def merge_data(file: ScenarioFile, base: dict[str, Any], layout: Layout,
+               problems: list[str]) -> tuple[dict[str, Any], dict[str, Merged]]:
+    """The game's scenario data ``base`` (not changed) with the file's changes."""
+    import copy
+
+    data = copy.deepcopy(base)
+    merged: dict[str, Merged] = {}
+    for array, (path, key_field) in layout.arrays.items():
+        key_name = key_field if isinstance(key_field, str) else key_field[0]
+        found = merge(file, array, _at_path(data, path), key_name, record_key(key_field),
+                      problems)
+        _set_path(data, path, found.records)
+        merged[array] = found
+    for table, path in layout.tables.items():
+        change = file.data.get(table)
+        if change is None:
+            continue
+        if not isinstance(change, dict):
+            problems.append(f"{_at(file, table)}{table} must be a table ([{table}])")
+            continue
+        _set_path(data, path, _deep_merge(_at_path(data, path), change))
+    for value in layout.values:
+        if value in file.data:
+            _set_path(data, (value,), file.data[value])
+    return data, merged
+
+
+def model_sentences(file: ScenarioFile, error: Any, layout: Layout,
+                    merged: Mapping[str, Merged]) -> list[str]:
+    """Each pydantic error of the merged data as a sentence at the file's line and field
+    where the value came from the file."""
+    sentences = []
+    for item in error.errors():
+        loc = [str(part) if not isinstance(part, int) else part for part in item["loc"]]
+        message = "is missing" if item["type"] == "missing" else (
+            "is not a field of this record" if item["type"] == "extra_forbidden"
+            else str(item["msg"]).removeprefix("Value error, "))
+        sentences.append(_model_sentence(file, loc, message, layout, merged))
+    return sentences
+
+
+def _model_sentence(file: ScenarioFile, loc: list[Any], message: str, layout: Layout,
+                    merged: Mapping[str, Merged]) -> str:
+    for array, (path, _) in layout.arrays.items():
+        if tuple(loc[: len(path)]) == path:
+            return located(file, array, merged[array], loc[len(path):], message, "scenario")
+    for table, path in layout.tables.items():
+        if tuple(loc[: len(path)]) == path and table in file.data:
+            inner = [str(part) for part in loc[len(path):]]
+            return f"{_table_at(file, table, inner)}{'.'.join([table, *inner])}: {message}"
+    shown = ".".join(str(part) for part in loc) or "(top level)"
+    if loc and loc[0] in layout.values and loc[0] in file.data:
+        return f"{_at(file, str(loc[0]))}{shown}: {message}"
+    return f"{file.name}: {shown}: {message}"
+
+
+def _table_at(file: ScenarioFile, table: str, inner: Sequence[str]) -> str:
+    """``NAME, line N: `` for a field of a table (``[kinds.inf]`` then ``fp = ...``)."""
+    lines = file.text.splitlines()
+    headers = [_TABLE_HEADER.match(line) for line in lines]
+    named = [re.sub(r"[\s\"']", "", m.group(1)) if m else None for m in headers]
+    for depth in range(len(inner), -1, -1):
+        header = ".".join([table, *inner[:depth]])
+        for index in range(len(lines)):
+            if named[index] != header:
+                continue
+            if depth < len(inner):
+                wanted = re.compile(rf"^\s*{re.escape(inner[depth])}\s*=")
+                for inside in range(index + 1, len(lines)):
+                    if _ANY_HEADER.match(lines[inside]):
+                        break
+                    if wanted.match(lines[inside]):
+                        return f"{file.name}, line {inside + 1}: "
+            return f"{file.name}, line {index + 1}: "
+    return _at(file, table)
+
+
 def record_place(file: ScenarioFile, array: str, number: int, part: str | None = None) -> str:
     """``NAME.toml, line 12: units[2]: `` - where a record of the file (and a field of it)
     is, to begin a sentence."""
@@ -192,6 +326,7 @@ def record_place(file: ScenarioFile, array: str, number: int, part: str | None =
 
 _HEADER = re.compile(r"^\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]")
 _ANY_HEADER = re.compile(r"^\s*\[")
+_TABLE_HEADER = re.compile(r"^\s*\[([^\[\]]+)\]")
 
 
 def _record_line(text: str, array: str, number: int, field: str | None) -> int | None:
@@ -219,7 +354,7 @@ def _record_line(text: str, array: str, number: int, field: str | None) -> int |
 
 def _at(file: ScenarioFile, key: str) -> str:
     lines = file.text.splitlines()
-    pattern = re.compile(rf"^\s*(\[\[?\s*{re.escape(key)}\s*\]\]?|{re.escape(key)}\s*=)")
+    pattern = re.compile(rf"^\s*(\[\[?\s*{re.escape(key)}\s*[\].]|{re.escape(key)}\s*=)")
     for index, line in enumerate(lines):
         if pattern.match(line):
             return f"{file.name}, line {index + 1}: "

@@ -14,9 +14,11 @@ from click.testing import CliRunner
 
 from referee.api import position_text, replay_file
 from referee.cli import main
-from referee.core.ownscenario import read_scenario_file
+from referee.core.ownscenario import ScenarioFile, engine_of, read_scenario_file
 from referee.core.parsing import read_log
-from referee.core.scenario import MAX_SCENARIO_BYTES
+from referee.core.replay import replay
+from referee.core.scenario import MAX_SCENARIO_BYTES, ScenarioError
+from referee.games.koenig_eindhoven.engine import ENGINE
 from referee.games.koenig_eindhoven.variant import variant_board
 
 from ..conftest import LOGS
@@ -118,11 +120,86 @@ def test_the_file_must_be_for_the_logs_game(tmp_path: Path) -> None:
                         "koenig-eindhoven"]
 
 
-def test_a_game_without_scenario_files_says_so(tmp_path: Path) -> None:
-    (tmp_path / "mine.toml").write_text('game = "battle-card"\n')
+def test_a_game_without_scenario_files_says_so() -> None:
+    class NoFiles:
+        info = ENGINE.info
+
+    file = ScenarioFile("mine.toml", "", {}, "0" * 64)
+    with pytest.raises(ScenarioError, match="takes no scenario file of the user's own yet"):
+        engine_of(file, NoFiles())
+
+
+def bc_game(tmp_path: Path, scenario: str) -> Path:
+    (tmp_path / "mine.toml").write_text(scenario)
     log = tmp_path / "game.log"
-    log.write_text('[Game "battle-card"]\n[Scenario "file:mine.toml"]\n')
-    assert "takes no scenario file of the user's own yet" in refusal(log)[0]
+    log.write_text('[Game "battle-card"]\n[Scenario "file:mine.toml"]\n[Seed "3"]\n')
+    return log
+
+
+def test_battle_card_game_setup_takes_the_files_unit_dice_and_turns(tmp_path: Path) -> None:
+    """Game Setup: the unit dice "with their starting values"; a variant starts the 1st
+    Airborne at 4 and plays 7 turns instead of "if you complete 6 turns"."""
+    log = bc_game(tmp_path, 'game = "battle-card"\nturns = 7\n[[units]]\nid = "1st"\n'
+                            'strength = 4\n[[cities]]\nname = "Arnhem"\ngerman = 4\n')
+    report = replay_file(log)
+    assert report.problems == []
+    state = report.state_json()
+    assert state is not None and state["turns"] == 7
+    assert state["cities"]["Arnhem"]["german"] == 4
+    # the landing roll of the seed then takes 1 off the 1st's 4 (the bundled 6 gives 5)
+    assert state["units"]["1st"]["strength"] < 4
+
+
+def test_battle_card_file_problems_are_sentences(tmp_path: Path) -> None:
+    log = bc_game(tmp_path, 'game = "battle-card"\nturns = 99\n[[units]]\nid = "1st"\n'
+                            'strength = 9\n[combat.attack.allied."1"]\nallied = 3\n')
+    assert refusal(log) == [
+        "mine.toml, line 2: turns: Input should be less than or equal to 20",
+        "mine.toml, line 5: units[1]: strength: Input should be less than or equal to 6",
+        "mine.toml, line 7: combat.attack.allied.1.allied: Input should be less than or "
+        "equal to 0",
+    ]
+
+
+def test_wwiic_unit_values_set_by_the_file(tmp_path: Path) -> None:
+    """2.2: a unit's hit chance is printed on its counter; a variant prints 1P/1AB's as 4."""
+    (tmp_path / "mine.toml").write_text(
+        'game = "wwiic"\n[[units]]\nid = "1P/1AB"\nhit_chance = [4, 4, 4, 4, 4, 4]\n')
+    log = tmp_path / "game.log"
+    log.write_text('[Game "wwiic"]\n[Scenario "file:mine.toml"]\n[Seed "1"]\n')
+    parsed = read_log(log)
+    assert parsed.engine is not None
+    unit = next(u for u in parsed.engine.board.scenario.units if u.id == "1P/1AB")
+    assert unit.hit_chance == [4, 4, 4, 4, 4, 4]
+    assert replay(parsed).problems == []
+    (tmp_path / "mine.toml").write_text(
+        'game = "wwiic"\n[[units]]\nid = "1P/1AB"\nmax_strength = 4\n')
+    assert refusal(log) == [
+        "mine.toml, line 2: units[1]: hit_chance lists 6 values for 4 strength steps; "
+        "counters must be one to three 1- or 2-sided counters showing each strength 1..4 "
+        "once (2.2)"]
+
+
+def test_arnhem44_unit_values_set_by_the_file(tmp_path: Path) -> None:
+    """The units' values (fire power, movement points) are the scenario's; a variant's
+    tanks fire 6 and move 6."""
+    (tmp_path / "mine.toml").write_text(
+        'game = "arnhem44"\n[kinds.tank]\nfp = 6\nmp = 6\n')
+    log = tmp_path / "game.log"
+    log.write_text('[Game "arnhem44"]\n[Scenario "file:mine.toml"]\n[Seed "1"]\n')
+    parsed = read_log(log)
+    assert parsed.engine is not None
+    assert (parsed.engine.board.fp["tank"], parsed.engine.board.mp["tank"]) == (6, 6)
+    assert replay(parsed).problems == []
+    (tmp_path / "mine.toml").write_text(
+        'game = "arnhem44"\n[kinds.tank]\nfp = 60\n[[borders]]\na = "Arnhem"\n'
+        'b = "Atlantis"\n')
+    assert refusal(log) == ["mine.toml, line 3: kinds.tank.fp: Input should be less than or "
+                            "equal to 10"]
+    (tmp_path / "mine.toml").write_text(
+        'game = "arnhem44"\n[[borders]]\na = "Arnhem"\nb = "Atlantis"\n')
+    assert refusal(log) == ["mine.toml: the border Arnhem-Atlantis names the sector "
+                            "Atlantis, which the map does not have"]
 
 
 # -- hostile files ----------------------------------------------------------------------------
