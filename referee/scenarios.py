@@ -143,7 +143,10 @@ def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str
     state = report.state_json()
     if report.game != "wwiic" or state is None:
         raise HeaderError(f"{log} is not a readable WWII Commander log")
-    return draw_board(load_scenario(), view_of(state))
+    # the log's own scenario (a scenario file of the user's own has its own map)
+    played = getattr(report.engine, "board", None)
+    scenario = played.scenario if played is not None else load_scenario()
+    return draw_board(scenario, view_of(state))
 
 
 def _draw_arnhem44(log: Path | None, upto: int | None) -> str:
@@ -151,6 +154,7 @@ def _draw_arnhem44(log: Path | None, upto: int | None) -> str:
     from referee.games.arnhem44.scenario import load_scenario as load_arnhem44
 
     figures = None
+    scenario = None
     if log is not None:
         from referee.api import replay_file
 
@@ -159,4 +163,6 @@ def _draw_arnhem44(log: Path | None, upto: int | None) -> str:
         if report.game != "arnhem44" or state is None:
             raise HeaderError(f"{log} is not a readable Arnhem '44 log")
         figures = {s["id"]: s["units"] for s in state.get("sectors", [])}
-    return draw_arnhem44(load_arnhem44(), figures)
+        played = getattr(report.engine, "board", None)  # a scenario file's own map
+        scenario = played.scenario if played is not None else None
+    return draw_arnhem44(scenario or load_arnhem44(), figures)

@@ -292,3 +292,20 @@ def test_new_with_scenario_file_names_it_and_says_what_to_write(tmp_path: Path) 
                                        str(tmp_path / "hilltop.toml"), "-o",
                                        str(elsewhere / "g.log")])
     assert result.exit_code == 2 and "must lie in the folder of" in result.output
+
+
+@pytest.mark.parametrize(("game", "change"), [
+    ("koenig-eindhoven", '[[hexes]]\nid = "0101"\nterrain = "city"\n'),
+    ("arnhem44", '[[sectors]]\nid = "Arnhem"\nx = 1\ny = 1\n'),
+])
+def test_the_map_of_a_log_on_a_scenario_file_is_that_files_map(
+        tmp_path: Path, game: str, change: str) -> None:
+    from referee.scenarios import draw_map
+
+    (tmp_path / "mine.toml").write_text(f'game = "{game}"\n{change}')
+    own = tmp_path / "own.log"
+    own.write_text(f'[Game "{game}"]\n[Scenario "file:mine.toml"]\n[Seed "1"]\n')
+    bundled = tmp_path / "bundled.log"
+    bundled.write_text(f'[Game "{game}"]\n[Seed "1"]\n')
+    assert replay_file(own).problems == []
+    assert draw_map(game, own) != draw_map(game, bundled)
