@@ -390,6 +390,13 @@ def folder_of(path: Path | None) -> Path | None:
     return path.parent if str(path.parent) else Path(".")
 
 
+KEPT_ENGINES = 8
+"""How many engines of scenario files are kept, by game, name and SHA-256 (a batch of logs
+on one file builds its board once)."""
+
+_engines: dict[tuple[str, str, str], Any] = {}
+
+
 def engine_of(file: ScenarioFile, engine: Any) -> Any:
     """The engine of ``engine``'s game on the scenario file (the game's
     ``with_scenario_file``); ``ScenarioError`` when the game takes none or the file is wrong."""
@@ -398,7 +405,14 @@ def engine_of(file: ScenarioFile, engine: Any) -> Any:
         raise ScenarioError([f"{engine.info.title} takes no scenario file of the user's own yet "
                              f"([Scenario \"file:{file.name}\"]); a log of it plays a bundled "
                              f"scenario ({', '.join(engine.info.scenarios)})"])
-    return build(file)
+    key = (engine.info.id, file.name, file.sha256)
+    found = _engines.get(key)
+    if found is None:
+        found = build(file)
+        if len(_engines) >= KEPT_ENGINES:
+            _engines.pop(next(iter(_engines)))
+        _engines[key] = found
+    return found
 
 
 def apply_scenario_file(log: ParsedLog, text: str, folder: Path | None,

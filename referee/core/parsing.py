@@ -303,6 +303,9 @@ def _add_tag(log: ParsedLog, tag: TagLine, seen_action: bool) -> Problem | None:
 MEMO_LINES = 4096
 """How many distinct lines each engine's memo keeps (then it starts afresh)."""
 
+MEMO_ENGINES = 16
+"""How many engines' memos are kept (the four games', and those of scenario files)."""
+
 _memos: dict[int, tuple[Engine[Any, Any], dict[str, Entry | RefereeError]]] = {}
 
 
@@ -313,6 +316,8 @@ def _remembered_line(parser: Lark, engine: Engine[Any, Any], number: int, line: 
     at most ``MEMO_LINES`` lines each."""
     held = _memos.get(id(engine))
     if held is None or held[0] is not engine:
+        if len(_memos) >= MEMO_ENGINES:  # engines of scenario files come and go
+            _memos.clear()
         held = _memos[id(engine)] = (engine, {})
     memo = held[1]
     found = memo.get(line)

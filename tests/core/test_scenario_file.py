@@ -309,3 +309,17 @@ def test_the_map_of_a_log_on_a_scenario_file_is_that_files_map(
     bundled.write_text(f'[Game "{game}"]\n[Seed "1"]\n')
     assert replay_file(own).problems == []
     assert draw_map(game, own) != draw_map(game, bundled)
+
+
+def test_logs_on_one_file_share_its_engine_and_a_changed_file_gets_its_own(
+        tmp_path: Path) -> None:
+    """A batch of logs on one scenario file builds its board once; a file changed since is
+    read again (its SHA-256 names it)."""
+    first = game_on(tmp_path, SIX)
+    second = tmp_path / "second.log"
+    second.write_text(first.read_text())
+    engine = read_log(first).engine
+    assert engine is not None and read_log(second).engine is engine
+    (tmp_path / "mine.toml").write_text(SIX.replace("cs = 6", "cs = 4"))
+    changed = read_log(second).engine
+    assert changed is not engine and changed.board.units["1/506"].cs == 4
