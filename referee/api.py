@@ -208,12 +208,13 @@ def repair_source(path: Path | str) -> tuple[str, str, list[Any], Any]:
     """``referee fmt --fix``: the text of a log (``-``: standard input), its repaired text
     (``referee.core.repair``: a mail client's quoting and wrapping undone, each single
     did-you-mean applied), the repairs, and the ``Formatted`` repaired log, or the
-    ``RefereeError`` saying why the repaired log still cannot be formatted."""
+    ``RefereeError`` saying why the repaired log still cannot be formatted, or ``None`` for a
+    play-by-e-mail log (only a mail client's damage is undone in it, never reformatted)."""
     from referee.core.fmt import format_log
     from referee.core.ownscenario import apply_scenario_file
     from referee.core.parsing import apply_position, find_game
     from referee.core.reading import read_bounded
-    from referee.core.repair import repair
+    from referee.core.repair import repair, sealed
     from referee.core.resources import shown
 
     stdin = str(path) == STDIN
@@ -240,6 +241,8 @@ def repair_source(path: Path | str) -> tuple[str, str, list[Any], Any]:
             return None
 
     repaired, fixes = repair(text, engine_of)
+    if sealed(repaired.splitlines()):
+        return text, repaired, fixes, None  # its seals cover each line: never reformatted
     try:
         formatted: Any = format_log(repaired, read(repaired))
     except RefereeError as error:

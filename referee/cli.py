@@ -398,7 +398,13 @@ def fmt(log: Path, out: Path | None, in_place: bool, fix: bool = False) -> None:
             before, after, fixes, formatted = api.repair_source(log)
             for repaired in fixes:
                 click.echo(f"fixed {repaired}", err=True)
-            if isinstance(formatted, RefereeError):
+            if formatted is None:
+                if not fixes:
+                    _fail("a play-by-email log is sealed line by line: 'referee fmt' leaves it "
+                          "as it is (--fix undoes only a mail client's quoting or wrapping)")
+                click.echo("a play-by-email log: only the mail client's damage is undone (its "
+                           "seals cover each line, so it is not reformatted)", err=True)
+            elif isinstance(formatted, RefereeError):
                 if not fixes:
                     _fail(formatted.message)
                 left = formatted  # the repairs are written; what is left is named

@@ -6,7 +6,8 @@
 - A log **wrapped** by a mail client (``mail.broken_lines``) has each line the wrapping
   broke off joined back to the line before it, with the one space the wrapping took.
 - A **misspelt name** with exactly one did-you-mean suggestion (``UnknownName``) is replaced
-  by it; a name with none, or with several, is left for the player.
+  by it; a name with none, or with several, is left for the player.  Never in a play-by-
+  e-mail log: its seals cover each line's text.
 
 Each repair is a ``Fix`` (line, old, new, why) that ``fmt`` prints; the line numbers of the
 name repairs are those of the log after the mail repairs.  Nothing here applies a rule.
@@ -140,6 +141,16 @@ def respell(lines: list[str], engine: Any) -> tuple[list[str], list[Fix]]:
     return out, fixes
 
 
+def sealed(lines: list[str]) -> bool:
+    """A play-by-e-mail log: its seals cover each line's text, so no name in it is changed
+    (undoing a mail client's damage gives back the text that was sealed)."""
+    return any(line.lstrip().startswith(SEALED_TAG) for line in lines)
+
+
+SEALED_TAG = '[Pbem "'
+"""The tag of a play-by-e-mail log (docs/pbem.md)."""
+
+
 def repair(text: str, engine_of: Any) -> tuple[str, list[Fix]]:
     """``text`` with every repair this module makes, and the repairs.  ``engine_of(lines)``
     gives the engine the log's lines are read with (``None``: the game is unknown, and only
@@ -150,7 +161,9 @@ def repair(text: str, engine_of: Any) -> tuple[str, list[Fix]]:
     engine = engine_of(lines)
     if engine is not None:
         lines, unwrapped = unwrap(lines, engine)
-        lines, respelt = respell(lines, engine)
-        fixes += unwrapped + respelt
+        fixes += unwrapped
+        if not sealed(lines):
+            lines, respelt = respell(lines, engine)
+            fixes += respelt
     repaired = "\n".join(lines) + ("\n" if ends_with_newline else "")
     return (repaired if fixes else text), fixes

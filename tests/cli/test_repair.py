@@ -124,3 +124,24 @@ def test_the_lines_new_suggests_are_legal_lines_of_the_log(tmp_path: Path) -> No
         log = tmp_path / f"{game}.log"
         log.write_text(result.stdout + suggested + "\n")
         assert replay_file(log).problems == [], (game, suggested)
+
+
+def test_fix_gives_back_a_sealed_play_by_email_log_a_mail_client_quoted(
+        tmp_path: Path) -> None:
+    """A play-by-e-mail log's seals cover each line's text: --fix undoes only the mail
+    client's quoting, and the log verifies again; no name of it is changed."""
+    log = tmp_path / "g.log"
+    assert invoke("new", "battle-card", "--commit", "-o", log).exit_code == 0
+    secret = tmp_path / "g.secret"
+    assert invoke("play", log, "--secret", secret).exit_code == 0
+    assert invoke("play", log, "attack Eindhoven", "--secret", secret).exit_code == 0
+    quoted = tmp_path / "quoted.log"
+    quoted.write_text("".join(f"> {line}\n" for line in log.read_text().splitlines()))
+    out = tmp_path / "restored.log"
+    result = invoke("fmt", "--fix", quoted, "-o", out)
+    assert result.exit_code == 0, result.output
+    assert "only the mail client's damage is undone" in result.stderr
+    assert out.read_text() == log.read_text()
+    assert invoke("verify", out, "--secret", secret).exit_code == 0
+    result = invoke("fmt", "--fix", log)
+    assert result.exit_code == 2 and "sealed line by line" in result.output
