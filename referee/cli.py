@@ -118,6 +118,14 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
+def _fail_all(problems: Sequence[str], code: int = 2) -> NoReturn:
+    """Every problem (of a scenario file) as an error line of its own, then exit."""
+    console = output.make_console(stderr=True)
+    for problem in problems[:-1]:
+        console.print(f"[bold red]error:[/] {output.markup_free(problem)}")
+    _fail(problems[-1] if problems else "the scenario cannot be used", code)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version=__version__, prog_name="referee")
 @click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto",
@@ -344,7 +352,9 @@ def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
     try:
         text = api.new_log(game, scenario, seed, scenario_file)
         steps = api.first_steps(text, scenario_file.parent if scenario_file else None)
-    except (RefereeError, ScenarioError) as error:
+    except ScenarioError as error:
+        _fail_all(error.problems)
+    except RefereeError as error:
         _fail(str(error))
     _emit_new_file(text, out, "new")
     click.echo("\n".join(steps), err=True)
@@ -660,7 +670,7 @@ def _new_committed(game: str, scenario: str | None, side: str | None, out: Path 
     try:
         created = create(game, scenario, side, out, secret_out, position, scenario_file)
     except ScenarioError as error:
-        _fail(str(error))
+        _fail_all(error.problems)
     except RefereeError as error:
         _refused(error)
     output.print_created(sys.stdout, created)

@@ -323,3 +323,14 @@ def test_logs_on_one_file_share_its_engine_and_a_changed_file_gets_its_own(
     (tmp_path / "mine.toml").write_text(SIX.replace("cs = 6", "cs = 4"))
     changed = read_log(second).engine
     assert changed is not engine and changed.board.units["1/506"].cs == 4
+
+
+def test_new_with_a_bad_scenario_file_names_every_problem(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SIX.replace("cs = 6", "cs = -1").replace("ma = 6", "ma = -2"))
+    result = CliRunner().invoke(main, ["new", "koenig-eindhoven", "--scenario-file", str(bad)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "error: bad.toml, line 6: units[1]: cs: Input should be greater than or equal to 0",
+        "error: bad.toml, line 7: units[1]: ma: Input should be greater than or equal to 0",
+    ]
