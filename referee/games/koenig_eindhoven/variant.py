@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from referee.core.ownscenario import ScenarioFile, check_head, located, merge
+from referee.core.ownscenario import ScenarioFile, check_head, located, merge, record_key
 from referee.core.scenario import ScenarioError, read_toml
 from referee.games.koenig_eindhoven.board import (
     DEFAULT_SCENARIO,
@@ -40,17 +40,6 @@ ARRAYS: dict[str, tuple[str, str]] = {
 """An array a scenario file may change -> the bundled file that holds it, and its key."""
 
 
-def _key(field: str) -> Any:
-    if field == "hexes":  # a hexside is the same whichever hex is written first
-        return lambda record: frozenset(str(h) for h in record["hexes"])
-    return lambda record: str(record[field]) if isinstance(record[field], (str, int)) else (
-        _refuse(record[field]))
-
-
-def _refuse(value: Any) -> str:
-    raise TypeError(value)
-
-
 def variant_board(file: ScenarioFile) -> Board:
     """The board of a scenario file; ``ScenarioError`` lists every problem, a sentence each."""
     problems = check_head(file, GAME, (DEFAULT_SCENARIO,), tuple(ARRAYS))
@@ -61,7 +50,8 @@ def variant_board(file: ScenarioFile) -> Board:
                                       for name in FILES}
     merged = {}
     for array, (name, field) in ARRAYS.items():
-        found = merge(file, array, raw[name].get(array, []), field, _key(field), problems)
+        found = merge(file, array, raw[name].get(array, []), field, record_key(field),
+                      problems)
         raw[name][array] = found.records
         merged[array] = found
     if problems:
