@@ -100,11 +100,23 @@ def new_seed() -> str:
     return secrets.token_hex(8)
 
 
-def new_log(game: str, scenario: str | None = None, seed: str | None = None) -> str:
-    """The header of a new log of ``game`` (checked by setting the game up)."""
+def new_log(game: str, scenario: str | None = None, seed: str | None = None,
+            scenario_file: Path | None = None) -> str:
+    """The header of a new log of ``game`` (checked by setting the game up).
+    ``scenario_file``: the game is played on this scenario file of the user's own, which
+    the log names (``[Scenario "file:NAME"]``) and which must lie beside it (checked)."""
+    from referee.core.ownscenario import PREFIX, engine_of, folder_of, read_scenario_file
+
     entry = game_entry(game)
     engine = engine_for(entry.id)
-    engine.setup(scenario, {})
+    if scenario_file is not None:
+        if scenario is not None:
+            raise HeaderError("give --scenario or --scenario-file, not both")
+        engine = engine_of(read_scenario_file(folder_of(scenario_file) or Path("."),
+                                              scenario_file.name), engine)
+        scenario = PREFIX + scenario_file.name
+    else:
+        engine.setup(scenario, {})
     lines = [f'[Game "{entry.id}"]']
     if scenario:
         lines.append(f'[Scenario "{scenario}"]')
@@ -114,6 +126,49 @@ def new_log(game: str, scenario: str | None = None, seed: str | None = None) -> 
         lines.append(f'[Dice "{CURRENT_DICE_VERSION}"]')
         lines.append(f'[Seed "{seed}"]')
     return "\n".join(lines) + "\n"
+
+
+LOG_FORMAT_DOCS = {
+    "battle-card": "docs/log-format.md",
+    "wwiic": "docs/wwiic-log-format.md",
+    "koenig-eindhoven": "docs/koenig-eindhoven-log-format.md",
+    "arnhem44": "docs/arnhem44-log-format.md",
+}
+"""Where each game's log lines are documented (beside docs/log-format.md, every game's)."""
+
+NEXT_CHOICES = 5
+"""How many of the first decision's answers ``referee new`` shows."""
+
+
+def first_steps(header: str, folder: Path | None = None) -> list[str]:
+    """What to write after a new log's ``header``, in lines for a player: the first
+    decision and some of its answers as log lines, and where the format is documented.
+    ``folder``: where the log will lie (its scenario file, if it names one, is there)."""
+    from referee.core.ownscenario import apply_scenario_file
+
+    report = replay(apply_scenario_file(parse_log(header, "<new>"), header, folder))
+    game = report.game or ""
+    pending = report.pending()
+    lines: list[str] = []
+    if pending is not None:
+        side = str(pending["side"])
+        lines.append(f"next: {pending['text']}")
+        if side == "referee":
+            lines.append("  write the roll as a line, the dice you rolled at the table after it in "
+                         "braces, of the kind and number the step says (like {d6: 4}); with a "
+                         "[Seed] the referee rolls them itself:")
+            prefix = ""
+        else:
+            lines.append("  write the move as a line, its side first, for example:")
+            prefix = f"{side}: "
+        for choice in pending["choices"][:NEXT_CHOICES]:
+            lines.append(f"    {prefix}{choice}")
+        if len(pending["choices"]) > NEXT_CHOICES or pending["more"]:
+            lines.append("    ... ('referee moves LOG' lists every answer)")
+    docs = sorted({"docs/log-format.md", LOG_FORMAT_DOCS.get(game, "docs/log-format.md")})
+    lines.append(f"the log format: {' and '.join(docs)} in the referee's source; "
+                 f"'referee examples' lists logs to read")
+    return lines
 
 
 __all__ = [
@@ -147,6 +202,52 @@ def position_text(report: Report) -> str:
     lines += [f'[Option "{option}"]' for option in state.get("options", [])]
     lines += report.engine.position(report.state)
     return "\n".join(lines) + "\n"
+
+
+def repair_source(path: Path | str) -> tuple[str, str, list[Any], Any]:
+    """``referee fmt --fix``: the text of a log (``-``: standard input), its repaired text
+    (``referee.core.repair``: a mail client's quoting and wrapping undone, each single
+    did-you-mean applied), the repairs, and the ``Formatted`` repaired log, or the
+    ``RefereeError`` saying why the repaired log still cannot be formatted, or ``None`` for a
+    play-by-e-mail log (only a mail client's damage is undone in it, never reformatted)."""
+    from referee.core.fmt import format_log
+    from referee.core.ownscenario import apply_scenario_file
+    from referee.core.parsing import apply_position, find_game
+    from referee.core.reading import read_bounded
+    from referee.core.repair import repair, sealed
+    from referee.core.resources import shown
+
+    stdin = str(path) == STDIN
+    if stdin:
+        text, source, folder = stdin_text(), STDIN_SOURCE, None
+    else:
+        text = decode_log(read_bounded(Path(path), MAX_BYTES, what="log"))
+        source, folder = shown(path), Path(path).parent
+
+    def read(lines_text: str) -> ParsedLog:
+        log = apply_scenario_file(parse_log(lines_text, source), lines_text, folder)
+        if not stdin:
+            apply_position(log, Path(path))
+        return log
+
+    def engine_of(lines: list[str]) -> Any:
+        game = find_game(lines)
+        if game is None:
+            return None
+        try:
+            log = read("\n".join(lines))
+            return log.engine or engine_for(game)
+        except RefereeError:
+            return None
+
+    repaired, fixes = repair(text, engine_of)
+    if sealed(repaired.splitlines()):
+        return text, repaired, fixes, None  # its seals cover each line: never reformatted
+    try:
+        formatted: Any = format_log(repaired, read(repaired))
+    except RefereeError as error:
+        formatted = error
+    return text, repaired, fixes, formatted
 
 
 def format_source(path: Path | str) -> tuple[str, str, Any]:

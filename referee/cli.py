@@ -116,10 +116,26 @@ def _refuse_output(out: Path, force: bool, inputs: list[Path | None], *,
         _fail(refusal)
 
 
+def same_folder(a: Path, b: Path) -> bool:
+    """``a`` and ``b`` lie in one folder (links followed)."""
+    import os
+
+    return os.path.realpath(a.parent if str(a.parent) else ".") == os.path.realpath(
+        b.parent if str(b.parent) else ".")
+
+
 def _fail(message: str, code: int = 2) -> NoReturn:
     console = output.make_console(stderr=True)
     console.print(f"[bold red]error:[/] {output.markup_free(message)}")
     sys.exit(code)
+
+
+def _fail_all(problems: Sequence[str], code: int = 2) -> NoReturn:
+    """Every problem (of a scenario file) as an error line of its own, then exit."""
+    console = output.make_console(stderr=True)
+    for problem in problems[:-1]:
+        console.print(f"[bold red]error:[/] {output.markup_free(problem)}")
+    _fail(problems[-1] if problems else "the scenario cannot be used", code)
 
 
 class RefereeGroup(click.Group):
@@ -353,26 +369,37 @@ def _position_json(report: api.Report) -> NoReturn:
 @click.option("--position", type=click.Path(path_type=Path, dir_okay=False),
               help="With --commit: start from this position file, beside -o LOG (its "
               "SHA-256 is sealed in the header).")
+@click.option("--scenario-file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Play on this scenario file of your own, beside the log "
+              "([Scenario \"file:NAME\"]; with --commit its SHA-256 is sealed).")
 def new(game: str, scenario: str | None, seed: str | None, random_seed: bool,
         out: Path | None, commit: bool, side: str | None, secret_out: Path | None,
-        position: Path | None = None) -> None:
-    """The header of a new log of GAME."""
+        position: Path | None = None, scenario_file: Path | None = None) -> None:
+    """The header of a new log of GAME; on standard error, what to write next (the first
+    decision and its answers as log lines) and where the log format is documented."""
     if seed is not None and random_seed:
         raise click.UsageError("give --seed or --random-seed, not both")
     if commit:
         if seed is not None or random_seed:
             raise click.UsageError("a committed game keeps its seed secret: leave out --seed")
-        _new_committed(game, scenario, side, out, secret_out, position)
+        _new_committed(game, scenario, side, out, secret_out, position, scenario_file)
         return
     if side is not None or secret_out is not None or position is not None:
         raise click.UsageError("--side, --secret-out and --position go with --commit")
     if random_seed:
         seed = api.new_seed()
+    if scenario_file is not None and out is not None and not same_folder(scenario_file, out):
+        _fail(f"the scenario file {scenario_file} must lie in the folder of {out}: a log names "
+              f"only files beside it")
     try:
-        text = api.new_log(game, scenario, seed)
-    except (RefereeError, ScenarioError) as error:
+        text = api.new_log(game, scenario, seed, scenario_file)
+        steps = api.first_steps(text, scenario_file.parent if scenario_file else None)
+    except ScenarioError as error:
+        _fail_all(error.problems)
+    except RefereeError as error:
         _fail(str(error))
     _emit_new_file(text, out, "new")
+    click.echo("\n".join(steps), err=True)
 
 
 @main.command()
@@ -458,7 +485,10 @@ def examples(name: str | None) -> None:
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the formatted log here (never over an existing file).")
 @click.option("--in-place", is_flag=True, help="Replace LOG with its formatted text.")
-def fmt(log: Path, out: Path | None, in_place: bool) -> None:
+@click.option("--fix", is_flag=True, help="First repair what needs no decision: a mail "
+              "client's quoting and wrapping, and each misspelt name with a single "
+              "did-you-mean; every repair is listed (line, old, new) on standard error.")
+def fmt(log: Path, out: Path | None, in_place: bool, fix: bool = False) -> None:
     """Rewrite LOG in canonical form: names as the game spells them, single spaces, '->'
     arrows, dice records after their commands, a comment of results on each line that has
     none.  The meaning never changes (the formatted log replays to the same state).  The
@@ -469,10 +499,36 @@ def fmt(log: Path, out: Path | None, in_place: bool) -> None:
         raise click.UsageError("standard input cannot be changed in place; give -o OUT")
     if out is not None:
         _refuse_output(out, False, [log])
+    left: RefereeError | None = None
     try:
-        before, after, _ = api.format_source(log)
+        if fix:
+            before, after, fixes, formatted = api.repair_source(log)
+            for repaired in fixes:
+                click.echo(f"fixed {repaired}", err=True)
+            if formatted is None:
+                if not fixes:
+                    _fail("a play-by-email log is sealed line by line: 'referee fmt' leaves it "
+                          "as it is (--fix undoes only a mail client's quoting or wrapping)")
+                click.echo("a play-by-email log: only the mail client's damage is undone (its "
+                           "seals cover each line, so it is not reformatted)", err=True)
+            elif isinstance(formatted, RefereeError):
+                if not fixes:
+                    _fail(formatted.message)
+                left = formatted  # the repairs are written; what is left is named
+            else:
+                after = formatted.text
+        else:
+            before, after, _ = api.format_source(log)
     except RefereeError as error:
         _fail(error.message)
+    _write_formatted(log, out, in_place, before, after)
+    if left is not None:
+        _fail(f"the repaired log still cannot be formatted: {left.message}", 1)
+
+
+def _write_formatted(log: Path, out: Path | None, in_place: bool, before: str,
+                     after: str) -> None:
+    """``fmt``'s text: to standard output, to a new file ``out``, or over ``log``."""
     if out is None and not in_place:
         click.echo(after, nl=False)
         return
@@ -727,13 +783,14 @@ def _refused(error: RefereeError) -> NoReturn:
 
 
 def _new_committed(game: str, scenario: str | None, side: str | None, out: Path | None,
-                   secret_out: Path | None, position: Path | None = None) -> None:
+                   secret_out: Path | None, position: Path | None = None,
+                   scenario_file: Path | None = None) -> None:
     from referee.pbem.header import create
 
     try:
-        created = create(game, scenario, side, out, secret_out, position)
+        created = create(game, scenario, side, out, secret_out, position, scenario_file)
     except ScenarioError as error:
-        _fail(str(error))
+        _fail_all(error.problems)
     except RefereeError as error:
         _refused(error)
     output.print_created(sys.stdout, created)

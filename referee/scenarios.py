@@ -17,6 +17,10 @@ def check_file(path: Path) -> list[str]:
     try:
         data = read_toml(path)
         game = data.get("game")
+        if game in _FOLDER_MARK and not (path.parent / _FOLDER_MARK[game]).is_file():
+            return check_own_file(path, str(game))
+        if game == "battle-card" and "name" not in data:  # the card's own files have a name
+            return check_own_file(path, "battle-card")
         if game == "battle-card":
             from referee.games.battle_card.scenario import load_scenario_file
 
@@ -37,6 +41,28 @@ def check_file(path: Path) -> list[str]:
         return [f"{path}: the referee has no scenario format for the game '{game}'"]
     except ScenarioError as error:
         return list(error.problems)
+
+
+_FOLDER_MARK = {"koenig-eindhoven": "hexes.toml", "arnhem44": "sectors.toml",
+                "wwiic": "spaces.toml"}
+"""The file every bundled-format scenario folder of a game holds: a file of the game in a
+folder without it is a scenario file of the user's own (``[Scenario "file:NAME"]``)."""
+
+
+def check_own_file(path: Path, game: str) -> list[str]:
+    """Every problem of a scenario file of the user's own, as a log that names it would
+    meet them (docs/log-format.md, "A scenario of your own")."""
+    from referee.core.errors import RefereeError
+    from referee.core.ownscenario import engine_of, read_scenario_file
+    from referee.games import engine_for
+
+    try:
+        engine_of(read_scenario_file(path.parent, path.name), engine_for(game))
+    except ScenarioError as error:
+        return list(error.problems)
+    except RefereeError as error:
+        return [f"{path}: {error.message}"]
+    return []
 
 
 def check_path(path: Path) -> list[str]:
@@ -117,7 +143,10 @@ def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str
     state = report.state_json()
     if report.game != "wwiic" or state is None:
         raise HeaderError(f"{log} is not a readable WWII Commander log")
-    return draw_board(load_scenario(), view_of(state))
+    # the log's own scenario (a scenario file of the user's own has its own map)
+    played = getattr(report.engine, "board", None)
+    scenario = played.scenario if played is not None else load_scenario()
+    return draw_board(scenario, view_of(state))
 
 
 def _draw_arnhem44(log: Path | None, upto: int | None) -> str:
@@ -125,6 +154,7 @@ def _draw_arnhem44(log: Path | None, upto: int | None) -> str:
     from referee.games.arnhem44.scenario import load_scenario as load_arnhem44
 
     figures = None
+    scenario = None
     if log is not None:
         from referee.api import replay_file
 
@@ -133,4 +163,6 @@ def _draw_arnhem44(log: Path | None, upto: int | None) -> str:
         if report.game != "arnhem44" or state is None:
             raise HeaderError(f"{log} is not a readable Arnhem '44 log")
         figures = {s["id"]: s["units"] for s in state.get("sectors", [])}
-    return draw_arnhem44(load_arnhem44(), figures)
+        played = getattr(report.engine, "board", None)  # a scenario file's own map
+        scenario = played.scenario if played is not None else None
+    return draw_arnhem44(scenario or load_arnhem44(), figures)

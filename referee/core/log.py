@@ -119,6 +119,10 @@ class ParsedLog:
     unreadable: bool = False
     position_sha256: str | None = None
     """The SHA-256 (hex) of the bytes of the ``[Position]`` file read with the log, if any."""
+    scenario_sha256: str | None = None
+    """The SHA-256 (hex) of the scenario file ``[Scenario "file:NAME"]`` names, once read."""
+    engine: Any = None
+    """The engine of that scenario file (the game's rules on its board), which replays it."""
 
     @property
     def game(self) -> str | None:

@@ -27,12 +27,27 @@ def quoted(lines: list[str]) -> Problem | None:
 def wrapped(lines: list[str], problems: list[Problem]) -> Problem | None:
     """A log wrapped by a mail client: at least two lines that cannot be read each follow a
     line that ends near the wrap width, just where the next word would have crossed it."""
-    syntax = [p for p in problems if p.kind is ProblemKind.SYNTAX and p.line]
-    if len(syntax) < 2:
+    broken = broken_lines(lines, problems)
+    if not broken:
         return None
     longest = max((len(line.rstrip()) for line in lines), default=0)
+    shown = ", ".join(str(n) for n in broken[:5]) + (", ..." if len(broken) > 5 else "")
+    return LogSyntaxError(
+        f"this log looks wrapped by a mail client: no line is longer than {longest} "
+        f"characters, and {len(broken)} lines (lines {shown}) continue the line before "
+        f"them; {ADVICE}"
+    ).to_problem(line=broken[0], text=lines[broken[0] - 1])
+
+
+def broken_lines(lines: list[str], problems: list[Problem]) -> list[int]:
+    """The lines a mail client's wrapping broke off the line before them (numbers from 1),
+    when the log looks wrapped (``wrapped``); empty otherwise."""
+    syntax = [p for p in problems if p.kind is ProblemKind.SYNTAX and p.line]
+    if len(syntax) < 2:
+        return []
+    longest = max((len(line.rstrip()) for line in lines), default=0)
     if longest not in WRAP_WIDTHS:
-        return None
+        return []
     broken = []
     for problem in syntax:
         assert problem.line is not None
@@ -44,13 +59,8 @@ def wrapped(lines: list[str], problems: list[Problem]) -> Problem | None:
         if width >= WRAP_WIDTHS.start and width + 1 + len(first_word) > longest:
             broken.append(problem.line)
     if len(broken) < 2 or len(broken) * 2 < len(syntax):
-        return None
-    shown = ", ".join(str(n) for n in broken[:5]) + (", ..." if len(broken) > 5 else "")
-    return LogSyntaxError(
-        f"this log looks wrapped by a mail client: no line is longer than {longest} "
-        f"characters, and {len(broken)} lines (lines {shown}) continue the line before "
-        f"them; {ADVICE}"
-    ).to_problem(line=broken[0], text=lines[broken[0] - 1])
+        return []
+    return broken
 
 
 def _previous(lines: list[str], number: int) -> str | None:

@@ -88,6 +88,10 @@ def read_log(path: Path, engine: Engine[Any, Any] | None = None) -> ParsedLog:
         log.problems.append(error.to_problem())
         return log
     log = parse_log(text, source, engine=engine)
+    if engine is None:  # [Scenario "file:NAME"]: read again on that file's board
+        from referee.core.ownscenario import apply_scenario_file
+
+        log = apply_scenario_file(log, text, path.parent)
     if "Position" in log.tags and not log.unreadable:
         _read_position(log, path)
     return log
@@ -128,7 +132,7 @@ def _read_position(log: ParsedLog, path: Path) -> None:
     from referee.games import engine_for
 
     try:
-        engine = engine_for(log.game or "")
+        engine = log.engine or engine_for(log.game or "")  # a scenario file's, if any
     except RefereeError as error:
         refuse(f"the position file {name} cannot be read: {error.message}")
         return
@@ -299,6 +303,9 @@ def _add_tag(log: ParsedLog, tag: TagLine, seen_action: bool) -> Problem | None:
 MEMO_LINES = 4096
 """How many distinct lines each engine's memo keeps (then it starts afresh)."""
 
+MEMO_ENGINES = 16
+"""How many engines' memos are kept (the four games', and those of scenario files)."""
+
 _memos: dict[int, tuple[Engine[Any, Any], dict[str, Entry | RefereeError]]] = {}
 
 
@@ -309,6 +316,8 @@ def _remembered_line(parser: Lark, engine: Engine[Any, Any], number: int, line: 
     at most ``MEMO_LINES`` lines each."""
     held = _memos.get(id(engine))
     if held is None or held[0] is not engine:
+        if len(_memos) >= MEMO_ENGINES:  # engines of scenario files come and go
+            _memos.clear()
         held = _memos[id(engine)] = (engine, {})
     memo = held[1]
     found = memo.get(line)

@@ -191,6 +191,22 @@ class _Stop(Exception):
     """Replay cannot go on (strict mode, or a chance step without dice)."""
 
 
+def scenario_of(log: ParsedLog) -> str | None:
+    """The bundled scenario a log's ``[Scenario]`` names, for ``Engine.setup``: ``None`` for
+    a scenario file of the user's own, whose board the engine read it on already (a log that
+    names one the referee did not read, parsed from text without its folder, is refused)."""
+    from referee.core.ownscenario import file_name
+
+    scenario = log.tags.get("Scenario")
+    name = file_name(scenario)
+    if name is None:
+        return scenario
+    if log.engine is None:
+        raise HeaderError(f"the scenario file {name} was not read: the referee reads it beside "
+                          f"a log it is given by its path (not from standard input or text)")
+    return None
+
+
 def options_of(log: ParsedLog) -> dict[str, str]:
     return {option: "on" for option in log.options}
 
@@ -257,7 +273,7 @@ class Replayer:
             return report
         try:
             seed = seed_of(self.log, self._seed)
-            report.state = self.engine.setup(self.log.tags.get("Scenario"), options_of(self.log))
+            report.state = self.engine.setup(scenario_of(self.log), options_of(self.log))
         except RefereeError as error:
             report.problems.append(error.to_problem(line=self._tag_line()))
             report.engine = None
@@ -708,7 +724,9 @@ def replay(
     strict: bool = False,
     upto: int | None = None,
 ) -> Report:
-    """Replay a parsed log and report what it found.  ``engine`` defaults to the log's game."""
+    """Replay a parsed log and report what it found.  ``engine`` defaults to the log's game
+    (on the scenario file it names, when it names one)."""
+    engine = engine or log.engine
     if engine is None and not log.unreadable:
         from referee.games import engine_for
 

@@ -160,6 +160,9 @@ def start_checks(log: ParsedLog, mode: Mode) -> tuple[list[StartCheck],
                 f"{name} is not the one whose SHA-256 [{POSITION_DIGEST_TAG}] holds (line "
                 f"{log.tag_lines.get(POSITION_DIGEST_TAG)})"
             )))
+    from referee.pbem.scenario_seal import scenario_seal_problems
+
+    problems += scenario_seal_problems(log)  # [Scenario "file:NAME"]: sealed like a position
     return checks, problems
 
 

@@ -25,6 +25,7 @@ from referee.pbem.mode import (
     tag_lines,
     who,
 )
+from referee.pbem.scenario_seal import scenario_tags
 from referee.pbem.table import hold, open_text, read_text
 
 
@@ -40,7 +41,7 @@ def _party(side: str, parties: tuple[str, ...], game: str) -> str:
 
 def committed_header(game: str, scenario: str | None, side: str | None,
                      position: Path | None = None, out: Path | None = None,
-                     ) -> tuple[str, Secret]:
+                     scenario_file: Path | None = None) -> tuple[str, Secret]:
     """The header of a new committed game and the secret behind its commitment, with the
     committer's seal over the start (``[AlliedSeal]``).
 
@@ -52,12 +53,17 @@ def committed_header(game: str, scenario: str | None, side: str | None,
 
     entry = game_entry(game)
     engine = engine_for(entry.id)
-    engine.setup(scenario, {})
+    if scenario_file is None:
+        engine.setup(scenario, {})
+    elif scenario is not None:
+        raise PbemError("give --scenario or --scenario-file, not both")
     party = MODERATOR if side is None else _party(side, parties_of(engine), entry.id)
     secret = new_secret(party)
     lines = [f'[Game "{entry.id}"]']
     if scenario:
         lines.append(f'[Scenario "{scenario}"]')
+    if scenario_file is not None:  # its SHA-256 sealed with the start (scenario_seal.py)
+        lines += scenario_tags(scenario_file, out)
     if position is not None:
         lines += _position_tags(position, out)
     lines += [
@@ -156,9 +162,10 @@ class Created:
 
 
 def create(game: str, scenario: str | None, side: str | None, out: Path | None,
-           secret_out: Path | None, position: Path | None = None) -> Created:
+           secret_out: Path | None, position: Path | None = None,
+           scenario_file: Path | None = None) -> Created:
     """Make a committed game: the secret file first, then the log (neither over a file)."""
-    header, secret = committed_header(game, scenario, side, position, out)
+    header, secret = committed_header(game, scenario, side, position, out, scenario_file)
     if secret_out is None:
         if out is None:
             raise PbemError("the secret must go to a file: give --secret-out FILE (or -o LOG)")

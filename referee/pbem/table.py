@@ -14,6 +14,7 @@ from referee.core.engine import REFEREE, Engine
 from referee.core.errors import Problem, ProblemKind, RefereeError
 from referee.core.files import LockHeld, locked
 from referee.core.log import ParsedLog
+from referee.core.ownscenario import apply_scenario_file, folder_of
 from referee.core.parsing import MAX_BYTES, apply_position, decode_log, parse_log
 from referee.core.reading import read_bounded
 from referee.core.replay import MAX_CHOICES, Replayer, Report
@@ -178,6 +179,7 @@ def parse_text(text: str, source: str, engine: Engine[Any, Any] | None = None,
                path: Path | None = None) -> ParsedLog:
     """Parse a log's text, with the ``[Position]`` file it names read beside ``path``."""
     log = parse_log(text, source, engine=engine)
+    log = apply_scenario_file(log, text, folder_of(path), engine)  # [Scenario "file:NAME"]
     if path is not None:
         apply_position(log, path)
     return log
@@ -188,12 +190,12 @@ def open_text(text: str, source: str, secrets: Sequence[Secret] = (),
     """Open the text of a log; ``LogUnreadable``/``CommitmentError`` when it cannot be."""
     from referee.games import engine_for
 
-    log = parse_log(text, source)
+    log = apply_scenario_file(parse_log(text, source), text, folder_of(path))
     if log.unreadable:
         message = log.problems[0].message if log.problems else "it cannot be read"
         raise LogUnreadable(f"{source}: {message}")
     try:
-        engine = engine_for(log.game or "")
+        engine = log.engine or engine_for(log.game or "")
     except RefereeError as error:
         raise LogUnreadable(f"{source}: {error.message}") from None
     if path is not None:

@@ -116,9 +116,9 @@ def test_moves_at_the_end_of_a_game() -> None:
 
 
 def test_new_prints_a_header() -> None:
-    code, out = run("new", "battle-card", "--seed", "42")
-    assert code == 0
-    assert out == '[Game "battle-card"]\n[Dice "v1"]\n[Seed "42"]\n'
+    result = CliRunner().invoke(main, ["new", "battle-card", "--seed", "42"])
+    assert result.exit_code == 0
+    assert result.stdout == '[Game "battle-card"]\n[Dice "v1"]\n[Seed "42"]\n'
 
 
 def test_new_random_seed_and_output_file(tmp_path: Path) -> None:

@@ -102,6 +102,8 @@ from referee.games.arnhem44.state import (
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from referee.core.ownscenario import ScenarioFile
+
 SCENARIOS = ("standard",)
 MAX_ALTERNATIVES = 8
 
@@ -135,6 +137,14 @@ class Arnhem44Engine:
         if self._board is None:
             self._board = bundled_board()
         return self._board
+
+    def with_scenario_file(self, file: ScenarioFile) -> Arnhem44Engine:
+        """The engine on a scenario of the user's own (``variant.py``)."""
+        from referee.games.arnhem44.variant import variant_board
+
+        engine = Arnhem44Engine()
+        engine._board = variant_board(file)
+        return engine
 
     def setup(self, scenario: str | None, options: Mapping[str, str]) -> AState:
         if scenario is not None and normalise(scenario) not in {normalise(s) for s in SCENARIOS}:

@@ -108,8 +108,10 @@ def bundled_names() -> tuple[str, ...]:
 def bundled_card(name: str = "standard") -> Card:
     """A scenario shipped with the referee (validated by the test suite), by name.
 
-    A log names a scenario, never a file: only the names of the bundled scenarios are
-    known, so ``[Scenario "/tmp/x"]`` or ``[Scenario "../x"]`` reads nothing.
+    A ``[Scenario]`` name is never a path: only the names of the bundled scenarios are
+    known, so ``[Scenario "/tmp/x"]`` or ``[Scenario "../x"]`` reads nothing (a scenario file
+    of the user's own is ``[Scenario "file:NAME.toml"]``, read beside the log by
+    ``referee.core.ownscenario``, and played by an engine on its card: ``variant.py``).
     """
     if name not in bundled_names():
         shown = name if len(name) <= 60 else name[:60] + "…"

@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 
     from rich.console import RenderableType
 
+    from referee.core.ownscenario import ScenarioFile
+
 from referee.games.battle_card.state import (
     ALLIED_CONTROL,
     GERMAN_CONTROL,
@@ -138,12 +140,22 @@ class BattleCardEngine:
         coverage="complete: setup, airborne landing, turn steps 1-5, end of the game",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, card: Card | None = None) -> None:
         self.policies = {"greedy": greedy_policy}
+        self._card = card
+        """The card of a scenario file of the user's own (``variant.py``), if any."""
 
     # -- scenario and setup -------------------------------------------------------------
 
+    def with_scenario_file(self, file: ScenarioFile) -> BattleCardEngine:
+        """The engine on a scenario of the user's own: ScenarioError lists its problems."""
+        from referee.games.battle_card.variant import variant_card
+
+        return BattleCardEngine(variant_card(file))
+
     def card(self, scenario: str | None = None) -> Card:
+        if self._card is not None:
+            return self._card
         try:
             return bundled_card(scenario or "standard")
         except ScenarioError as error:

@@ -78,6 +78,8 @@ from referee.games.koenig_eindhoven.state import NEVER as NEVER_ARRIVED
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from referee.core.ownscenario import ScenarioFile
+
 SCENARIOS = (DEFAULT_SCENARIO,)
 OPTIONS = {US_MACHINE_GUNS: "14.3.1"}
 """The optional rules a log may switch on with ``[Option "..."]``, and their cases."""
@@ -143,6 +145,13 @@ class KoenigEngine:
         state.options = frozenset(options)
         advance(self.board, state, [])
         return state
+
+    def with_scenario_file(self, file: ScenarioFile) -> KoenigEngine:
+        """The engine on a scenario of the user's own (``variant.py``): ScenarioError lists
+        every problem of the file."""
+        from referee.games.koenig_eindhoven.variant import variant_board
+
+        return KoenigEngine(variant_board(file))
 
     def copy(self, state: KState) -> KState:
         return state.copy()

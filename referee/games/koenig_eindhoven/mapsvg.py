@@ -362,6 +362,7 @@ def draw_position(log: Path | None = None, upto: int | None = None) -> str:
     state = report.state_json()
     if report.game != "koenig-eindhoven" or state is None:
         raise HeaderError(f"{log} is not a readable Eindhoven Bridge log")
+    board = getattr(report.engine, "board", board)  # a scenario file's own map, if any
     return draw_map(board, units_from_state(state))
 
 

@@ -70,6 +70,8 @@ from referee.games.wwiic.victory import advance_objective, outcome
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from referee.core.ownscenario import ScenarioFile
+
 SCENARIOS = ("market-garden",)
 MAX_ALTERNATIVES = 8
 
@@ -107,6 +109,16 @@ class WWIICEngine:
         from referee.games.wwiic.policy import random_command
 
         return random_command(self, state, rng)
+
+    def with_scenario_file(self, file: ScenarioFile) -> WWIICEngine:
+        """The engine on a scenario of the user's own (``variant.py``): ScenarioError lists
+        every problem of the file.  The printed names stay the bundled board's."""
+        from referee.games.wwiic.variant import variant_board
+
+        self.board  # noqa: B018 - registers the bundled board's printed names
+        engine = WWIICEngine()
+        engine._board = variant_board(file)
+        return engine
 
     @property
     def board(self) -> Board:

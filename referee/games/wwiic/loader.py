@@ -29,6 +29,20 @@ def load_scenario(path: Path | None = None) -> Scenario:
     Raises ``ScenarioError`` listing every problem found, never a bare traceback.
     """
     folder = bundled_path() if path is None else path
+    data = scenario_data(folder)
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as error:
+        raise ScenarioError(sentences(error, data)) from None
+    crossed = cross_check(scenario)
+    if crossed:
+        raise ScenarioError(crossed)
+    return scenario
+
+
+def scenario_data(folder: Path) -> dict[str, Any]:
+    """The files of a scenario folder as the one table ``Scenario`` validates
+    (``ScenarioError`` when a file cannot be read)."""
     problems: list[str] = []
     if not folder.is_dir():
         raise ScenarioError([f"{folder}: no such scenario directory"])
@@ -49,11 +63,4 @@ def load_scenario(path: Path | None = None) -> Scenario:
         "units": units.get("units", []),
         "tracks": tracks,
     }
-    try:
-        scenario = Scenario.model_validate(data)
-    except ValidationError as error:
-        raise ScenarioError(sentences(error, data)) from None
-    crossed = cross_check(scenario)
-    if crossed:
-        raise ScenarioError(crossed)
-    return scenario
+    return data

@@ -58,14 +58,14 @@ def fixture_board(change: Any) -> Board:
     return Board.from_data(data)
 
 
+SCENARIO_FILES = Path(__file__).parents[3] / "logs" / "koenig-eindhoven" / "scenario-files"
+"""The shipped example of a scenario file of the user's own, and a log played on it."""
+
+
 def hilltop_board() -> Board:
-    """8.1's example needs a hilltop behind a slope hexside: 0215 and 0214-0215."""
+    """8.1's example needs a hilltop behind a slope hexside: 0215 and 0214-0215, which the
+    shipped scenario file hilltop.toml adds to the bundled map."""
+    from referee.core.ownscenario import read_scenario_file
+    from referee.games.koenig_eindhoven.variant import variant_board
 
-    def change(data: dict[str, Any]) -> None:
-        for item in data["hexes.toml"]["hexes"]:
-            if item["id"] == "0215":
-                item["hilltop"] = True
-        data["hexsides.toml"].setdefault("hexsides", []).append(
-            {"hexes": ["0214", "0215"], "slope": True})
-
-    return fixture_board(change)
+    return variant_board(read_scenario_file(SCENARIO_FILES, "hilltop.toml"))

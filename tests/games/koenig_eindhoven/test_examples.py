@@ -1,17 +1,20 @@
 """Every worked example of the seed's rules 5-8, as a setup log (tests/.../examples) and a
-named test; the 8.1 example on a fixture map (the reconstruction has no hilltop)."""
+named test; the 8.1 example on the shipped scenario file hilltop.toml (the reconstruction has
+no hilltop)."""
 
 from __future__ import annotations
 
 import pytest
 
 from referee.core.dice import DiceTray
+from referee.core.parsing import read_log
+from referee.core.replay import replay
 from referee.games.koenig_eindhoven.engine import ENGINE, KoenigEngine
 from referee.games.koenig_eindhoven.movement import Occupancy, step
 from referee.games.koenig_eindhoven.position import SetupStatement
 from referee.games.koenig_eindhoven.state import Phase
 
-from .conftest import HERE, expected, hilltop_board, problems, run
+from .conftest import HERE, SCENARIO_FILES, expected, hilltop_board, problems, run
 
 EXAMPLES = HERE / "examples"
 
@@ -79,8 +82,8 @@ def test_8_1_movement_cost_example_on_a_fixture_map() -> None:
     occ = Occupancy(board, state)
     cost = step(board, occ, "allied", "0214", "0215")
     assert cost.close_combat and cost.cost == 6  # 2 + 1 + 3, the example's total
-    path = EXAMPLES / "8.1-movement-cost.log"
-    report = run(path, KoenigEngine(board))
+    path = SCENARIO_FILES / "hilltop-8.1.log"  # [Scenario "file:hilltop.toml"]
+    report = replay(read_log(path))
     assert problems(report) == expected(path)
 
 
