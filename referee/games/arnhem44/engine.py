@@ -323,9 +323,10 @@ class Arnhem44Engine:
             return victory.resign(board, work, veterans.side_for(side))
         events: list[Event] = []
         if isinstance(command, (Initiative, Barrage, NoBarrage)) and phase != "1":
+            # The 1st Round: "there's NO barrage fire the first round" - said in round 1 only
+            first = " (there is no phase 1 in the first round)" if work.round == 1 else ""
             raise IllegalMove("Phase 1", f"barrage fire is given in phase 1 only, at the start "
-                              f"of a round (there is no phase 1 in the first round); now: "
-                              f"{self.decision(work)}")
+                              f"of a round{first}; now: {self.decision(work)}")
         if phase not in AIRBORNE_PHASES:
             phase_two.out_of_phase(work, command)
         if isinstance(command, Swap) and phase not in EXPLOSIVES:
