@@ -21,7 +21,7 @@ from referee.games.arnhem44.board import (
 from referee.games.arnhem44.commands import First, Withdraw
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import Shooter, counts_text, expand, fire, outcome_of
-from referee.games.arnhem44.movement import enemies, friends
+from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import AState, Withdrawal
 from referee.games.arnhem44.supply import penalty
 

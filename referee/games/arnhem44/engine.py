@@ -66,7 +66,6 @@ from referee.games.arnhem44.deployment import (
 )
 from referee.games.arnhem44.legal import legal
 from referee.games.arnhem44.position import (
-    Statement,
     build_setup,
     check_position,
     opening,
@@ -98,6 +97,7 @@ from referee.games.arnhem44.state import (
     SETUP_GERMAN,
     AState,
 )
+from referee.games.arnhem44.statement import Statement
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

@@ -21,7 +21,7 @@ from referee.games.arnhem44 import options as veterans
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board
 from referee.games.arnhem44.commands import Command, Defuse, Detonate, Pass, Reveal, Rig, Swap
 from referee.games.arnhem44.crates import MAJOR_LIMIT, SWAPPABLE, Attempt, Crate, Explosives
-from referee.games.arnhem44.movement import friends
+from referee.games.arnhem44.presence import friends
 from referee.games.arnhem44.state import EXPLOSIVES, AState
 
 DONE = "3.4"

@@ -13,7 +13,6 @@ from referee.core.errors import IllegalMove
 from referee.games.arnhem44.bailey import open_between
 from referee.games.arnhem44.board import (
     AIRBORNE,
-    SIDES,
     Board,
     Key,
     key_order,
@@ -35,19 +34,9 @@ from referee.games.arnhem44.fire import (
     outcome_of,
 )
 from referee.games.arnhem44.jokers import Joker
+from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import AState, FallBackPending
 from referee.games.arnhem44.supply import penalty
-
-GROUPS_OF = {side: frozenset(g for g in ("UK", "US", "1AB", "PL", "82", "101", "DE")
-                             if side_of(g) == side) for side in SIDES}
-
-
-def friends(state: AState, sector: str, side: str) -> int:
-    return state.count(sector, GROUPS_OF[side])
-
-
-def enemies(state: AState, sector: str, side: str) -> int:
-    return state.count(sector, GROUPS_OF[other(side)])
 
 
 def crossing(board: Board, state: AState, here: str, there: str, kind: str, side: str,
