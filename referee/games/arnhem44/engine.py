@@ -403,7 +403,7 @@ class Arnhem44Engine:
                 if command.sector != work.combats[0]:
                     raise IllegalMove(f"Phase {phase}", f"the next combat is in "
                                       f"{work.combats[0]}, not {command.sector}")
-                events += fight.combat(board, work, dice, work.combats.pop(0))
+                events += fight.combat(board, work, dice, work.combats.pop(0), command.jokers)
                 if not work.combats:
                     fight.settle(board, work, events)
                 after_combat(board, work, events)

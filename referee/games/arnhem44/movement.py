@@ -103,6 +103,12 @@ def _path_cost(board: Board, state: AState, path: tuple[str, ...], kind: str, si
     return spent, mp - spent
 
 
+def crossed(board: Board, state: AState, path: tuple[str, ...], kind: str, side: str) -> bool:
+    """Whether a one-step path is a crossing without a bridge (it ends the move)."""
+    return len(path) == 2 and crossing(board, state, path[0], path[1], kind, side, True,
+                                       True)[1]
+
+
 def key_name(kind: str) -> str:
     return {"inf": "infantry unit", "tank": "tank", "art": "artillery unit"}[kind]
 
@@ -138,6 +144,13 @@ def move(board: Board, state: AState, command: Move) -> list[Event]:
     for key, n in figures:
         for mp, was_fresh in points(board, state, start, key)[:n]:
             _, left = _path_cost(board, state, path, key[1], side, mp, was_fresh)
+            if left == 0 and was_fresh and start == state.joker_sector and crossed(
+                    board, state, path, key[1], side):
+                # Jokers: "A joker cannot be used to cross a river or canal; it can however be
+                # used to move infantry units that so need an extra sector AFTER the unit has
+                # crossed": the crossing consumes the figure's own points, the joker's point
+                # is left for the sector after it (reading A47)
+                left = 1
             plans.append((key, left))
     for key, n in figures:
         take(state, start, key, n, board)
