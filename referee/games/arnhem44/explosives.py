@@ -12,11 +12,13 @@ German's commitment (referee.core.hidden).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.core.hidden import commit_event, reveal_event
+from referee.games.arnhem44 import jokers
 from referee.games.arnhem44 import options as veterans
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board
 from referee.games.arnhem44.commands import Command, Defuse, Detonate, Pass, Reveal, Rig, Swap
@@ -129,6 +131,9 @@ def legal(board: Board, state: AState) -> list[Command]:
         return [Reveal(v) for v in ex.candidates(crate)]
     out = [c for c in actions(board, state)
            if not isinstance(c, Detonate) or _may_blow(board, state, c.bridge)]
+    if jokers.held(state, actor(state)):
+        # Jokers: the one-die throw may carry the joker that counters its 0 (reading A38)
+        out += [replace(c, joker=True) for c in out if isinstance(c, (Defuse, Detonate))]
     if state.phase == "3.3":
         out += swaps(state)
     return [*out, Pass()]
