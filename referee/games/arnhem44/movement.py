@@ -350,6 +350,12 @@ def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> lis
     unseen: list[Key] = [k for k in listed if k[1] == "inf"] if state.night else []
     spotted: list[Key] = [k for k in listed if k[1] != "inf"] if not state.night else []
     words = []
+    if command.joker and not rollers and not spotted and not invading:
+        # Jokers: "To counter a single throw of one D10 when a ZERO is rolled": infantry
+        # falling back at night rolls no die at all (unseen, no fight): nothing to counter
+        raise IllegalMove("Jokers", f"the fall back from {start} rolls no die of the "
+                          f"{side.capitalize()} player (at night infantry falls back unseen): "
+                          "the joker would counter nothing, so it is kept")
     joker = Joker(state, side, dice, command.joker)
     if rollers:
         label = f"spotting at {start} (S = {e} + {total} = {s_value}; higher escapes)"

@@ -142,3 +142,21 @@ def test_jokers_extra_movement_point_after_the_crossing() -> None:
     borkel = next(s for s in state["sectors"] if s["id"] == "Borkel")
     assert borkel["units"] == {"allied": {"UK": {"inf": 2}}}
     assert state["jokers"]["held"]["allied"] == 0
+
+
+def test_jokers_a_night_fall_back_of_infantry_rolls_nothing_to_counter() -> None:
+    """Fall Back: "Infantry can always retreat or fall back at night without being spotted":
+    no spotting die, no fight, so a joker written on it counters nothing and is refused (kept),
+    before anything moves; the same fall back without the word is legal."""
+    text = ('[Game "arnhem44"]\nsetup: clear; round 10; phase 4.1\n'
+            "setup: place 2 inf/UK Achel; place 1 inf Achel\n"
+            "allied: fall-back 2 inf/UK Achel->Borkel joker\n"
+            "allied: fall-back 2 inf/UK Achel->Borkel\n")
+    report = replay_text(text)
+    (problem,) = report.problems
+    assert (problem.line, problem.rule) == (4, "Jokers")
+    state = report.state_json()
+    assert state is not None
+    assert state["jokers"]["held"]["allied"] == 1
+    borkel = next(s for s in state["sectors"] if s["id"] == "Borkel")
+    assert borkel["units"] == {"allied": {"UK": {"inf": 2}}}
