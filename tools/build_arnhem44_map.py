@@ -87,6 +87,13 @@ DROP_ZONES = {
     6: ("Son-Veghel", "101", "St. Oedenrode"),
 }
 
+# Green markers the seed itself places: Anti-Aircraft Fire, "The German player decides to
+# intercept the paratroopers at Veghel and positions his three units ... in the drop zone. Four
+# Allied units land in that zone": Veghel is a landing sector of the 101st's zone (the
+# historical DZ A of the 501st lay between Veghel and Eerde).  (zone, marker) -> sector, in
+# place of the cycled repeat at that marker (here the second Liempde).
+SEED_MARKERS = {(6, 7): "Veghel"}
+
 
 def load() -> tuple[list[dict], list[dict], list[dict]]:
     spaces = tomllib.loads((WWIIC / "spaces.toml").read_text())["spaces"]
@@ -205,7 +212,11 @@ def build() -> tuple[list[dict], list[dict]]:
         near = [s for d in (0, 1) for s in ring.get(d, [])]
         wide = [s for d in (1, 2) for s in ring.get(d, [])]
         sectors[centre]["drop_zone"] = number
-        zone_markers[number] = (cycle(near, 10), cycle(wide, 10))
+        green = cycle(near, 10)
+        for (zone, marker), sector in SEED_MARKERS.items():
+            if zone == number:
+                green[marker] = sector
+        zone_markers[number] = (green, cycle(wide, 10))
     # a log word cannot start with an apostrophe: the id is written without it (the name keeps it)
     for old, new in RENAMES.items():
         sector = sectors.pop(old)

@@ -4,7 +4,7 @@ write them back (``referee position``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lark import Token, Tree
 
@@ -20,9 +20,7 @@ from referee.games.arnhem44.board import AIRBORNE, Board, side_of
 from referee.games.arnhem44.commands import _groups, _sector, groups_text
 from referee.games.arnhem44.ferries import ACTIVE, STATUSES, status
 from referee.games.arnhem44.state import AState, Bailey
-
-if TYPE_CHECKING:
-    from referee.games.arnhem44.position import Statement
+from referee.games.arnhem44.statement import Statement, keys, take_off_board
 
 RULE = "Positions"
 
@@ -68,14 +66,12 @@ def clear_bailey(state: AState) -> None:
 
 
 def place_bailey(board: Board, state: AState, st: Statement) -> None:
-    from referee.games.arnhem44.position import _keys, _take_off_board
-
     kind = st.kind
     if kind == "engineer":
-        for key, n in _keys(st.groups):
+        for key, n in keys(st.groups):
             if side_of(key[0]) != "allied":
                 raise IllegalMove(RULE, "only Allied units stand on the engineer squares")
-            _take_off_board(state, key, n)
+            take_off_board(state, key, n)
             state.engineers += [key] * n
     elif kind == "bailey":
         a = st.sector

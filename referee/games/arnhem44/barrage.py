@@ -49,8 +49,8 @@ from referee.games.arnhem44.board import (
 from referee.games.arnhem44.commands import Barrage, Command, Groups, Initiative, NoBarrage
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import counts_text, expand, outcome_of
-from referee.games.arnhem44.movement import enemies, friends
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
+from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import AState
 
 PHASE = "Phase 1"

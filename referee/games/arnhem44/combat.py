@@ -21,7 +21,8 @@ from referee.games.arnhem44.board import (
 from referee.games.arnhem44.commands import First, Withdraw
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import Shooter, counts_text, expand, fire, outcome_of
-from referee.games.arnhem44.movement import enemies, friends
+from referee.games.arnhem44.jokers import combat_jokers
+from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import AState, Withdrawal
 from referee.games.arnhem44.supply import penalty
 
@@ -39,22 +40,29 @@ def _bonus(state: AState, key: Key) -> int:
     return first - penalty(state, key)
 
 
-def combat(board: Board, state: AState, dice: Dice, sector: str) -> list[Event]:
-    """One turn of simultaneous combat in a disputed sector."""
+def combat(board: Board, state: AState, dice: Dice, sector: str,
+           joker_players: tuple[str, ...] = ()) -> list[Event]:
+    """One turn of simultaneous combat in a disputed sector; ``joker_players`` play their
+    joker on their side's hit dice (``combat SECTOR joker PLAYER``, jokers.combat_jokers)."""
     here = state.units.get(sector, Counter())
     sides = {side: {k: n for k, n in here.items() if side_of(k[0]) == side}
              for side in (ALLIED, GERMAN)}
     figures = {side: expand(sides[side]) for side in sides}
+    shooters = {side: [Shooter(k, board.combat_fp(k) + _bonus(state, k),
+                               board.number(sector, k[1])) for k in figures[side]]
+                for side in sides}
+    cards = combat_jokers(state, dice, sector, joker_players, shooters, figures)
     damage: dict[str, list[int]] = {}
     words: list[str] = []
-    for side, enemy in ((ALLIED, GERMAN), (GERMAN, ALLIED)):
-        shooters = [Shooter(k, board.combat_fp(k) + _bonus(state, k), board.number(sector, k[1]))
-                    for k in figures[side]]
-        damage[enemy], more = fire(board, dice, shooters, figures[enemy],
-                                   f"{side.capitalize()} fires")
-        words += more
     events = [Event("combat", f"combat in {sector}", {"sector": sector})]
-    events += [Event("fire", w) for w in words]
+    for side, enemy in ((ALLIED, GERMAN), (GERMAN, ALLIED)):
+        card, own = cards.get(side, (None, None))
+        damage[enemy], more = fire(board, dice, shooters[side], figures[enemy],
+                                   f"{side.capitalize()} fires", card, own=own)
+        words += more
+        events += [Event("fire", w) for w in more]
+        if card is not None:
+            events += card.done()
     for side in (ALLIED, GERMAN):
         dead, hurt = outcome_of(board, figures[side], damage[side])
         for key, n in dead.items():

@@ -115,9 +115,11 @@ class EndMovement(Cmd):
 class CombatRoll(Cmd):
     chance: ClassVar[bool] = True
     sector: str
+    jokers: tuple[str, ...] = ()
+    """The players who counter a 0 of their own side's hit dice with their joker (Jokers)."""
 
     def __str__(self) -> str:
-        return f"combat {self.sector}"
+        return f"combat {self.sector}" + "".join(f" joker {p}" for p in self.jokers)
 
 
 @dataclass(frozen=True)
@@ -316,9 +318,12 @@ class Defuse(Cmd):
 
     bridge: str
     crate: int | None = None
+    joker: bool = False
+    """Reroll the die with the joker if it shows a 0 (Jokers, Ten-Sided Dice)."""
 
     def __str__(self) -> str:
-        return f"defuse {self.bridge}" + (f" crate {self.crate}" if self.crate else "")
+        return (f"defuse {self.bridge}" + (f" crate {self.crate}" if self.crate else "")
+                + (" joker" if self.joker else ""))
 
 
 @dataclass(frozen=True)
@@ -327,9 +332,12 @@ class Detonate(Cmd):
 
     bridge: str
     crate: int | None = None
+    joker: bool = False
+    """Reroll the die with the joker if it shows a 0 (Jokers, Ten-Sided Dice)."""
 
     def __str__(self) -> str:
-        return f"detonate {self.bridge}" + (f" crate {self.crate}" if self.crate else "")
+        return (f"detonate {self.bridge}" + (f" crate {self.crate}" if self.crate else "")
+                + (" joker" if self.joker else ""))
 
 
 @dataclass(frozen=True)
@@ -442,6 +450,18 @@ def _sector(board: Board, tree: Tree[Any]) -> str:
     return board.sectors.lookup(_words(tree), column=column)
 
 
+def _jokers_by(children: list[Any]) -> tuple[str, ...]:
+    """The players named by the combat line's joker clauses (``joker german``), once each."""
+    out: list[str] = []
+    for child in children:
+        player = str(child.children[0]).casefold()
+        if player in out:
+            raise IllegalMove("Jokers", f"{player} names his joker twice: a player can use a "
+                              "joker but once")
+        out.append(player)
+    return tuple(out)
+
+
 def _joker(children: list[Any]) -> bool:
     """Whether the command ends with the joker clause (Jokers: "… joker")."""
     return any(isinstance(c, Tree) and c.data == "joker" for c in children)
@@ -479,7 +499,7 @@ def build(board: Board, tree: Tree[Any]) -> Command:
     if kind == "no_support":
         return Support((), _joker(ch))
     if kind == "combat":
-        return CombatRoll(_sector(board, ch[0]))
+        return CombatRoll(_sector(board, ch[0]), _jokers_by(ch[1:]))
     if kind == "first":
         side = str(ch[0]).casefold()
         if side not in ("allied", "german"):
@@ -565,5 +585,7 @@ def _explosive(board: Board, kind: str, ch: list[Any]) -> Command:
                                   f"{value}")
             return Rig(bridge, value)
         return Rig(bridge, None, str(extra).casefold())
-    number = int(str(ch[1])) if len(ch) > 1 and ch[1] is not None else None
-    return Defuse(bridge, number) if kind == "defuse" else Detonate(bridge, number)
+    number = int(str(ch[1])) if len(ch) > 1 and isinstance(ch[1], Token) else None
+    joker = _joker(ch)
+    return (Defuse(bridge, number, joker) if kind == "defuse"
+            else Detonate(bridge, number, joker))

@@ -39,6 +39,7 @@ from referee.games.arnhem44 import options as veterans
 from referee.games.arnhem44.bailey import HIT_POINTS as BAILEY_HIT_POINTS
 from referee.games.arnhem44.bailey import bailey_between, open_between
 from referee.games.arnhem44.board import Board, Key
+from referee.games.arnhem44.explosives import destroy
 from referee.games.arnhem44.state import AState
 
 RULE = "Veterans/4"
@@ -146,8 +147,6 @@ def take_hits(board: Board, state: AState, bridge: str, n: int) -> list[Event]:
     """``n`` hits on a standing bridge: its hit points go down; at 0 it is destroyed (a bridge
     of the map by the one path of demolition, ``explosives.destroy``; a Bailey bridge stays
     on the list of Bailey bridges, wrecked, and is no crossing any more)."""
-    from referee.games.arnhem44.explosives import destroy  # explosives imports movement
-
     before = left(board, state, bridge)
     after = max(before - n, 0)
     kept = ""

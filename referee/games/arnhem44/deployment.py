@@ -13,7 +13,7 @@ from referee.core.errors import IllegalMove
 from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, KINDS, Board, Key, key_text
 from referee.games.arnhem44.commands import Deploy, ReserveOrder
 from referee.games.arnhem44.fire import counts_text
-from referee.games.arnhem44.movement import friends
+from referee.games.arnhem44.presence import friends
 from referee.games.arnhem44.state import AState
 
 ALLIED_ART_PER_START = 4

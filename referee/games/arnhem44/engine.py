@@ -66,7 +66,6 @@ from referee.games.arnhem44.deployment import (
 )
 from referee.games.arnhem44.legal import legal
 from referee.games.arnhem44.position import (
-    Statement,
     build_setup,
     check_position,
     opening,
@@ -98,6 +97,7 @@ from referee.games.arnhem44.state import (
     SETUP_GERMAN,
     AState,
 )
+from referee.games.arnhem44.statement import Statement
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -333,9 +333,10 @@ class Arnhem44Engine:
             return victory.resign(board, work, veterans.side_for(side))
         events: list[Event] = []
         if isinstance(command, (Initiative, Barrage, NoBarrage)) and phase != "1":
+            # The 1st Round: "there's NO barrage fire the first round" - said in round 1 only
+            first = " (there is no phase 1 in the first round)" if work.round == 1 else ""
             raise IllegalMove("Phase 1", f"barrage fire is given in phase 1 only, at the start "
-                              f"of a round (there is no phase 1 in the first round); now: "
-                              f"{self.decision(work)}")
+                              f"of a round{first}; now: {self.decision(work)}")
         if phase not in AIRBORNE_PHASES:
             phase_two.out_of_phase(work, command)
         if isinstance(command, Swap) and phase not in EXPLOSIVES:
@@ -412,7 +413,7 @@ class Arnhem44Engine:
                 if command.sector != work.combats[0]:
                     raise IllegalMove(f"Phase {phase}", f"the next combat is in "
                                       f"{work.combats[0]}, not {command.sector}")
-                events += fight.combat(board, work, dice, work.combats.pop(0))
+                events += fight.combat(board, work, dice, work.combats.pop(0), command.jokers)
                 if not work.combats:
                     fight.settle(board, work, events)
                 after_combat(board, work, events)

@@ -12,16 +12,19 @@ German's commitment (referee.core.hidden).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.core.hidden import commit_event, reveal_event
+from referee.games.arnhem44 import jokers
 from referee.games.arnhem44 import options as veterans
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board
 from referee.games.arnhem44.commands import Command, Defuse, Detonate, Pass, Reveal, Rig, Swap
 from referee.games.arnhem44.crates import MAJOR_LIMIT, SWAPPABLE, Attempt, Crate, Explosives
-from referee.games.arnhem44.movement import friends
+from referee.games.arnhem44.jokers import Joker
+from referee.games.arnhem44.presence import friends
 from referee.games.arnhem44.state import EXPLOSIVES, AState
 
 DONE = "3.4"
@@ -128,6 +131,9 @@ def legal(board: Board, state: AState) -> list[Command]:
         return [Reveal(v) for v in ex.candidates(crate)]
     out = [c for c in actions(board, state)
            if not isinstance(c, Detonate) or _may_blow(board, state, c.bridge)]
+    if jokers.held(state, actor(state)):
+        # Jokers: the one-die throw may carry the joker that counters its 0 (reading A38)
+        out += [replace(c, joker=True) for c in out if isinstance(c, (Defuse, Detonate))]
     if state.phase == "3.3":
         out += swaps(state)
     return [*out, Pass()]
@@ -203,9 +209,11 @@ def apply(board: Board, state: AState, command: Command, dice: Dice) -> list[Eve
         events.append(Event("pass", f"{actor(state).capitalize()} passes"))
         _enter(state, NEXT[state.phase])
     elif isinstance(command, Defuse) and state.phase.startswith("3.1"):
-        events += attempt(board, state, "defuse", command.bridge, command.crate, dice)
+        events += attempt(board, state, "defuse", command.bridge, command.crate, dice,
+                          command.joker)
     elif isinstance(command, Detonate) and state.phase == "3.2":
-        events += attempt(board, state, "detonate", command.bridge, command.crate, dice)
+        events += attempt(board, state, "detonate", command.bridge, command.crate, dice,
+                          command.joker)
     elif isinstance(command, Rig) and state.phase == "3.3":
         events += rig(board, state, command, setup=False)
     elif isinstance(command, Swap):
@@ -294,9 +302,12 @@ def _crate(board: Board, state: AState, rule: str, bridge: str, place: int | Non
 
 
 def attempt(board: Board, state: AState, action: str, bridge: str, place: int | None,
-            dice: Dice) -> list[Event]:
+            dice: Dice, joker: bool = False) -> list[Event]:
     """Phase 3.1 (defuse) or 3.2 (detonate): one d10 for one crate, by a side with a unit at
-    the bridge; a face-down crate's value is shown when the outcome depends on it."""
+    the bridge; a face-down crate's value is shown when the outcome depends on it.  With
+    ``joker`` (Jokers: "To counter a single throw of one D10 when a ZERO is rolled: reroll the
+    D10, but the next result stands!"), a 0 is rolled again at once and the new face is the
+    roll's; no 0, the joker is kept."""
     ex = state.explosives
     side = actor(state)
     rule = "Phase 3.2" if action == "detonate" else "Phase 3.1"
@@ -308,10 +319,13 @@ def attempt(board: Board, state: AState, action: str, bridge: str, place: int | 
         raise IllegalMove(rule, f"to {action} a charge at least one {who} must be at the bridge "
                           f"({info.a} or {info.b}); which side or sector does not matter")
     crate = _crate(board, state, rule, bridge, place)
+    card = Joker(state, side, dice, joker)  # refused before the roll when none is held
     crate.tried = True
-    (face,) = dice.roll(10, 1, f"{action} a crate under {bridge}", low=0)
+    label = f"{action} a crate under {bridge}"
+    (face,) = card(dice.roll(10, 1, label, low=0), label)
+    played = card.done()
     if face == 0 or crate.value is not None:
-        return resolve(board, state, action, side, crate, face)
+        return played + resolve(board, state, action, side, crate, face)
     if action == "defuse" and face > max(ex.candidates(crate), default=0):
         # higher than any value the crate can hold: defused, its value stays unseen
         ex.crates.remove(crate)
@@ -322,13 +336,14 @@ def attempt(board: Board, state: AState, action: str, bridge: str, place: int | 
             ex.lost += 1
             ex.lost_major += crate.major
             where = "removed from the game"
-        return [Event("defuse", f"{side.capitalize()} rolls {face}, higher than any crate "
-                      f"under {bridge} can be: defused (its value stays unseen), {where}",
-                      {"bridge": bridge, "face": face})]
+        return [*played, Event(
+            "defuse", f"{side.capitalize()} rolls {face}, higher than any crate under {bridge} "
+            f"can be: defused (its value stays unseen), {where}",
+            {"bridge": bridge, "face": face})]
     ex.attempt = Attempt(action, side, crate.number, face)
-    return [Event(f"{action}-roll", f"{side.capitalize()} rolls {face} to {action} a face-down "
-                  f"crate under {bridge}: the German player shows its value",
-                  {"bridge": bridge, "face": face})]
+    return [*played, Event(f"{action}-roll", f"{side.capitalize()} rolls {face} to {action} "
+                           f"a face-down crate under {bridge}: the German player shows its "
+                           "value", {"bridge": bridge, "face": face})]
 
 
 def reveal(board: Board, state: AState, value: int) -> list[Event]:

@@ -42,9 +42,11 @@ after its hit dice (each shooter's key and faces), and gives words for the log."
 
 def fire(board: Board, dice: Dice, shooters: list[Shooter], targets: list[Key],
          label: str, joker: Reroll | None = None,
-         zeros: Zeros | None = None) -> tuple[list[int], list[str]]:
+         zeros: Zeros | None = None,
+         own: Callable[[Key], bool] | None = None) -> tuple[list[int], list[str]]:
     """One side's fire at ``targets``: the damage each target takes, and words for the log.
-    With ``joker``, the side's hit dice pass through it after they are all rolled; then, with
+    With ``joker``, the side's hit dice (only those of the shooters ``own`` accepts, when
+    given: a player's own figures) pass through it after they are all rolled; then, with
     ``zeros`` (an assault across a bridge with bridge damage), its zeros are rolled again."""
     damage = [0] * len(targets)
     tanks = [i for i, k in enumerate(targets) if k[1] == "tank"]
@@ -58,10 +60,12 @@ def fire(board: Board, dice: Dice, shooters: list[Shooter], targets: list[Key],
         faces = dice.roll(10, shooter.dice, f"{label}: {key_text(shooter.key)} hits "
                           f"(<= {shooter.number})", low=0)
         thrown.append((shooter, faces))
-    if joker is not None and thrown:
-        flat = joker(tuple(f for _, faces in thrown for f in faces), f"{label}: hit dice")
+    mine = [i for i, (s, _) in enumerate(thrown) if own is None or own(s.key)]
+    if joker is not None and mine:
+        flat = joker(tuple(f for i in mine for f in thrown[i][1]), f"{label}: hit dice")
         at = 0
-        for index, (shooter, faces) in enumerate(thrown):
+        for index in mine:
+            shooter, faces = thrown[index]
             thrown[index] = (shooter, flat[at:at + len(faces)])
             at += len(faces)
     for shooter, faces in thrown:

@@ -10,9 +10,11 @@ switches them all off (Veterans Only, option 5).
 
 The reroll is written on the line of the roll it modifies, never as a decision of its own: a
 command that ends with ``joker`` (``allied: barrage 3 art/UK Grave->Wijchen joker``; also
-``invade``, ``fall-back``, ``support``) asks the referee to reroll the first 0 among the
-holder's own dice in that command (hit dice, spotting dice), right after the roll that shows
-it; the new face stands.  When no 0 shows, the joker is kept.  A tabletop player writes
+``invade``, ``fall-back``, ``support``, ``defuse``, ``detonate``) asks the referee to reroll
+the first 0 among the holder's own dice in that command (hit dice, spotting dice, the one
+defusing or detonation die), right after the roll that shows it; the new face stands.  The
+combat roll names its players (``combat Achel joker german``, :func:`combat_jokers`, A46).
+When no 0 shows, the joker is kept.  A tabletop player writes
 the word after seeing the zero, with the reroll's die in the record where it was rolled; in
 play by e-mail the player commits to it before the dice are rolled.  So the referee never stops
 after a zero (docs/arnhem44-log-format.md, "Jokers"; docs/arnhem44-interpretations.md, A38).
@@ -21,13 +23,15 @@ after a zero (docs/arnhem44-log-format.md, "Jokers"; docs/arnhem44-interpretatio
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.core.names import side_title
-from referee.games.arnhem44.board import ALLIED, GERMAN, Board, side_of
+from referee.games.arnhem44.board import ALLIED, GERMAN, Board, Key, side_of
 from referee.games.arnhem44.commands import JokerMove
+from referee.games.arnhem44.fire import Shooter
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
 from referee.games.arnhem44.state import MOVEMENT, AState
 from referee.games.arnhem44.turns import player as player_for
@@ -156,3 +160,36 @@ def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:
     return [Event("joker", f"{side_title(player)} plays the joker: all {side_title(player)} "
                   f"units in {command.sector} gain an extra movement point",
                   {"side": player, "used": "move", "sector": command.sector}), *passed]
+
+
+def combat_jokers(state: AState, dice: Dice, sector: str, players: tuple[str, ...],
+                  shooters: dict[str, list[Shooter]], figures: dict[str, list[Key]]
+                  ) -> dict[str, tuple[Joker, Callable[[Key], bool] | None]]:
+    """The jokers written on a combat roll (``combat SECTOR joker german``), by side: each
+    armed on its side's hit dice (with three players, the holder's own figures' dice:
+    Veterans/3 "Allied players CANNOT move or fight but with their own units").  Refused,
+    before any die, when the player holds none, or rolls no hit die in this combat (no figure
+    with dice and a target): "To counter a single throw of one D10 when a ZERO is rolled"
+    needs a throw of his own (reading A46)."""
+    out: dict[str, tuple[Joker, Callable[[Key], bool] | None]] = {}
+    for player in players:
+        if player not in holders(state):
+            raise IllegalMove(RULE, f"'{player}' is no player of this game: a joker is "
+                              f"played by {', '.join(holders(state))}")
+        side = GERMAN if player == GERMAN else ALLIED
+        if side in out:
+            raise IllegalMove(RULE, f"one joker counters one throw: the {side_title(side)} hit "
+                              f"dice at {sector} take one joker")
+        own: Callable[[Key], bool] | None = None
+        if player in (UK, US):
+            def own(key: Key, player: str = player) -> bool:
+                return player_of(key[0]) == player
+        enemy_tanks = any(k[1] == "tank" for k in figures[GERMAN if side == ALLIED else ALLIED])
+        throws = [s for s in shooters[side] if s.dice > 0 and (own is None or own(s.key))
+                  and (s.key[1] != "art" or enemy_tanks)]
+        if not throws:
+            raise IllegalMove(RULE, f"{side_title(player)} rolls no hit die in the combat at "
+                              f"{sector} (no figure with dice and a target): the joker counters "
+                              "a 0 of one's own throw, so it is kept")
+        out[side] = (Joker(state, side, dice, True, player), own)
+    return out

@@ -40,8 +40,9 @@ from referee.games.arnhem44.deployment import (
 )
 from referee.games.arnhem44.figures import points
 from referee.games.arnhem44.jokers import held
-from referee.games.arnhem44.movement import crossing, enemies, friends
+from referee.games.arnhem44.movement import crossing
 from referee.games.arnhem44.options import player_of
+from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.reserves import entries, flag_sectors, reserves_left
 from referee.games.arnhem44.state import (
     AIRBORNE_PHASES,

@@ -13,7 +13,6 @@ from referee.core.errors import IllegalMove
 from referee.games.arnhem44.bailey import open_between
 from referee.games.arnhem44.board import (
     AIRBORNE,
-    SIDES,
     Board,
     Key,
     key_order,
@@ -35,19 +34,9 @@ from referee.games.arnhem44.fire import (
     outcome_of,
 )
 from referee.games.arnhem44.jokers import Joker
+from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import AState, FallBackPending
 from referee.games.arnhem44.supply import penalty
-
-GROUPS_OF = {side: frozenset(g for g in ("UK", "US", "1AB", "PL", "82", "101", "DE")
-                             if side_of(g) == side) for side in SIDES}
-
-
-def friends(state: AState, sector: str, side: str) -> int:
-    return state.count(sector, GROUPS_OF[side])
-
-
-def enemies(state: AState, sector: str, side: str) -> int:
-    return state.count(sector, GROUPS_OF[other(side)])
 
 
 def crossing(board: Board, state: AState, here: str, there: str, kind: str, side: str,
@@ -114,6 +103,12 @@ def _path_cost(board: Board, state: AState, path: tuple[str, ...], kind: str, si
     return spent, mp - spent
 
 
+def crossed(board: Board, state: AState, path: tuple[str, ...], kind: str, side: str) -> bool:
+    """Whether a one-step path is a crossing without a bridge (it ends the move)."""
+    return len(path) == 2 and crossing(board, state, path[0], path[1], kind, side, True,
+                                       True)[1]
+
+
 def key_name(kind: str) -> str:
     return {"inf": "infantry unit", "tank": "tank", "art": "artillery unit"}[kind]
 
@@ -149,6 +144,13 @@ def move(board: Board, state: AState, command: Move) -> list[Event]:
     for key, n in figures:
         for mp, was_fresh in points(board, state, start, key)[:n]:
             _, left = _path_cost(board, state, path, key[1], side, mp, was_fresh)
+            if left == 0 and was_fresh and start == state.joker_sector and crossed(
+                    board, state, path, key[1], side):
+                # Jokers: "A joker cannot be used to cross a river or canal; it can however be
+                # used to move infantry units that so need an extra sector AFTER the unit has
+                # crossed": the crossing consumes the figure's own points, the joker's point
+                # is left for the sector after it (reading A47)
+                left = 1
             plans.append((key, left))
     for key, n in figures:
         take(state, start, key, n, board)
@@ -348,6 +350,12 @@ def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> lis
     unseen: list[Key] = [k for k in listed if k[1] == "inf"] if state.night else []
     spotted: list[Key] = [k for k in listed if k[1] != "inf"] if not state.night else []
     words = []
+    if command.joker and not rollers and not spotted and not invading:
+        # Jokers: "To counter a single throw of one D10 when a ZERO is rolled": infantry
+        # falling back at night rolls no die at all (unseen, no fight): nothing to counter
+        raise IllegalMove("Jokers", f"the fall back from {start} rolls no die of the "
+                          f"{side.capitalize()} player (at night infantry falls back unseen): "
+                          "the joker would counter nothing, so it is kept")
     joker = Joker(state, side, dice, command.joker)
     if rollers:
         label = f"spotting at {start} (S = {e} + {total} = {s_value}; higher escapes)"

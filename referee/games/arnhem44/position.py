@@ -4,7 +4,6 @@ and the lines that rebuild a state (``referee position``)."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from lark import Token, Tree
@@ -24,7 +23,6 @@ from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
     GERMAN,
-    GERMAN_GROUP,
     SIDES,
     Board,
     Key,
@@ -33,7 +31,6 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import (
-    Groups,
     _groups,
     _sector,
     airborne_group,
@@ -51,6 +48,9 @@ from referee.games.arnhem44.state import (
     AState,
     Withdrawal,
 )
+from referee.games.arnhem44.statement import Statement
+from referee.games.arnhem44.statement import keys as _keys
+from referee.games.arnhem44.statement import take_off_board as _take_off_board
 from referee.games.arnhem44.supply import drop_due
 from referee.games.arnhem44.supply import waiting as supply_waiting
 from referee.games.arnhem44.turns import first_part, place_part
@@ -58,17 +58,6 @@ from referee.games.arnhem44.turns import first_part, place_part
 PHASES = (SETUP_GERMAN, SETUP_ALLIED, "1", "2.1", "2.2", "3.1-german", "3.1-allied", "3.2", "3.3",
           "3.4", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "6.3")
 RULE = "Positions"
-
-
-@dataclass(frozen=True)
-class Statement:
-    kind: str
-    groups: Groups = ()
-    sector: str = ""
-    value: str = ""
-    number: int = 0
-    extra: tuple[Any, ...] = ()
-    """More values of a statement (a Bailey bridge's: the far sector and its numbers)."""
 
 
 def build_setup(board: Board, tree: Tree[Any]) -> Statement:
@@ -127,30 +116,6 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, sector=built[1], value=built[2],
                          groups=tuple((("", ""), n) for n in built[3]))
     raise AssertionError(kind)
-
-
-def _keys(groups: Groups) -> list[tuple[Key, int]]:
-    out = []
-    for (group, kind), n in groups:
-        if group == "":
-            group = GERMAN_GROUP
-        out.append(((group, kind), n))
-    return out
-
-
-def _take_off_board(state: AState, key: Key, n: int) -> None:
-    if state.waiting[key] >= n:
-        state.waiting[key] -= n
-        state.waiting += Counter()
-        return
-    if state.waiting[key] + state.pool[key] >= n:
-        from_pool = n - state.waiting[key]
-        state.waiting[key] = 0
-        state.pool[key] -= from_pool
-        state.waiting += Counter()
-        state.pool += Counter()
-        return
-    raise IllegalMove(RULE, f"the scenario has no {n} more {key_text(key)} off the board")
 
 
 def place(board: Board, state: AState, st: Statement) -> None:

@@ -22,7 +22,7 @@ from referee.games.arnhem44.board import (
 from referee.games.arnhem44.commands import Enter, Reinforce, ReserveRoll
 from referee.games.arnhem44.explosives import receive
 from referee.games.arnhem44.fire import counts_text
-from referee.games.arnhem44.movement import enemies, friends
+from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import AState
 
 

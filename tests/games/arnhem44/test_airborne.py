@@ -30,11 +30,16 @@ def state_of(report: Report) -> dict:  # type: ignore[type-arg]
 
 
 def test_anti_aircraft_fire_veghel() -> None:
-    """Anti-Aircraft Fire: 2 + 4 + 6 dice rolled once; one infantry eliminated, the other
-    three units hit once and staying; 3 German and 3 Allied units share Veghel."""
+    """Anti-Aircraft Fire: "The German player decides to intercept the paratroopers at Veghel
+    and positions his three units ... in the drop zone. Four Allied units land in that zone":
+    the four land by the landing roll on the 101st's zone (its green marker 7 is Veghel), not
+    by a position.  2 + 4 + 6 dice rolled once; one infantry eliminated, the other three units
+    hit once and staying; 3 German and 3 Allied units share Veghel."""
     report = replayed("Airborne-AA-Veghel.log")
     assert report.problems == []
-    assert [len(r) for r in dice_at(report, 16)] == [12]
+    landed = next(e.event.text for e in report.events if e.line == 17)
+    assert landed.count("inf/101 7->Veghel") == 3 and "art/101 7->Veghel" in landed
+    assert [len(r) for r in dice_at(report, 21)] == [12]
     aa = next(e.event for e in report.events if e.event.kind == "anti-aircraft")
     assert aa.data["damage"] == [2, 1, 1, 1]  # the artillery is target no. 4
     veghel = next(s for s in state_of(report)["sectors"] if s["id"] == "Veghel")
