@@ -110,6 +110,14 @@ class GameInfo:
     scenarios: tuple[str, ...]
     coverage: str
     implemented: bool = True
+    sequence: str = ""
+    """The rule of the game's sequence of play (``"4.0"``): the rule every refusal of a line
+    written out of turn, or by a side or player who is not to act, cites."""
+    ending: str = ""
+    """The rule that ends the game: cited when a line comes after the end."""
+    players: tuple[Side, ...] = ()
+    """Who else may write lines besides ``sides`` (Arnhem '44's three-player ``uk`` and
+    ``us``): a player of the game, answered "not your turn", never "not a side"."""
 
 
 S = TypeVar("S")

@@ -84,6 +84,8 @@ class WWIICEngine:
         rulebook="wwii-commander-market-garden.txt",
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
+        sequence="4",  # 4. Sequence of Play
+        ending="11",  # 11. Victory
         coverage=(
             "sections 3-11: setup, sequence of play, activation, passing, time track, space "
             "control, movement (6.1-6.5), combat (7), supply (8), reinforcements (9), "
