@@ -169,10 +169,14 @@ def print_problems(console: Console, report: Report) -> None:
     caused: dict[int, list[Problem]] = {}
     for index in sorted(follows):
         caused.setdefault(follows[index], []).append(problems[index])
+    last_of_line = {problem.line: index for index, problem in enumerate(problems)
+                    if index not in follows}
     for index, problem in enumerate(problems):
         if index in follows:
             continue
         console.print(problem_text(problem, report.source), soft_wrap=True)
+        if last_of_line.get(problem.line) != index:
+            continue  # the line's own problems first, then what follows from it
         later = caused.pop(problem.line, []) if problem.line is not None else []
         if later:
             console.print(Text(

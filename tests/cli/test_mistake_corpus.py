@@ -66,6 +66,10 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, str | None, int | None]]]]
     "wwiic expect of a value the state does not have": (WW_OUT + "expect units.1P/1AB.hits = 0\n", [(4, 8, "assertion", None, None)]),
     # 4: a unit is activated once a game-turn.
     "wwiic a spent unit again": (WW_OUT + "allied: activate 505/82 Groesbeek->Mook\ngerman: activate 406 E4->Wyler\nallied: activate 505/82 Mook->Groesbeek\n", [(6, 9, "illegal-move", "4", None)]),
+    # 6: "to an adjacent space": Nijmegen is not next to Groesbeek.  The impulse is still the
+    # Allied one, so line 5 is out of turn because of line 4; line 6 is accepted, and line 7's
+    # mistake (leg infantry moves one space, 6) is its own.
+    "wwiic a refused line and what follows from it": (WW_OUT + "allied: activate 505/82 Groesbeek->Nijmegen->Lent\ngerman: activate 406 E4->Wyler\nallied: activate 505/82 Groesbeek->Mook\ngerman: activate 406 E4->Wyler->Groesbeek->Mook\n", [(4, 9, "illegal-move", "6", None), (5, 1, "missing-decision", "4", 4), (7, 9, "illegal-move", "6", None)]),
     # -- Paul Koenig's Market-Garden: Eindhoven Bridge --------------------------------------
     "koenig-eindhoven misspelt unit": (KE_935 + "german: move 1/953 C->1021->1121\n", [(6, 14, "unknown-name", None, None)]),
     "koenig-eindhoven misspelt hex": (KE_935 + "german: move 1/935 C->1021->1x21\n", [(6, 29, "unknown-name", None, None)]),
@@ -96,6 +100,10 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, str | None, int | None]]]]
     "arnhem44 wrong round": (AR_41 + "turn 3\n", [(4, 6, "assertion", None, None)]),
     "arnhem44 wrong expect": (AR_41 + "expect sectors.Best.units.allied.UK.tank = 1\n", [(4, 8, "assertion", None, None)]),
     "arnhem44 expect of a misspelt count": (AR_41 + "expect eliminated.germna = 0\n", [(4, 8, "assertion", None, None)]),
+    # Lines 5 and 6 disagree because line 4 was refused (phase 4.1 still waits); line 7 is
+    # accepted, and line 8 is wrong of its own: the Allied movement ended, phase 4.2 found no
+    # combat, and the German moves in phase 5.1.
+    "arnhem44 a refused line and what follows from it": (AR_41 + "allied: move 3 inf/UK Best->Son\ngerman: move 1 inf Eindhoven->Son\nturn 10\nallied: end movement\nexpect phase = 4.1\n", [(4, 9, "illegal-move", "Move/Outside", None), (5, 1, "missing-decision", "A Single Round", 4), (6, 6, "assertion", None, 4), (8, 8, "assertion", None, None)]),
     # Waterways: "no infantry, armour or artillery crosses it without a bridge or ferry".
     "arnhem44 no crossing without a bridge": (AR + "setup: clear; round 9; phase 4.1\nsetup: place 1 tank/UK Ravenstein; place 1 inf Appeltern\nallied: invade Appeltern from Ravenstein: 1 tank/UK\n", [(4, 9, "illegal-move", "Waterways", None)]),
 }
