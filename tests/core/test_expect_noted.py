@@ -75,3 +75,20 @@ def test_expect_last_is_the_command_a_line_applied_not_a_refused_one() -> None:
     """A refused line changes nothing: ``last`` is still the command before it."""
     report = replay_text(EINDHOVEN + "artillery {d6: 5}\nexpect last.roll = 3\n")
     assert [str(p.kind) for p in report.problems] == ["illegal-move"]
+
+
+def test_expect_last_hits_of_a_wwii_commander_attack() -> None:
+    """7 and 7.4: KG-Henke attacks at Nijmegen with hit chance 2 and rolls 5 7 10 ("a unit
+    with a hit chance of 3 will hit an enemy unit on a die result of 1, 2 or 3"): no hit on
+    the defender; A/508/82 defends with hit chance 3 and rolls 1 8: one hit on the attacker.
+    ``last.hits`` is what the attack scores on the defender, not both sides' fire summed."""
+    from referee.core.resources import bundled
+
+    lines = (bundled("logs") / "wwiic" / "full-game-draw.log").read_text().splitlines()
+    head = "\n".join(lines[:20]) + "\n"
+    assert lines[19] == "german: attack Nijmegen"
+    report = replay_text(head + "expect last.roll = 5 7 10 1 8\nexpect last.hits = 0\n"
+                         "expect last.attacker_hits = 1\n")
+    assert report.problems == []
+    [problem] = replay_text(head + "expect last.hits = 1\n").problems
+    assert problem.message == "the log expects last.hits = 1, but it is 0."

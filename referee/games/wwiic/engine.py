@@ -230,6 +230,14 @@ class WWIICEngine:
                 return options[0]
         return None
 
+    def noted(self, events: Sequence[Event]) -> dict[str, Any]:
+        """``expect last.hits`` after an attack: the hits it scores on the defender once the
+        terrain has taken its share (7.4), not the sum of both sides' fire."""
+        for event in events:
+            if event.kind == "combat-hits":
+                return {"hits": event.data["defender_hits_applied"]}
+        return {}
+
     def decision(self, state: WState) -> str:
         board = self.board
         phase = state.phase
