@@ -243,11 +243,11 @@ class Replayer:
         self._last_setup: SetupLine | None = None
         self._next_action: ActionLine | None = None
         self._json: dict[str, Any] | None = None
+        """The state's JSON, kept between assertions while the state does not change."""
         self._cause: int | None = None
+        """The last line skipped as illegal while no line has been accepted since."""
         self._last: tuple[Any, list[Event], tuple[Roll, ...]] | None = None
         """The last command a log line applied: what ``expect last.…`` reads."""
-        """The last line skipped as illegal while no line has been accepted since."""
-        """The state's JSON, kept between assertions while the state does not change."""
         # With --upto, the lines after it do not count: a problem there blocks nothing.
         problems = [p for p in log.problems
                     if upto is None or p.line is None or p.line <= upto]
