@@ -224,24 +224,30 @@ def problem_text(problem: Problem, source: str = "") -> Text:
 
 def print_problems(console: Console, report: Report) -> None:
     """Every problem with its line and caret; those that may follow from an earlier skipped
-    line are listed under it, one line each."""
-    follows = follow_ons(report.problems)
-    later = [report.problems[i] for i in sorted(follows)]
-    for index, problem in enumerate(report.problems):
+    line are listed under that line's problem, one line each."""
+    problems = report.problems
+    follows = follow_ons(problems)
+    caused: dict[int, list[Problem]] = {}
+    for index in sorted(follows):
+        caused.setdefault(follows[index], []).append(problems[index])
+    last_of_line = {problem.line: index for index, problem in enumerate(problems)
+                    if index not in follows}
+    for index, problem in enumerate(problems):
         if index in follows:
             continue
         console.print(problem_text(problem, report.source), soft_wrap=True)
-        if later and problem.line == follows[min(follows)] and index < min(follows):
-            count = len(later)
+        if last_of_line.get(problem.line) != index:
+            continue  # the line's own problems first, then what follows from it
+        later = caused.pop(problem.line, []) if problem.line is not None else []
+        if later:
             console.print(Text(
-                f"    {_count(count, 'more problem')} may follow from line {problem.line}; "
+                f"    {_count(len(later), 'more problem')} may follow from line {problem.line}; "
                 f"fix it first, then check again:", style="yellow"), soft_wrap=True)
             for other in later:
                 rule = f" [{other.rule}]" if other.rule else ""
                 console.print(Text(printable(
                     f"      line {other.line}: {other.kind}{rule}: {other.message}")),
                     soft_wrap=True)
-            later = []
 
 
 def _count(number: int, noun: str) -> str:

@@ -110,6 +110,14 @@ class GameInfo:
     scenarios: tuple[str, ...]
     coverage: str
     implemented: bool = True
+    sequence: str = ""
+    """The rule of the game's sequence of play (``"4.0"``): the rule every refusal of a line
+    written out of turn, or by a side or player who is not to act, cites."""
+    ending: str = ""
+    """The rule that ends the game: cited when a line comes after the end."""
+    players: tuple[Side, ...] = ()
+    """Who else may write lines besides ``sides`` (Arnhem '44's three-player ``uk`` and
+    ``us``): a player of the game, answered "not your turn", never "not a side"."""
 
 
 S = TypeVar("S")
@@ -122,11 +130,18 @@ class Engine(Protocol[S, C]):
     ``apply`` either performs the command completely or raises ``IllegalMove`` (with the rule
     section) and leaves the state exactly as it was.
 
-    Two optional hooks, looked up by name by the replay driver:
-    ``out_of_turn(state, command)`` names why a roll written at the wrong step is skipped, and
+    Optional hooks, looked up by name by the replay driver:
+    ``out_of_turn(state, command)`` names why a roll written at the wrong step is skipped;
     ``confirm(state, side, command)`` checks a command whose ``statement`` is true (a fact
     stated, such as ``hits none``): it answers the events that record it, raises
-    ``IllegalMove`` when the fact is false, or answers None to apply it as a command.
+    ``IllegalMove`` when the fact is false, or answers None to apply it as a command; and
+    ``noted(events)`` gives the shared words of ``expect last.…`` (``result``, ``factor``,
+    ``hits``) where the game's events name them otherwise (``referee.core.noting``).
+
+    Whether a command is illegal whatever the dice is judged by the driver through ``apply``
+    itself, tried on a copy with the lowest faces and with the highest: an engine needs no
+    second entry point for it, and a refusal that depends on the faces (the two trials
+    differ) is never taken for one that does not.
     """
 
     info: GameInfo

@@ -15,35 +15,17 @@ from typing import Any
 from referee.core.errors import Problem
 from referee.core.replay import Report
 
-_ROOT_KINDS = frozenset({"illegal-move", "wrong-side", "missing-decision", "game-over",
-                         "not-implemented", "dice-extra", "position"})
-"""Problems whose line the replay skipped (or whose position it could not set up): the
-state goes on without it, so what the log says afterwards may no longer fit."""
-
-
-_FOLLOW_KINDS = frozenset({"wrong-side", "missing-decision", "assertion", "dice-extra",
-                           "dice-missing", "game-over"})
-"""Problems that say the log and the referee disagree about where the game stands (whose
-turn, which step, how many dice): after a skipped line they are what its absence causes.
-An illegal move, a syntax error, an unknown name or a changed die is a mistake of its own."""
-
 
 def follow_ons(problems: Sequence[Problem | Mapping[str, Any]]) -> dict[int, int]:
-    """For each problem (by index) that may follow from the first skipped line before it,
-    that line.  One mistake is then one problem to fix, not twelve."""
-    root: int | None = None
+    """For each problem (by index) that may follow from an earlier skipped line, that line,
+    as the replay driver decided it (``Problem.follows``): one mistake is then one problem to
+    fix, not twelve."""
     follows: dict[int, int] = {}
     for index, problem in enumerate(problems):
-        kind, line = (
-            (str(problem.kind), problem.line) if isinstance(problem, Problem)
-            else (str(problem.get("kind")), problem.get("line"))
-        )
-        if line is None:
-            continue
-        if root is not None and line > root and kind in _FOLLOW_KINDS:
-            follows[index] = root
-        elif root is None and kind in _ROOT_KINDS:
-            root = line
+        line = (problem.follows if isinstance(problem, Problem)
+                else problem.get("follows"))
+        if isinstance(line, int):
+            follows[index] = line
     return follows
 
 
@@ -145,12 +127,7 @@ def problem_json(problem: Mapping[str, Any]) -> dict[str, Any]:
 
 def problems_json(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The problem objects of a list of problems, each with what it follows from."""
-    return [problem_json(p) for p in _with_follows([dict(p) for p in problems])]
-
-
-def _with_follows(problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    follows = follow_ons(problems)
-    return [{**p, "follows": follows.get(i)} for i, p in enumerate(problems)]
+    return [problem_json(p) for p in problems]
 
 
 def report_json(report: Report, problems: Sequence[Problem] | None = None,

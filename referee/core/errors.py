@@ -73,6 +73,9 @@ class Problem:
     text: str = ""
     rule: str | None = None
     hint: str | None = None
+    follows: int | None = None
+    """The earlier line, skipped as illegal, that this problem may follow from: the log and
+    the referee have not agreed on any line since (the replay driver decides it)."""
 
     def __post_init__(self) -> None:
         # A problem is told in sentences: each ends with its punctuation.
@@ -88,6 +91,7 @@ class Problem:
             "message": self.message,
             "hint": self.hint,
             "text": self.text,
+            "follows": self.follows,
         }
 
 
@@ -164,7 +168,7 @@ class AmbiguousName(RefereeError):
 class IllegalMove(RefereeError):
     """A command that the rules forbid in the current state.
 
-    ``rule`` is the rulebook section broken (for example ``"6.3"``, or ``"Turn 3"`` on the
+    ``rule`` is the rulebook section broken (for example ``"6.3"``, or ``"Turn step 3"`` on the
     Battle Card); ``alternatives`` lists the legal commands where they are few.
     """
 

@@ -9,7 +9,7 @@ step only when there is a seed to roll it with.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any, Protocol
@@ -26,8 +26,11 @@ from referee.core.engine import REFEREE, Engine, Event
 from referee.core.errors import (
     UNREADABLE_KINDS,
     DiceExtra,
+    DiceFaceError,
+    DiceMissing,
     GameOver,
     HeaderError,
+    IllegalMove,
     MissingDecision,
     Problem,
     ProblemKind,
@@ -44,6 +47,7 @@ from referee.core.log import (
     TurnAssertion,
 )
 from referee.core.names import normalise, side_title
+from referee.core.noting import HIGHEST, LOWEST, face_column, left_out, lookup, noted
 
 
 @dataclass(frozen=True)
@@ -256,6 +260,10 @@ class Replayer:
         self._next_action: ActionLine | None = None
         self._json: dict[str, Any] | None = None
         """The state's JSON, kept between assertions while the state does not change."""
+        self._cause: int | None = None
+        """The last line skipped as illegal while no line has been accepted since."""
+        self._last: tuple[Any, list[Event], tuple[Roll, ...]] | None = None
+        """The last command a log line applied: what ``expect last.…`` reads."""
         # With --upto, the lines after it do not count: a problem there blocks nothing.
         problems = [p for p in log.problems
                     if upto is None or p.line is None or p.line <= upto]
@@ -319,6 +327,17 @@ class Replayer:
         return None
 
     def _problem(self, problem: Problem) -> None:
+        """Record a problem, with the skipped line it may follow from.  A problem follows
+        from line X when it says the log and the referee disagree about where the game
+        stands (``_FOLLOW_KINDS``) and no line since X was accepted: the game still waits
+        where X left it.  A problem of its own that skips its line (``_ROOT_KINDS``) is then
+        the cause the next ones are blamed on, until a line is accepted."""
+        cause = self._cause
+        if (cause is not None and problem.line is not None and problem.line > cause
+                and problem.kind in _FOLLOW_KINDS and problem.follows is None):
+            problem = replace(problem, follows=cause)
+        elif problem.line is not None and problem.kind in _ROOT_KINDS:
+            self._cause = problem.line
         self.report.problems.append(problem)
         if self.strict:
             self.report.stopped_at = problem.line
@@ -386,6 +405,7 @@ class Replayer:
         saved = engine.copy(self.report.state)
         saved_position = self.position
         saved_events = len(self.report.events)
+        saved_last = self._last
         self._line_draw = 0
         try:
             for item in line.items:
@@ -394,15 +414,31 @@ class Replayer:
                     continue
                 self._check_side(line, item)
                 self._apply(line, item)
+            self._cause = None  # the log and the referee agree again
         except RefereeError as error:
             self.report.state = saved
             self._json = None
             self.position = saved_position
             del self.report.events[saved_events:]
+            self._last = saved_last
             problem = error.to_problem(line=line.number, text=line.text)
             if problem.column is None:
-                problem = replace(problem, column=1)
+                # The caret goes under the command that broke the rule (in a line of several,
+                # not under the first).
+                problem = replace(problem, column=item.column or 1)
+            if problem.rule is None:
+                problem = replace(problem, rule=self._rule_of(problem.kind))
             self._problem(problem)
+
+    def _rule_of(self, kind: ProblemKind) -> str | None:
+        """The rule a refusal without its own cites: a line out of turn or by the wrong side
+        breaks the game's sequence of play; a line after the end, the rule that ended it."""
+        info = self.engine.info
+        if kind in (ProblemKind.WRONG_SIDE, ProblemKind.MISSING_DECISION):
+            return info.sequence or None
+        if kind == ProblemKind.GAME_OVER:
+            return info.ending or None
+        return None
 
     def _statement(self, line: ActionLine, item: CommandItem) -> bool:
         """A command that states a fact rather than acting (``german: hits none`` after a
@@ -457,15 +493,19 @@ class Replayer:
             return
         if actor == REFEREE:
             raise MissingDecision(
-                f"the referee must first roll {self.engine.decision(state)}; this log has no "
-                f"seed, so write that roll as a line with its dice before this one",
+                f"the referee's own step comes first: {self.engine.decision(state)}; this log "
+                f"has no seed, so write that step as a line with its dice before this one",
                 column=item.column,
             )
         if line.side is not None and normalise(line.side) != normalise(actor):
-            sides = self.engine.info.sides
-            if line.side not in sides and line.side != REFEREE:
+            info = self.engine.info
+            known = {normalise(name) for name in (*info.sides, *info.players, REFEREE)}
+            if normalise(line.side) not in known:
+                players = ", ".join((*info.sides, *info.players))
                 raise WrongSide(
-                    f"'{line.side}' is not a side of this game ({', '.join(sides)})", column=1
+                    f"'{line.side}' is not a side or player of this game ({players}); the "
+                    f"game now awaits {side_title(actor)}: {self.engine.decision(state)}",
+                    column=1,
                 )
             raise MissingDecision(
                 f"awaiting {side_title(actor)}: {self.engine.decision(state)}; "
@@ -489,7 +529,13 @@ class Replayer:
             purpose=f"'{command}'",
         )
         self._json = None
-        events = self.engine.apply(self.report.state, command, tray)
+        try:
+            events = self.engine.apply(self.report.state, command, tray)
+        except (DiceMissing, DiceFaceError) as error:
+            self._judge_without_dice(command)
+            if error.column is None and record is not None:
+                error.column = record.column  # the caret at the dice written
+            raise
         self.dice.rolled(line, tray.rolls)
         drawn = tray.position - at.start
         self.position += drawn
@@ -503,7 +549,7 @@ class Replayer:
                 raise DiceExtra(
                     f"{record.count} {record.noun} recorded for '{command}', but the rules "
                     f"{verb} {rolled}{_breakdown(tray.rolls)}",
-                    column=record.column,
+                    column=face_column(text, record.column, record.count - tray.unused),
                 )
             if at.stream is not None and record.count < rolled:
                 self._problem(Problem(
@@ -517,15 +563,39 @@ class Replayer:
                     ProblemKind.DICE_MISMATCH,
                     f"{die} {n} of '{command}' is recorded as {recorded}, but {at.source} "
                     f"{verb} {rolled_face}: the dice were changed after they were rolled",
-                    line=number, column=record.column, text=text,
+                    line=number, column=face_column(text, record.column, n - 1), text=text,
                     hint="the referee used the seeded die",
                 ))
+        if not auto:
+            self._last = (command, events, tuple(tray.rolls))
         attach = bool(tray.rolls) and not any(event.rolls for event in events)
         for index, event in enumerate(events):
             # Unless the engine placed them, the dice go with the command's first event.
             if index == 0 and attach:
                 event = event.with_rolls(tuple(tray.rolls))
             self.report.events.append(LineEvent(number, str(command), event, auto))
+
+    def _judge_without_dice(self, command: Any) -> None:
+        """A command refused for its dice (too few recorded, or of another kind) is first
+        judged as if any dice had come: when the rules forbid it with the lowest faces and
+        with the highest alike (the same rule, the same sentence), it is illegal whatever the
+        dice, and that refusal is raised instead: the player reads the rule broken, not a
+        request for dice that would not make the line legal."""
+        refusals: list[IllegalMove] = []
+        for face in (LOWEST, HIGHEST):
+            trial = self.engine.copy(self.report.state)
+            tray = DiceTray(face, 0, purpose=f"'{command}'")
+            try:
+                self.engine.apply(trial, command, tray)
+            except IllegalMove as refusal:
+                refusals.append(refusal)
+            except RefereeError:
+                return
+            else:
+                return
+        first, second = refusals
+        if (first.rule, first.message) == (second.rule, second.message):
+            raise first
 
     def _settle_end(self) -> None:
         """The referee's own steps after the last line.  One the engine refuses (a rules bug,
@@ -572,8 +642,45 @@ class Replayer:
                 # writes that kind of command, or one that writes the only answer); a line for
                 # anything else, that side's next decision included, comes after it.
                 return
+            elif next_command is not None and line is not None and self._answers_now(
+                line, actor, chance=chance
+            ):
+                return
             self._apply(None, None, forced, auto=True)
         raise AssertionError("the engine keeps forcing commands without end")
+
+    def _answers_now(self, line: ActionLine, actor: str, *, chance: bool) -> bool:
+        """Is ``line`` the answer of the side to act to the decision open now, though that
+        decision has one legal answer the referee would apply by itself?  It is when the line
+        names that side and, once the referee had applied its own steps (rolling what it may
+        roll), that side would no longer be the one to act: the line cannot be the side's next
+        decision, so it is judged as its answer to this one (issue 28: the German's
+        ``redeploy`` is refused by 4.0, not for the Artillery Points roll that would follow
+        the end of the Redeployment Phase)."""
+        if line.side is None or normalise(line.side) != normalise(actor):
+            return False
+        engine = self.engine
+        view = engine.copy(self.report.state)
+        position = self.position
+        auto = chance and self.dice is not None and self.dice.auto_chance
+        for _ in range(10_000):
+            if engine.to_act(view) is None:
+                break
+            forced = engine.forced(view)
+            if forced is None:
+                break
+            rolls = getattr(forced, "chance", False)
+            if rolls and not auto:
+                break
+            at = self.dice.dice_for(None, position, 0) if rolls and self.dice else None
+            tray = DiceTray(at.stream if at else None, position, purpose=f"'{forced}'")
+            try:
+                engine.apply(view, forced, tray)
+            except RefereeError:
+                break
+            position = tray.position
+        after = engine.to_act(view)
+        return after is None or normalise(after) != normalise(actor)
 
     # -- assertions ------------------------------------------------------------------------
 
@@ -621,10 +728,10 @@ class Replayer:
                 if normalise(name) == wanted:
                     return True, get()
         if state is not self.report.state:  # the settled view: a copy, not cached
-            return _lookup(self.engine.to_json(state), [key])
+            return lookup(self.engine.to_json(state), [key])
         if self._json is None:
             self._json = self.engine.to_json(state)
-        return _lookup(self._json, [key])
+        return lookup(self._json, [key])
 
     def _turn(self, entry: TurnAssertion, view: Any) -> None:
         actual = self._value("turn", view)[1]
@@ -642,9 +749,25 @@ class Replayer:
 
     def _expect(self, entry: Expectation, view: Any) -> None:
         head, *rest = entry.key.split(".")
-        found, value = self._value(head, view)
-        if found:
-            found, value = _lookup(value, rest)
+        if normalise(head) == "last":
+            last = self._last
+            if last is None:
+                self._problem(Problem(
+                    ProblemKind.ASSERTION,
+                    f"'{entry.key}' is the result of the last command, and no line of the log "
+                    f"has applied one yet",
+                    line=entry.number, column=entry.column, text=entry.text,
+                ))
+                return
+            said = noted(*last, engine=self.engine)
+            found, value = lookup(said, rest) if rest else (True, said["command"])
+        else:
+            found, value = self._value(head, view)
+            if found:
+                found, value = lookup(value, rest)
+            if not found and left_out(self._value(head, view)[1], rest,
+                                      self.engine.to_json(view), entry.value):
+                return  # left out because it is empty, as the log says
         if not found:
             self._problem(Problem(
                 ProblemKind.ASSERTION, f"the state has no value '{entry.key}'",
@@ -663,6 +786,24 @@ class Replayer:
             ))
 
 
+_ROOT_KINDS = frozenset({
+    ProblemKind.ILLEGAL_MOVE, ProblemKind.WRONG_SIDE, ProblemKind.MISSING_DECISION,
+    ProblemKind.GAME_OVER, ProblemKind.NOT_IMPLEMENTED, ProblemKind.DICE_EXTRA,
+    ProblemKind.DICE_MISSING, ProblemKind.DICE_FACE, ProblemKind.POSITION,
+})
+"""Problems whose line the replay skipped (or whose position it could not set up): the
+state goes on without it, so what the log says afterwards may no longer fit."""
+
+_FOLLOW_KINDS = frozenset({
+    ProblemKind.WRONG_SIDE, ProblemKind.MISSING_DECISION, ProblemKind.ASSERTION,
+    ProblemKind.GAME_OVER,
+})
+"""Problems that say the log and the referee disagree about where the game stands (whose
+turn, which step, what the state is): while a skipped line's decision is still open, they
+are what its absence causes.  An illegal move, an unknown name, a die too many or changed is
+a mistake of its own: the rules judged that very command at the step the log wrote it for."""
+
+
 _CITES_RULE = re.compile(r"\b\d+\.\d+\)$")
 """A dice label that ends citing a rule section, as ``(... 7.1)``: it says why."""
 
@@ -674,31 +815,6 @@ def _breakdown(rolls: list[Any]) -> str:
     if not labelled or (len(labelled) == 1 and not _CITES_RULE.search(labelled[0].label)):
         return ""
     return ": " + ", ".join(f"{len(roll.faces)} for {roll.label}" for roll in labelled)
-
-
-def _lookup(data: Any, keys: list[str]) -> tuple[bool, Any]:
-    """Follow ``keys`` into JSON data; keys and list items' ids match regardless of case."""
-    for key in keys:
-        wanted = normalise(key)
-        if isinstance(data, Mapping):
-            match = [k for k in data if normalise(str(k)) == wanted]
-            if not match:
-                return False, None
-            data = data[match[0]]
-        elif isinstance(data, list):
-            items = [
-                d for d in data
-                if isinstance(d, Mapping) and normalise(str(d.get("id"))) == wanted
-            ]
-            if items:
-                data = items[0]
-            elif key.isdigit() and int(key) < len(data):
-                data = data[int(key)]
-            else:
-                return False, None
-        else:
-            return False, None
-    return True, data
 
 
 def _next_actions(entries: list[Entry], limit: int | None) -> list[ActionLine | None]:

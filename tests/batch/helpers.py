@@ -10,7 +10,7 @@ from referee.core.selfplay import play_game, random_policy
 from referee.games import engine_for
 
 ILLEGAL = '[Game "battle-card"]\n[Seed "7"]\nairdrop\nattack Arnhem\nattack Arnhem\n'
-"""Arnhem fights twice in turn 1: one illegal move, rule 'Turn 1'."""
+"""Arnhem fights twice in turn 1: one illegal move, rule 'Turn step 1'."""
 
 SYNTAX = '[Game "battle-card"]\n[Seed "7"]\nairdrop\n@@@ charge!\n'
 BINARY = b"\x00\x01\x02binary\x00"

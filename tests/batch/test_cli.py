@@ -33,8 +33,8 @@ def test_an_illegal_log_exits_1(legal_logs: Path, tmp_path: Path) -> None:
     bad.write_text(ILLEGAL, encoding="utf-8")
     code, out, err = run("batch", str(legal_logs), str(bad))
     assert code == 1
-    assert json.loads(out.splitlines()[-1])["problems_by_rule"] == {"Turn 1": 1}
-    assert "Most broken rules" in err and "Turn 1" in err
+    assert json.loads(out.splitlines()[-1])["problems_by_rule"] == {"Turn step 1": 1}
+    assert "Most broken rules" in err and "Turn step 1" in err
 
 
 def test_an_unreadable_log_exits_2_and_the_batch_still_finishes(mixed_logs: Path) -> None:

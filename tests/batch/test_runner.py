@@ -22,7 +22,7 @@ def test_the_summary_of_a_mixed_batch(mixed_logs: Path) -> None:
     assert data["games"] == {"battle-card": 3}  # the binary, Latin-1 and missing files have none
     outcomes = {(o["game"], o["result"], o["winner"]): o["logs"] for o in data["outcomes"]}
     assert sum(outcomes.values()) == 2 and outcomes[("battle-card", "unfinished", "-")] == 1
-    assert data["rules"] == [{"game": "battle-card", "rule": "Turn 1", "problems": 1,
+    assert data["rules"] == [{"game": "battle-card", "rule": "Turn step 1", "problems": 1,
                               "logs": 1}]
     assert data["problems_by_kind"]["encoding"] == 2
     assert data["stopped_at"] is None

@@ -36,8 +36,9 @@ def test_an_illegal_log_counts_its_problems_by_kind_and_rule(mixed_logs: Path) -
     assert (got["ok"], got["status"], got["exit_code"]) == (False, "illegal", 1)
     assert got["problem_count"] == 1 == len(got["problems"])
     assert got["problems_by_kind"] == {"illegal-move": 1}
-    assert got["problems_by_rule"] == {"Turn 1": 1}
-    assert got["first_problem"].startswith("line 5:1: illegal-move [Turn 1]: no combat at Arnhem")
+    assert got["problems_by_rule"] == {"Turn step 1": 1}
+    assert got["first_problem"].startswith(
+        "line 5:1: illegal-move [Turn step 1]: no combat at Arnhem")
     assert got["result"] is None and got["turn"] == 1  # the game goes on after the bad line
 
 

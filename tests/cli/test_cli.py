@@ -93,7 +93,7 @@ def test_check_rule_breaking_log_exits_1(tmp_path: Path) -> None:
     log = write(tmp_path, '[Game "battle-card"]\n[Seed "1"]\nmove 30-corps Belgium->Eindhoven\n')
     code, out = run("check", log)
     assert code == 1
-    assert "[Turn 1]" in out
+    assert "[Turn step 1]" in out
 
 
 def test_check_several_logs_gives_the_worst_exit_code() -> None:

@@ -26,6 +26,9 @@ def test_did_you_mean_finds_a_unit_by_words_of_its_full_name() -> None:
 
 
 def test_follow_on_problems_are_grouped_under_the_line_they_follow_from(tmp_path: Path) -> None:
+    """Issue 28, 3: "N more problems may follow from line X" lists under line X only what
+    line X caused: the problems met while the game still waits where X left it (no line
+    accepted since).  Once a line is accepted, a later disagreement is a problem of its own."""
     import json
 
     from click.testing import CliRunner
@@ -33,17 +36,18 @@ def test_follow_on_problems_are_grouped_under_the_line_they_follow_from(tmp_path
     from referee.cli import main
 
     log = tmp_path / "table.log"
-    # Line 3 is illegal and skipped: the table went on as if Nijmegen had fought.
-    log.write_text('[Game "battle-card"]\n[Seed "1"]\nattack Nijmegen\n'
-                   "attack Eindhoven; defend Grave; attack Arnhem\nturn 2\n"
-                   "landing {d6: 1 2}\n", encoding="utf-8")
+    # Line 3 is illegal and skipped: turn 1's combats still wait, so line 4 disagrees
+    # because of it.  Line 5 is accepted; line 6's turn is wrong because the Allied movement
+    # (turn step 3) was never written, not because of line 3.
+    log.write_text('[Game "battle-card"]\n[Seed "1"]\nattack Nijmegen\nturn 2\n'
+                   "attack Eindhoven; defend Grave; attack Arnhem\nturn 2\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["check", str(log)])
-    assert "more problems may follow from line 3; fix it first" in result.stdout
-    assert "      line 5: assertion: the log says turn 2" in result.stdout
+    assert "1 more problem may follow from line 3; fix it first" in result.stdout
+    assert "      line 4: assertion: the log says turn 2" in result.stdout
+    assert ":6:6: assertion: the log says turn 2, but it is turn 1" in result.stdout
     result = CliRunner().invoke(main, ["replay", str(log), "--json"])
     problems = json.loads(result.stdout)["problems"]
-    assert problems[0]["line"] == 3 and problems[0]["follows"] is None
-    assert [p["follows"] for p in problems[1:]] == [3] * (len(problems) - 1)
+    assert [(p["line"], p["follows"]) for p in problems] == [(3, None), (4, 3), (6, None)]
 
 
 def first_problem(lines: str) -> tuple[str | None, str]:

@@ -54,7 +54,7 @@ def test_an_illegal_move_changes_nothing_and_says_why(seeded: Path) -> None:
     before = seeded.read_text()
     ran = run("play", seeded, "move 30-corps Belgium->Eindhoven")
     assert ran.code == 1 and ran.out == ""  # a refusal goes to standard error
-    assert "illegal [Turn 1]" in ran.err
+    assert "illegal [Turn step 1]" in ran.err
     assert "legal here: attack Grave; defend Grave" in ran.err
     assert "nothing was written" in ran.err
     assert seeded.read_text() == before

@@ -118,6 +118,9 @@ class Arnhem44Engine:
         rulebook="arnhem-44.txt",
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
+        sequence="A Single Round",  # "The order of play is the same in each and every round"
+        ending="Winning the Game",
+        players=(veterans.UK, veterans.US),  # three players (Veterans/3): uk, us, german
         coverage=(
             "set-up with the explosive crates, every block of the round: phase 1 barrage fire, "
             "jokers, airborne landings, anti-aircraft fire, supply drops, tokens and "

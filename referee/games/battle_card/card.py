@@ -33,7 +33,7 @@ class Card:
     name: str
     route: tuple[str, ...]
     cities: tuple[str, ...]  # bottom to top
-    top_down: tuple[str, ...]  # Turn 2 works from the topmost city down
+    top_down: tuple[str, ...]  # Turn step 2 works from the topmost city down
     corps: str
     corps_start: str
     first_airborne: str

@@ -117,7 +117,7 @@ def build(tree: Tree[Any], places: NameIndex[str], units: NameIndex[str]) -> Com
         unit, rest = split_leading_name(first, units, column=column)
         if len(groups) > 2:
             raise IllegalMove(
-                "Turn 3",
+                "Turn step 3",
                 "a move goes to one adjacent location: write 'move UNIT FROM->TO'",
                 column=column,
             )
@@ -127,7 +127,8 @@ def build(tree: Tree[Any], places: NameIndex[str], units: NameIndex[str]) -> Com
             words, dest_column = _words(groups[1])
             return Move(unit, origin, places.lookup(" ".join(words), column=dest_column))
         if not rest:
-            raise IllegalMove("Turn 3", f"say where {unit} moves: 'move {unit} TO'", column=column)
+            raise IllegalMove("Turn step 3", f"say where {unit} moves: 'move {unit} TO'",
+                              column=column)
         return Move(unit, None, places.lookup(" ".join(rest), column=rest_column))
     if kind == "pass_":
         return Pass()

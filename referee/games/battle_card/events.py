@@ -56,7 +56,7 @@ class LazyEvent(Event):
         return LazyEvent(self.kind, self.facts, self.words_of, self.data_of, rolls)
 
 
-# -- combat (Turn 1) ---------------------------------------------------------------------
+# -- combat (Turn step 1) -----------------------------------------------------------------
 
 _LABELS: dict[tuple[str, bool, int, int], str] = {}
 
@@ -110,10 +110,11 @@ def combat_data(
         "allied": allied_change,
         "german": german_change,
         "control": control,
+        "result": _combat_parts(allied_change, german_change, control, control_refused),
     }
 
 
-# -- German reinforcement (Turn 2) ---------------------------------------------------------
+# -- German reinforcement (Turn step 2) ---------------------------------------------------
 
 
 def _control_words(taken: bool) -> str:
@@ -137,7 +138,7 @@ def held_back_data(city: str, german: int, arnhem_allied: bool, taken: bool) -> 
     return {"city": city, "german": german}
 
 
-# -- the turn (Turn 5) -------------------------------------------------------------------
+# -- the turn (Turn step 5) ---------------------------------------------------------------
 
 
 def turn_words(turn: int) -> str:

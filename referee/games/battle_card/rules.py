@@ -1,6 +1,6 @@
 """The rules of Battle Card: Market Garden, step by step as the card gives them.
 
-Rule references ("Setup", "Airborne Landing", "Turn 1" … "Turn 5", "End of the Game") are
+Rule references ("Setup", "Airborne Landing", "Turn step 1" … "Turn step 5", "End of the Game") are
 the card's own headings; readings of unclear text are in docs/battle-card-interpretations.md.
 """
 
@@ -66,23 +66,23 @@ ALLIED: Side = "allied"
 # Options for the readings careful players disagree on (docs/battle-card-interpretations.md).
 OPTIONS = {
     "nijmegen-needs-allied-arnhem": (
-        "Turn 2: Nijmegen's German unit grows only while the Allies control Arnhem "
+        "Turn step 2: Nijmegen's German unit grows only while the Allies control Arnhem "
         "(default: while the Germans do)"
     ),
     "landing-all-units": (
-        "Turn 4: the landing strengthens every Allied unit (the whole First Allied Airborne "
+        "Turn step 4: the landing strengthens every Allied unit (the whole First Allied Airborne "
         "Army; default: the British 1st Airborne)"
     ),
     "no-control-when-destroyed": (
-        "Turn 1: a result 'Allies -1 and set Allied control' that removes the Allied unit sets "
-        "no control (default: the control die is set to 6 all the same)"
+        "Turn step 1: a result 'Allies -1 and set Allied control' that removes the Allied unit "
+        "sets no control (default: the control die is set to 6 all the same)"
     ),
     "check-grown-cities-only": (
-        "Turn 2: only a city whose German unit grew is checked for German control (default: "
+        "Turn step 2: only a city whose German unit grew is checked for German control (default: "
         "every city with a German unit, Nijmegen too when it does not grow)"
     ),
     "landing-turns-completed": (
-        "Turn 4: the landing succeeds on a roll at most the number of turns completed "
+        "Turn step 4: the landing succeeds on a roll at most the number of turns completed "
         "(default: at most the turn number)"
     ),
 }
@@ -116,7 +116,7 @@ def _is_over(state: BattleCardState) -> bool:
 
 
 def _german_control(state: BattleCardState, city: str, german: int) -> bool:
-    """Turn 2: "If the value of the German unit exceeds that of the Allied unit, set the
+    """Turn step 2: "If the value of the German unit exceeds that of the Allied unit, set the
     control die to 1" (a city with no Allied unit counts it as 0).  True when it was set."""
     if state.control[city] == GERMAN_CONTROL:
         return False
@@ -137,6 +137,8 @@ class BattleCardEngine:
         rulebook="battle-card-market-garden.txt",
         sides=(ALLIED,),
         scenarios=("standard",),
+        sequence="Turn steps 1-5",  # the card's "Turn": steps 1. Combat ... 5. Next Turn
+        ending="End of the Game",
         coverage="complete: setup, airborne landing, turn steps 1-5, end of the game",
     )
 
@@ -312,14 +314,14 @@ class BattleCardEngine:
             return None
         if state.box == "clear":
             return IllegalMove(
-                "Turn 4",
+                "Turn step 4",
                 "no landing roll: the first airborne army has been increased already, so step 4 "
                 "is skipped in the remaining turns (the turn die is in the Clear box)",
             )
         first = state.card.first_airborne
         if "landing-all-units" not in state.options and first not in state.units:
             return IllegalMove(
-                "Turn 4",
+                "Turn step 4",
                 f"no landing roll: step 4 is skipped because the first airborne army "
                 f"({first}, the British 1st Airborne) has left the game; there is no unit for "
                 f"the landing to increase",
@@ -335,9 +337,9 @@ class BattleCardEngine:
         # The rule broken is the order of the card's steps: cite the step the game is at.
         rule = {
             _AIRDROP: "Airborne Landing",
-            _COMBAT: "Turn 1",
-            _MOVEMENT: "Turn 3",
-            _LANDING: "Turn 4",
+            _COMBAT: "Turn step 1",
+            _MOVEMENT: "Turn step 3",
+            _LANDING: "Turn step 4",
             _OVER: "End of the Game",
         }[state.step]
         raise IllegalMove(
@@ -369,7 +371,7 @@ class BattleCardEngine:
         return events
 
     def _start_turn(self, state: BattleCardState) -> list[Event]:
-        """Turn 1 begins: the cities that hold both sides must each fight once."""
+        """Turn step 1 begins: the cities that hold both sides must each fight once."""
         state.step = _COMBAT
         held = {unit.city for unit in state.units.values()}
         german = state.german
@@ -385,7 +387,7 @@ class BattleCardEngine:
         return events
 
     def _fight(self, state: BattleCardState, command: Fight, dice: Dice) -> list[Event]:
-        """Turn 1 (Combat): compare strengths, roll 1d6, apply the combat results table."""
+        """Turn step 1 (Combat): compare strengths, roll 1d6, apply the combat results table."""
         if command.city not in state.combats_left:
             if command.city in state.card.cities and (
                 state.unit_in(command.city) is not None
@@ -395,7 +397,7 @@ class BattleCardEngine:
             else:
                 why = f"{command.city} does not hold both an Allied and a German unit"
             raise IllegalMove(
-                "Turn 1",
+                "Turn step 1",
                 f"no combat at {command.city}: {why}",
                 [str(c) for c in self.legal(state)],
             )
@@ -440,7 +442,8 @@ class BattleCardEngine:
         return events
 
     def _reinforce(self, state: BattleCardState) -> list[Event]:
-        """Turn 2 (German Reinforcement): +1 to each German unit, from the topmost city down."""
+        """Turn step 2 (German Reinforcement): +1 to each German unit, from the topmost city
+        down."""
         events: list[Event] = []
         arnhem, nijmegen = "Arnhem", "Nijmegen"
         germans, control, options = state.german, state.control, state.options
@@ -471,11 +474,11 @@ class BattleCardEngine:
         return events
 
     def _refused_move(self, state: BattleCardState, why: str) -> IllegalMove:
-        """Turn 3: a move the card does not allow, with the moves it does (listed only now)."""
-        return IllegalMove("Turn 3", why, [str(c) for c in self.legal(state)])
+        """Turn step 3: a move the card does not allow, with the moves it does (listed only now)."""
+        return IllegalMove("Turn step 3", why, [str(c) for c in self.legal(state)])
 
     def _move(self, state: BattleCardState, command: Move) -> list[Event]:
-        """Turn 3 (Allied Movement): 30th Corps, or a unit with it, to an adjacent location."""
+        """Turn step 3 (Allied Movement): 30th Corps, or a unit with it, to an adjacent location."""
         card = state.card
         if command.unit == card.corps:
             where = state.corps
@@ -548,7 +551,7 @@ class BattleCardEngine:
         return [first] if first else []
 
     def _landing(self, state: BattleCardState, dice: Dice) -> list[Event]:
-        """Turn 4 (Airborne Landing): on a roll at most the turn, the first airborne grows."""
+        """Turn step 4 (Airborne Landing): on a roll at most the turn, the first airborne grows."""
         (face,) = dice.roll(6, 1, "landing")
         target = state.turn - 1 if "landing-turns-completed" in state.options else state.turn
         if face <= target:
@@ -573,7 +576,7 @@ class BattleCardEngine:
         return [event, *self._next_turn(state)]
 
     def _next_turn(self, state: BattleCardState) -> list[Event]:
-        """Turn 5 (Next Turn); six completed turns lose the game."""
+        """Turn step 5 (Next Turn); six completed turns lose the game."""
         if state.turn >= state.card.turns:
             self._end(state, "loss", f"{state.card.turns} turns are complete")
             return [Event("end", f"the game is lost: {state.card.turns} turns are complete")]

@@ -95,6 +95,8 @@ class KoenigEngine:
         rulebook="koenig-eindhoven-bridge.txt",
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
+        sequence="4.0",  # [4.0] Sequence of Play
+        ending="12.0",  # [12.0] How to Win
         coverage=(
             "set-up (3.0), sequence of play (4.0) with day and night turns and the German "
             "night redeployment, paratroop landings (5.0), support points (6.0-6.2), the "
@@ -217,6 +219,11 @@ class KoenigEngine:
         if len(options) == 1:
             return options[0]
         return None
+
+    def noted(self, events: Sequence[Event]) -> dict[str, Any]:
+        """``expect last.hits``: the Hits a command inflicted (9.2), one a ``hit`` event or a
+        third Hit's elimination; a ``hit`` event's own ``hits`` is the unit's total."""
+        return {"hits": sum(event.kind in ("hit", "eliminated") for event in events)}
 
     def decision(self, state: KState) -> str:
         board = self.board

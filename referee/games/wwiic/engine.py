@@ -86,6 +86,8 @@ class WWIICEngine:
         rulebook="wwii-commander-market-garden.txt",
         sides=(ALLIED, GERMAN),
         scenarios=SCENARIOS,
+        sequence="4",  # 4. Sequence of Play
+        ending="11",  # 11. Victory
         coverage=(
             "sections 3-11: setup, sequence of play, activation, passing, time track, space "
             "control, movement (6.1-6.5), combat (7), supply (8), reinforcements (9), "
@@ -239,6 +241,14 @@ class WWIICEngine:
             if len(options) == 1:
                 return options[0]
         return None
+
+    def noted(self, events: Sequence[Event]) -> dict[str, Any]:
+        """``expect last.hits`` after an attack: the hits it scores on the defender once the
+        terrain has taken its share (7.4), not the sum of both sides' fire."""
+        for event in events:
+            if event.kind == "combat-hits":
+                return {"hits": event.data["defender_hits_applied"]}
+        return {}
 
     def decision(self, state: WState) -> str:
         board = self.board

@@ -24,7 +24,7 @@ def after_airdrop(*faces: int, options: tuple[str, ...] = ()) -> BattleCardState
 
 
 def at_combat(city: str, allied: int, german: int, *, control: str = "german") -> BattleCardState:
-    """Turn 1 combat with one city set to the given strengths (the others unchanged)."""
+    """Turn step 1 combat with one city set to the given strengths (the others unchanged)."""
     state = after_airdrop()
     unit = state.unit_in(city)
     if unit is None:

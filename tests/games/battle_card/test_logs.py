@@ -72,16 +72,16 @@ def test_illegal_log_reports_every_kind() -> None:
     report = replay_file(LOGS / "battle-card" / "illegal.log")
     kinds = {(p.line, str(p.kind), p.rule) for p in report.problems}
     assert kinds == {
-        (7, "illegal-move", "Turn 1"),
+        (7, "illegal-move", "Turn step 1"),
         (8, "dice-mismatch", None),
-        (9, "illegal-move", "Turn 1"),
+        (9, "illegal-move", "Turn step 1"),
         (10, "dice-extra", None),
         (12, "syntax", None),
         (13, "unknown-name", None),
-        (14, "wrong-side", None),
-        (15, "illegal-move", "Turn 1"),
-        (17, "illegal-move", "Turn 3"),
-        (18, "illegal-move", "Turn 3"),
+        (14, "wrong-side", "Turn steps 1-5"),  # the card's sequence of play
+        (15, "illegal-move", "Turn step 1"),
+        (17, "illegal-move", "Turn step 3"),
+        (18, "illegal-move", "Turn step 3"),
         (19, "assertion", None),
         (21, "dice-mismatch", None),
     }
@@ -99,7 +99,7 @@ def test_seeded_log_replays_identically_with_or_without_its_dice() -> None:
 
 
 def test_turn_3_moves_back_toward_belgium_are_legal() -> None:
-    """Turn 3 "move either the 30th Corps or any Allied unit to an adjacent location" names no
+    """Turn step 3 "move either the 30th Corps or any Allied unit to an adjacent location" names no
     direction (reading 13): in moves-back.log 30th Corps goes Grave->Eindhoven and the 82nd,
     with it in Grave, goes back to Eindhoven and joins the 101st, and every line is legal."""
     report = replay_file(LOGS / "battle-card" / "moves-back.log")

@@ -1,6 +1,6 @@
 """Battle Card: Market Garden, rule by rule as the card gives them.
 
-Each test is named after the card's heading (Game Setup, Airborne Landing, Turn 1 Combat …
+Each test is named after the card's heading (Game Setup, Airborne Landing, Turn step 1 Combat …
 End of the Game).  The expected combat results below are typed from the card, not read
 from the scenario file, so a wrong TOML value fails here.
 """
@@ -75,7 +75,7 @@ def test_turn_1_begins_with_the_cities_that_hold_both_sides() -> None:
     assert state.combats_left == ["Eindhoven", "Grave", "Arnhem"]  # Nijmegen has no Allied unit
 
 
-# -- Turn 1: Combat — every cell of both tables -------------------------------------------
+# -- Turn step 1: Combat — every cell of both tables ------------------------------------
 
 # (table, row, face) -> (allied change, german change, allied control), typed from the card.
 CARD = {
@@ -143,7 +143,7 @@ def test_turn_1_combat_each_city_fights_once() -> None:
     ENGINE.apply(state, Fight("Eindhoven", True), dice(3))
     with pytest.raises(IllegalMove, match="already fought") as caught:
         ENGINE.apply(state, Fight("Eindhoven", False), dice(3))
-    assert caught.value.rule == "Turn 1"
+    assert caught.value.rule == "Turn step 1"
 
 
 def test_turn_1_combat_needs_both_sides_in_the_city() -> None:
@@ -160,7 +160,7 @@ def test_turn_1_combat_order_is_the_players_choice() -> None:
     assert state.step is Step.MOVEMENT
 
 
-# -- Turn 2: German Reinforcement ---------------------------------------------------------
+# -- Turn step 2: German Reinforcement ----------------------------------------------------
 
 
 def _finish_combat(state_faces: tuple[int, int, int] = (6, 6, 6)) -> object:
@@ -239,7 +239,7 @@ def test_turn_1_control_result_when_the_allied_unit_is_removed(
 
 @pytest.mark.parametrize("option", [False, True])
 def test_turn_2_every_city_is_checked_for_german_control_nijmegen_too(option: bool) -> None:
-    """Turn 2 "If the value of the German unit exceeds that of the Allied unit, set the control
+    """Turn step 2 "If the value of the German unit exceeds that of the Allied unit, set the control
     die to 1": checked in every city (reading 8), Nijmegen too when it does not grow because
     Arnhem is Allied-controlled; ``check-grown-cities-only`` checks only the cities that grew."""
     state = at_combat("Arnhem", 6, 2, control="allied")
@@ -263,14 +263,14 @@ def test_turn_2_every_city_is_checked_for_german_control_nijmegen_too(option: bo
     assert ("move 30-corps Grave->Nijmegen" in moves) is option
 
 
-# -- Turn 3: Allied Movement --------------------------------------------------------------
+# -- Turn step 3: Allied Movement ---------------------------------------------------------
 
 
 def test_turn_3_corps_moves_only_into_allied_control_and_removes_the_german_unit() -> None:
     state = at_movement(after_airdrop())
     with pytest.raises(IllegalMove, match="under Allied control") as caught:
         ENGINE.apply(state, Move("30-corps", "Belgium", "Eindhoven"), dice())
-    assert caught.value.rule == "Turn 3"
+    assert caught.value.rule == "Turn step 3"
     state.control["Eindhoven"] = ALLIED_CONTROL
     ENGINE.apply(state, Move("30-corps", "Belgium", "Eindhoven"), dice(3))
     assert state.corps == "Eindhoven"
@@ -325,7 +325,7 @@ def test_turn_3_corps_may_not_return_to_belgium() -> None:
     assert all(getattr(c, "destination", None) != "Belgium" for c in ENGINE.legal(state))
 
 
-# -- Turn 4: Airborne Landing; Turn 5: Next Turn -------------------------------------------
+# -- Turn step 4: Airborne Landing; Turn step 5: Next Turn --------------------------------
 
 
 def test_turn_4_landing_succeeds_on_a_roll_at_most_the_turn() -> None:
@@ -354,7 +354,7 @@ def test_turn_4_landing_is_skipped_once_it_succeeded() -> None:
 
 
 def test_turn_4_landing_after_the_1st_airborne_left_says_the_step_is_skipped() -> None:
-    """Turn 4: with the first airborne army gone there is nothing to increase; the step is
+    """Turn step 4: with the first airborne army gone there is nothing to increase; the step is
     skipped (reading 5), and a landing roll written anyway is refused with that reason."""
     state = at_movement(after_airdrop())
     del state.units["1st"]
@@ -362,7 +362,7 @@ def test_turn_4_landing_after_the_1st_airborne_left_says_the_step_is_skipped() -
     assert state.step is Step.COMBAT and state.turn == 2
     with pytest.raises(IllegalMove, match="skipped because the first airborne army") as caught:
         ENGINE.apply(state, Landing(), dice(2))
-    assert caught.value.rule == "Turn 4"
+    assert caught.value.rule == "Turn step 4"
 
 
 def test_turn_4_landing_roll_in_a_tabletop_log_after_the_1st_left() -> None:
@@ -379,7 +379,7 @@ def test_turn_4_landing_roll_in_a_tabletop_log_after_the_1st_left() -> None:
     (problem,) = report.problems
     assert problem.kind.value == "illegal-move" and problem.line == 4
     assert "step 4 is skipped because the first airborne army (1st" in problem.message
-    assert "Turn 4" in str(problem.to_json())
+    assert "Turn step 4" in str(problem.to_json())
 
 
 def test_turn_4_turns_completed_option() -> None:
