@@ -13,7 +13,7 @@ from dataclasses import replace
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.koenig_eindhoven.board import Board
-from referee.games.koenig_eindhoven.combat import CLOSE, OFF, move_in_retreat, retreat_hexes
+from referee.games.koenig_eindhoven.retreats import CLOSE, OFF, move_in_retreat, retreat_hexes
 from referee.games.koenig_eindhoven.state import ELIMINATED, IN_PLAY, OFF_MAP, Battle, KState
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.koenig_eindhoven.board import GERMAN, Board
+from referee.games.koenig_eindhoven.closecombat import open_close_combat
+from referee.games.koenig_eindhoven.combat import across_rivers, open_battle
 from referee.games.koenig_eindhoven.commands import Fire, Move
 from referee.games.koenig_eindhoven.movement import Occupancy, Refusal, half, walk
 from referee.games.koenig_eindhoven.sequence import available
@@ -147,8 +149,6 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
         events.append(Event("arrive", f"{unit} enters the map by road {entry} (Exclusive 8.5)",
                             {"unit": unit, "road": entry}))
     if result.close_combat:
-        from referee.games.koenig_eindhoven.closecombat import open_close_combat
-
         open_close_combat(board, state, unit, command.path[-1], here is None, events)
 
 
@@ -206,16 +206,12 @@ def check_fire(board: Board, state: KState, command: Fire, events: list[Event]) 
         # 7.1: a lone Combined unit that fired first may still move (8.4); joint fire and
         # every other Operation end here.
         state.current = unit if mobile and not moved and len(command.units) == 1 else None
-    from referee.games.koenig_eindhoven.combat import open_battle
-
     open_battle(board, state, command.verb, command.target, command.units, events)
 
 
 def river_fire(board: Board, state: KState, unit: str, verb: str) -> None:
     """9.1: no Fire Combat across a River hexside without a bridge; optional 14.3.1 lets a US
     machine-gun unit make a Full Fire Attack across one at half CS."""
-    from referee.games.koenig_eindhoven.combat import across_rivers
-
     if verb == "full-fire" and across_rivers(board, state, unit):
         return
     if board.units[unit].machine_gun and US_MACHINE_GUNS in state.options:
