@@ -76,6 +76,7 @@ from referee.games.koenig_eindhoven.state import (
     Phase,
 )
 from referee.games.koenig_eindhoven.state import NEVER as NEVER_ARRIVED
+from referee.games.koenig_eindhoven.victory import final_result
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -417,6 +418,9 @@ class KoenigEngine:
     def place(self, state: KState, statement: SetupStatement) -> None:
         work = state.copy()
         place(self.board, work, statement)
+        # A position after the last turn (phase over) carries the result of 12.0, reckoned
+        # from the position as the setup lines leave it.
+        work.result = final_result(self.board, work) if work.phase is Phase.OVER else None
         state.take(work)
 
     def check_position(self, state: KState) -> list[str]:

@@ -154,7 +154,7 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
         raise IllegalMove(SETUP_RULE, f"{unit} is an HQ: HQs live in the Command Cup, never on "
                           "the map (K20)")
     hits = s.number if s.number is not None else 0
-    if kind in ("setup_place", "setup_due") and not 0 <= hits <= 2:
+    if kind in ("setup_place", "setup_due", *STATUS_WORDS) and not 0 <= hits <= 2:
         raise IllegalMove("9.2", "a unit has 0, 1 or 2 Hits; a third eliminates it")
     if kind == "setup_place":
         assert s.word is not None
@@ -166,8 +166,10 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
         state.status[unit] = DUE
         state.hits[unit] = hits
     elif kind in STATUS_WORDS:
+        # The Hits a unit carried when it left the map stay with it (they show in the state).
         state.hex[unit] = None
         state.status[unit] = STATUS_WORDS[kind]
+        state.hits[unit] = hits
     elif kind == "setup_landed":
         state.landed.add(unit)
     elif kind == "setup_done":
@@ -227,7 +229,7 @@ def position_lines(board: Board, state: KState) -> list[str]:
             if hits:
                 items.append(f"due {unit}{tail}")
         else:
-            items.append(f"{WORD_OF_STATUS[status]} {unit}")
+            items.append(f"{WORD_OF_STATUS[status]} {unit}{tail}")
         if unit in state.landed:
             items.append(f"landed {unit}")
     for unit, operation in state.operation.items():
