@@ -13,8 +13,8 @@ from dataclasses import replace
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.koenig_eindhoven.board import Board
-from referee.games.koenig_eindhoven.retreats import CLOSE, OFF, move_in_retreat, retreat_hexes
-from referee.games.koenig_eindhoven.state import ELIMINATED, IN_PLAY, OFF_MAP, Battle, KState
+from referee.games.koenig_eindhoven.retreats import CLOSE, move_in_retreat, retreat_hexes
+from referee.games.koenig_eindhoven.state import ELIMINATED, IN_PLAY, OFF, OFF_MAP, Battle, KState
 
 
 def open_close_combat(board: Board, state: KState, unit: str, hex_id: str, from_off: bool,
@@ -201,7 +201,7 @@ def retreat(board: Board, state: KState, unit: str, where: str | None, events: l
         else:
             state.battle = replace(battle, step="round")
         return
-    events.append(move_in_retreat(state, unit, where, options(board, state, unit)))
+    events.append(move_in_retreat(board, state, unit, where, options(board, state, unit)))
     if step == "retreat-forced":
         state.battle = replace(battle, hit=battle.hit[1:])
     assert state.status[unit] in (IN_PLAY, OFF_MAP)

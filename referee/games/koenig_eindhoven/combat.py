@@ -273,7 +273,7 @@ def retreat(board: Board, state: KState, unit: str, where: str | None,
     if unit != battle.hit[0]:
         raise IllegalMove("9.2.3", f"the retreat decision now is {battle.hit[0]}'s, not {unit}'s")
     if where is not None:
-        events.append(move_in_retreat(state, unit, where, retreat_hexes(board, state, unit)))
+        events.append(move_in_retreat(board, state, unit, where, retreat_hexes(board, state, unit)))
     else:
         events.append(Event("stay", f"{unit} stays (9.2.3)", {"unit": unit}))
     state.battle = replace(battle, hit=battle.hit[1:])

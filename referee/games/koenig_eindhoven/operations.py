@@ -21,6 +21,7 @@ from referee.games.koenig_eindhoven.state import (
     IN_PLAY,
     MOVEMENT,
     NEVER,
+    OFF,
     OFF_MAP,
     REDEPLOYED,
     US_MACHINE_GUNS,
@@ -115,6 +116,10 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
         entry = start
     elif start is not None and start != here:
         raise IllegalMove("8.0", f"{unit} is in {here}, not {start}")
+    if OFF in command.path:
+        raise IllegalMove("8.1.1", f"{unit} may not move off the map: units may not move \"off "
+                          "the map into 'imaginary' adjacent hexes\" (only a retreat leaves "
+                          "it, 11.1)")
     if verb == "redeploy":
         near = adjacent_enemy(board, state, unit)
         if near is not None:

@@ -30,8 +30,7 @@ from referee.games.koenig_eindhoven.commands import (
     Stay,
     Support,
 )
-from referee.games.koenig_eindhoven.retreats import OFF
-from referee.games.koenig_eindhoven.state import KState, Phase
+from referee.games.koenig_eindhoven.state import OFF, KState, Phase
 from referee.games.koenig_eindhoven.victory import OBJECTIVE_VP, holder
 
 STEP_VALUE = 0.25

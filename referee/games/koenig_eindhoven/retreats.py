@@ -9,13 +9,11 @@ from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.koenig_eindhoven.board import Board
 from referee.games.koenig_eindhoven.movement import STACK
-from referee.games.koenig_eindhoven.state import OFF_MAP, KState
+from referee.games.koenig_eindhoven.state import OFF, OFF_MAP, KState
 
 CLOSE = "close-combat"
 """The kind of a Close Combat battle (10.0); Full and Mobile Fire are ``full-fire`` and
 ``mobile-fire``."""
-OFF = "off"
-"""A retreat off the map edge (11.1)."""
 
 
 def retreat_hexes(board: Board, state: KState, unit: str) -> list[str]:
@@ -38,9 +36,19 @@ def retreat_hexes(board: Board, state: KState, unit: str) -> list[str]:
     return found
 
 
-def move_in_retreat(state: KState, unit: str, where: str, allowed: Sequence[str]) -> Event:
+def move_in_retreat(board: Board, state: KState, unit: str, where: str,
+                    allowed: Sequence[str]) -> Event:
     """Move ``unit`` back to ``where``, one of the ``allowed`` hexes (11.0), or off the map
     (11.1: out of play, not eliminated): after fire (9.2.3) and in Close Combat (10.0)."""
+    if where not in allowed and where != OFF and state.hex[unit] is not None:
+        here = state.hex[unit] or ""
+        hexside = board.hexside(here, where) if board.adjacent(here, where) else None
+        if hexside is not None and hexside.river and hexside.bridge is None:
+            # K30: the retreat is a move, and 8.1.1 prohibits moving across a River hexside.
+            raise IllegalMove("8.1.1", f"{unit} cannot retreat from {here} to {where} across a "
+                              "River hexside: units may not move across River hexsides "
+                              "except at Bridges" + (f" ({', '.join(allowed)})" if allowed
+                                                     else ""))
     if where not in allowed:
         raise IllegalMove("11.0", f"{unit} cannot retreat to {where}: a retreat goes to an "
                           "adjacent hex without enemy units, within stacking, not across a "

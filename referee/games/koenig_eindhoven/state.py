@@ -25,6 +25,10 @@ OFF_MAP = "off map"
 NEVER = "never arrived"
 STATUSES = (IN_PLAY, DUE, ELIMINATED, OFF_MAP, NEVER)
 
+OFF = "off"
+"""Off the map edge, written as a path's last step: a retreat (``retreat 1/935->off``, 11.1);
+in a move the log can say it so that the referee refuses it citing 8.1.1."""
+
 MOVEMENT = "movement"
 FULL_FIRE = "full-fire"
 COMBINED = "combined"
