@@ -258,8 +258,13 @@ def random_legal(board: Board, state: KState, rng: random.Random) -> Command:
 
 
 def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
-    """``referee moves``: each unit that may act, its Operations and destinations."""
+    """``referee moves``: each unit that may act, its Operations and destinations, each
+    written as the player writes it (the whole path after the unit, ``A->0113->0212``; the
+    fire attacks it may make alone); nothing while an attack waits for a decision (its
+    choices, a retreat's hexes among them, are the pending commands)."""
     grouped: list[dict[str, object]] = []
+    if state.battle is not None:
+        return grouped
     verbs = VERBS.get(state.phase, ())
     for unit in actors(board, state):
         spec = board.units[unit]
@@ -273,10 +278,12 @@ def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
         for m in unit_moves(board, state, unit, verbs):
             ends = entry[keys[m.verb]]
             assert isinstance(ends, list)
-            ends.append((f"{m.start}->" if state.hex[unit] is None else "") + m.path[-1])
+            ends.append("->".join((m.start or "", *m.path)) if m.start else "->".join(m.path))
         if state.phase is Phase.OPERATIONS:
-            targets = fire_targets(board, state, unit)
-            if targets:
-                entry["fire"] = [f"at {t}" for t in targets]
+            attacks = [f"{verb} {target} with {unit}"
+                       for verb, full in (("full-fire", True), ("mobile-fire", False))
+                       for target in fire_targets(board, state, unit, full)]
+            if attacks:
+                entry["fire"] = attacks
         grouped.append(entry)
     return grouped
