@@ -160,7 +160,8 @@ def _end(state: KState, events: list[Event]) -> None:
     assert battle is not None
     attacker = battle.attackers[0]
     state.battle = None
-    state.current = None
+    # 10.3: the attacker's Operation is over; any other open Operation stays as it was.
+    state.concert = tuple(u for u in state.concert if u != attacker)
     state.engaged.add(attacker)  # 10.3: no further movement or Fire Attacks this turn
     events.append(Event("close-combat-over", f"the Close Combat in {battle.target} is over; "
                         f"{attacker}'s Operation ends (10.3)", {"hex": battle.target}))

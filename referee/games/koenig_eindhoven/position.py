@@ -106,7 +106,7 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
         state.landed = set()
         state.operation = {}
         state.mp_left = {}
-        state.current = None
+        state.concert = ()
         state.fired = set()
         state.engaged = set()
         state.cup = []
@@ -184,7 +184,8 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
     elif kind == "setup_engaged":
         state.engaged.add(unit)
     elif kind == "setup_current":
-        state.current = unit
+        if unit not in state.concert:
+            state.concert = (*state.concert, unit)  # in the order the Operations began
     else:  # pragma: no cover - the grammar has no other statement
         raise AssertionError(kind)
 
@@ -202,9 +203,17 @@ def check_position(board: Board, state: KState) -> list[str]:
     for formation in state.cup:
         if formation == state.active:
             problems.append(f"formation {formation} is active, so its HQ is not in the cup")
-    if state.current is not None and state.operation.get(state.current) != "combined":
-        problems.append(f"{state.current} has an open Combined Operation only after "
-                        "'done {state.current} combined'")
+    for unit in state.concert:
+        if state.operation.get(unit) != "combined":
+            problems.append(f"{unit} has an open Combined Operation only after "
+                            f"'done {unit} combined'")
+        elif (unit in state.fired) == (unit in state.mp_left):
+            problems.append(f"{unit}'s Combined Operation is open only after one of its "
+                            "halves: 'done ... mp N' (it moved) or 'fired' (8.4)")
+    halves = {unit in state.mp_left for unit in state.concert}
+    if len(halves) > 1:
+        problems.append("open Combined Operations are all moved units waiting to fire jointly "
+                        "or all units that fired waiting to move (7.1, 7.1.1)")
     return problems
 
 
@@ -239,8 +248,8 @@ def position_lines(board: Board, state: KState) -> list[str]:
         items.append(f"fired {unit}")
     for unit in sorted(state.engaged):
         items.append(f"engaged {unit}")
-    if state.current is not None:
-        items.append(f"current {state.current}")
+    for unit in state.concert:
+        items.append(f"current {unit}")
     if state.cup:
         items.append("cup " + ", ".join(state.cup))
     if state.active is not None:

@@ -55,3 +55,136 @@ def test_8_1_1_a_retreat_may_not_cross_a_river_hexside() -> None:
     state = report.state_json()
     assert state is not None
     assert {u["id"]: u["hex"] for u in state["units"]}["1/935"] == "0209"
+
+
+# -- 7.1.1 Firing in Concert and 8.4 Combined: joint Mobile Fire after movement --------------
+
+CONCERT = HEADER + DAY + "setup: place 1/935 0213; place 1/506 0215; place 2/506 0315; " \
+    "place 3/506 0114\n"
+"""1/935 in clear 0213 (+1 AF); 1/506 and 2/506 two hexes off, 3/506 beside it."""
+
+
+def fire_event(report: Report) -> dict[str, object]:
+    return next(e.event.data for e in report.events if e.event.kind == "fire")
+
+
+def test_7_1_1_combined_units_move_and_then_fire_jointly() -> None:
+    """8.4: units "move up to half of their printed Movement Allowance and then conduct a
+    Mobile Fire Attack"; 7.1.1: "Only units performing the same type of Operation and that are
+    firing on the same target hex can perform them jointly".  Each moves (half MA), then both
+    fire in one attack: 3 + 3 (5 halved, rounded up, 2.2) + 1 (Clear target, 9.1) = AF 7."""
+    report = replay_text(CONCERT + "allied: combined 1/506 0215->0214\n"
+                         "allied: combined 2/506 0315->0314\n"
+                         "allied: mobile-fire 0213 with 1/506, 2/506\n"
+                         "roll {d6: 6}\n"
+                         "german: stay\n")
+    assert problems(report) == []
+    fire = fire_event(report)
+    assert fire["attackers"] == ["1/506", "2/506"] and fire["af"] == 7
+    hits = {u["id"]: u["hits"] for u in (report.state_json() or {})["units"]}
+    assert hits["1/935"] == 1  # 6 < 7: a Hit (9.0)
+
+
+def test_7_1_a_mobile_fire_after_movement_names_every_unit_that_moved_after_it() -> None:
+    """7.1: "each unit must complete its Operation before the next unit in that formation
+    undertakes its own" -- 1/506's Operation was still open when 2/506 moved, so 1/506 may
+    complete it only jointly with 2/506; 2/506 may fire alone, and 1/506's Mobile Fire is then
+    lost."""
+    report = replay_text(CONCERT + "allied: combined 1/506 0215->0214\n"
+                         "allied: combined 2/506 0315->0314\n"
+                         "allied: mobile-fire 0213 with 1/506\n"
+                         "allied: mobile-fire 0213 with 2/506\n"
+                         "roll {d6: 6}\n"
+                         "allied: mobile-fire 0213 with 1/506\n")
+    found = problems(report)
+    assert [(line, rule) for line, rule, _ in found] == [(6, "7.1"), (9, "7.1")]
+    assert "only jointly with them (7.1.1)" in found[0][2]
+    assert fire_event(report)["attackers"] == ["2/506"]
+
+
+def test_7_1_another_operation_closes_an_open_combined_operation() -> None:
+    """7.1 still holds for every other Operation: after 3/506's Movement, 1/506 (which moved in
+    a Combined Operation before it) may no longer make its Mobile Fire."""
+    report = replay_text(CONCERT + "allied: combined 1/506 0215->0214\n"
+                         "allied: move 3/506 0114->0115\n"
+                         "allied: mobile-fire 0213 with 1/506\n")
+    assert [(line, rule) for line, rule, _ in problems(report)] == [(6, "7.1")]
+
+
+def test_7_1_1_example_a_combined_unit_may_not_join_a_full_fire() -> None:
+    """7.1.1: "A unit conducting Combined Operation could not sidle up to an enemy unit and
+    join another friendly unit that is conducting a Full Fire Operation in an attack against
+    it. They can both attack that enemy unit on the same turn, but they must do so
+    separately"."""
+    report = replay_text(CONCERT + "allied: combined 1/506 0215->0214\n"
+                         "allied: full-fire 0213 with 3/506, 1/506\n"
+                         "allied: mobile-fire 0213 with 1/506\n"
+                         "roll {d6: 6}\n"
+                         "allied: full-fire 0213 with 3/506\n")
+    assert [(line, rule) for line, rule, _ in problems(report)] == [(5, "7.1.1")]
+
+
+def test_8_4_units_that_fire_jointly_first_may_each_move_afterwards() -> None:
+    """8.4: "... and then conduct a Mobile Fire Attack (at half its Combat Strength) or
+    vice-versa (i.e., shoot first and then move)": jointly too (7.1.1), the same reading."""
+    report = replay_text(HEADER + DAY + "setup: place 1/935 0213; place 1/506 0214; "
+                         "place 2/506 0314\n"
+                         "allied: mobile-fire 0213 with 1/506, 2/506\n"
+                         "roll {d6: 6}\n"
+                         "german: stay\n"
+                         "allied: combined 1/506 0214->0215\n"
+                         "allied: combined 2/506 0314->0315\n")
+    assert problems(report) == []
+    where = {u["id"]: u["hex"] for u in (report.state_json() or {})["units"]}
+    assert (where["1/506"], where["2/506"]) == ("0215", "0315")
+
+
+# -- 8.4.1 Operations Unity ---------------------------------------------------------------
+
+def test_8_4_1_move_mobile_fire_and_move_again_is_refused_citing_8_4_1() -> None:
+    """8.4.1: "A unit cannot move, conduct a Mobile Fire Attack, and then move again; all of
+    one takes place first, and then all of the other takes place, for each unit conducting a
+    Combined Operation." """
+    report = replay_text(CONCERT + "allied: combined 1/506 0215->0214\n"
+                         "allied: mobile-fire 0213 with 1/506\n"
+                         "roll {d6: 6}\n"
+                         "allied: combined 1/506 0214->0215\n"
+                         "allied: move 1/506 0214->0215\n")
+    found = problems(report)
+    assert [(line, rule) for line, rule, _ in found] == [(7, "8.4.1"), (8, "8.4.1")]
+    assert "cannot move, conduct a Mobile Fire Attack, and then move again" in found[0][2]
+
+
+def test_8_4_legal_lists_the_joint_mobile_fire_and_the_moves_after_fire() -> None:
+    """``legal`` agrees with the rulings above: after two Combined movements the joint attack
+    and the later mover's own are listed, the earlier mover's alone is not; after a Mobile
+    Fire first, the unit's Combined movement is listed."""
+    from referee.games.koenig_eindhoven.commands import Fire, Move
+    from referee.games.koenig_eindhoven.engine import ENGINE
+
+    report = replay_text(CONCERT + "allied: combined 1/506 0215->0214\n"
+                         "allied: combined 2/506 0315->0314\n")
+    legal = list(ENGINE.legal(report.state))
+    assert Fire("mobile-fire", "0213", ("1/506", "2/506")) in legal
+    assert Fire("mobile-fire", "0213", ("2/506",)) in legal
+    assert Fire("mobile-fire", "0213", ("1/506",)) not in legal
+    report = replay_text(HEADER + DAY + "setup: place 1/935 0213; place 1/506 0214\n"
+                         "allied: mobile-fire 0213 with 1/506\n"
+                         "roll {d6: 6}\n")
+    assert problems(report) == []
+    moves = [c for c in ENGINE.legal(report.state) if isinstance(c, Move) and c.unit == "1/506"]
+    assert moves and {m.verb for m in moves} == {"combined"}
+
+
+def test_7_1_1_open_combined_operations_survive_a_position() -> None:
+    """The open Operations are part of the position (``current UNIT``, in the order they
+    began): the joint Mobile Fire of 7.1.1 is still possible after it."""
+    from referee.api import position_text
+
+    report = replay_text(CONCERT + "allied: combined 1/506 0215->0214\n"
+                         "allied: combined 2/506 0315->0314\n")
+    saved = position_text(report)
+    assert "current 1/506; current 2/506" in saved
+    resumed = replay_text(saved + "allied: mobile-fire 0213 with 1/506, 2/506\n")
+    assert problems(resumed) == []
+    assert fire_event(resumed)["af"] == 7
