@@ -188,3 +188,53 @@ def test_7_1_1_open_combined_operations_survive_a_position() -> None:
     resumed = replay_text(saved + "allied: mobile-fire 0213 with 1/506, 2/506\n")
     assert problems(resumed) == []
     assert fire_event(resumed)["af"] == 7
+
+
+# -- Exclusive 8.5 Reinforcements and 8.3.1 Blocked Entry Hexes ----------------------------
+
+def test_8_3_1_with_son_held_a_reinforcement_may_not_enter_across_the_canal() -> None:
+    """8.3.1: "If an enemy unit blocks a reinforcement's entry hex, that reinforcement unit can
+    either enter at any hex adjacent to the prescribed entry hex OR conduct normal Close
+    Combat against the blocking unit"; 8.1.1: "Units may not move across River hexsides except
+    at Bridges".  Road A enters at Son (0113), north of the Wilhelmina canal; 0212, south of it,
+    is adjacent only across the Son bridge, which leaves from the blocked hex (R16).  The hexes
+    beside Son on its own bank stay open, and so does Close Combat against the blocker."""
+    report = replay_text(HEADER + DAY + "setup: place 1/935 Son\n"
+                         "allied: move 1/506 A->0212\n"
+                         "allied: move 1/506 A->0213\n"
+                         "allied: move 2/506 A->0112\n"
+                         "allied: move 3/506 A->Son\n")
+    found = problems(report)
+    assert [(line, rule) for line, rule, _ in found] == [(4, "8.3.1")]
+    assert "across a River hexside" in found[0][2]
+    state = report.state_json()
+    assert state is not None
+    where = {u["id"]: u["hex"] for u in state["units"]}
+    assert (where["1/506"], where["2/506"]) == ("0213", "0112")
+    assert state["battle"]["kind"] == "close-combat"  # 3/506 engages 1/935 in Son
+
+
+def test_8_3_1_legal_never_offers_the_entry_across_the_canal() -> None:
+    from referee.games.koenig_eindhoven.commands import Move
+    from referee.games.koenig_eindhoven.engine import ENGINE
+
+    report = replay_text(HEADER + DAY + "setup: place 1/935 Son\n")
+    firsts = {c.path[0] for c in ENGINE.legal(report.state)
+              if isinstance(c, Move) and c.unit == "1/506" and c.start == "A"}
+    assert firsts == {"0113", "0112", "0114", "0213"}  # Son itself: Close Combat
+    assert "0212" not in firsts
+
+
+def test_8_2_an_entry_hex_full_of_friendly_units_closes_its_road_for_now() -> None:
+    """8.2: "Units may never be placed, moved or Retreated (11.0) in violation of this limit";
+    8.3.1 opens the adjacent hexes only "If an enemy unit blocks a reinforcement's entry hex"
+    (R17).  With two Allied units in Son the third may not enter by road A there nor beside it;
+    it may use road B, or wait for a later activation (K3)."""
+    report = replay_text(HEADER + DAY + "setup: place 1/506 Son; place 2/506 Son\n"
+                         "allied: move 3/506 A->0113\n"
+                         "allied: move 3/506 A->0112\n"
+                         "allied: move 3/506 B->0114\n")
+    found = problems(report)
+    assert [(line, rule) for line, rule, _ in found] == [(4, "8.2"), (5, "8.3.1")]
+    where = {u["id"]: u["hex"] for u in (report.state_json() or {})["units"]}
+    assert where["3/506"] == "0114"
