@@ -238,3 +238,35 @@ def test_8_2_an_entry_hex_full_of_friendly_units_closes_its_road_for_now() -> No
     assert [(line, rule) for line, rule, _ in found] == [(4, "8.2"), (5, "8.3.1")]
     where = {u["id"]: u["hex"] for u in (report.state_json() or {})["units"]}
     assert where["3/506"] == "0114"
+
+
+# -- 2.2 The Playing Pieces: Anti-Tank units -----------------------------------------------
+
+def test_2_2_anti_tank_units_are_not_in_the_counter_mix_and_the_notes_say_why() -> None:
+    """2.2: "Parachute troops are shown as Headquarters, Infantry, Heavy Weapons, and
+    Anti-Tank. Glider landing troops are shown as Headquarters, Infantry, and Anti-Tank."
+    5.0: the Exclusive Rules give "a complete listing of Allied reinforcements by Game Turn";
+    Exclusive 8.5 lists the 327th's "2nd and 3rd battalions (only)" and "1st and M battalions
+    (only)".  No Anti-Tank unit is reconstructed; NOTES.md says why, and the scenario check
+    refuses an Allied reinforcement the schedule does not list."""
+    from pathlib import Path
+    from typing import Any
+
+    from referee.games.koenig_eindhoven.board import scenario_folder
+    from referee.games.koenig_eindhoven.engine import ENGINE
+    from referee.games.koenig_eindhoven.facts import check_facts
+
+    from .conftest import fixture_board
+
+    assert not [u for u, s in ENGINE.board.units.items() if s.kind == "anti-tank"]
+    notes = (Path(scenario_folder()) / "NOTES.md").read_text()
+    assert "### Anti-Tank units (2.2): none" in notes
+
+    def add_glider_anti_tank(data: dict[str, Any]) -> None:
+        data["units.toml"]["units"].append({
+            "id": "AT/327", "name": "Anti-Tank company, 327th GIR", "side": "allied",
+            "formation": "327", "type": "anti-tank", "cs": 3, "ma": 4, "arrives": 6,
+            "entry": ["A", "B"], "landing": True})
+
+    problems = check_facts(fixture_board(add_glider_anti_tank))
+    assert any("AT/327" in p and "complete listing" in p for p in problems), problems
