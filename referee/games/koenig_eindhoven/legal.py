@@ -131,7 +131,8 @@ def movers(board: Board, state: KState) -> list[tuple[str, tuple[str, ...]]]:
     found = [(unit, verbs) for unit in actors(board, state)]
     if state.phase is Phase.OPERATIONS:
         found += [(unit, ("combined",)) for unit in state.concert
-                  if unit in state.fired and not moved(state, unit)]
+                  if unit in state.fired and not moved(state, unit)
+                  and state.status[unit] == IN_PLAY]  # not one its own attack removed
     return found
 
 
@@ -308,4 +309,15 @@ def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
             if attacks:
                 entry["fire"] = attacks
         grouped.append(entry)
+    if state.phase is Phase.OPERATIONS and state.active is not None:
+        # Units that moved in their open Combined Operations: their Mobile Fire, alone or
+        # jointly (7.1.1), as written.
+        waiting = [u for u in state.concert if u not in state.fired]
+        attacks_of = {u: [str(f) for f in fires(board, state)
+                          if isinstance(f, Fire) and f.verb == "mobile-fire" and u in f.units]
+                      for u in waiting}
+        for unit in waiting:
+            if attacks_of[unit]:
+                grouped.append({"unit": unit, "type": board.units[unit].kind,
+                                "from": state.hex[unit] or "", "fire": attacks_of[unit]})
     return grouped

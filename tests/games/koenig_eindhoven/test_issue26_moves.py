@@ -51,7 +51,7 @@ def test_8_0_moves_lists_each_destination_as_the_path_a_player_writes(tmp_path: 
 def test_9_0_moves_lists_fire_attacks_as_written(tmp_path: Path) -> None:
     """9.0: "Units must be adjacent to, or in the same hex as, the target unit"."""
     output = moves_text(tmp_path, HEADER + DAY + "setup: place MG/506 0109; place 1/935 0110\n")
-    assert "  fire: full-fire 0110 with MG/506, mobile-fire 0110 with MG/506" in output
+    assert "  fire: full-fire 0110 with MG/506; mobile-fire 0110 with MG/506" in output
 
 
 def test_9_2_3_moves_while_a_retreat_is_pending_lists_the_retreat(tmp_path: Path) -> None:
@@ -63,3 +63,19 @@ def test_9_2_3_moves_while_a_retreat_is_pending_lists_the_retreat(tmp_path: Path
     assert "retreat 1/935->0209" in output and "retreat 1/935->off" in output
     assert "  stay" in output
     assert "movement:" not in output and "1/506 (infantry)" not in output
+
+
+def test_7_1_1_moves_lists_the_joint_mobile_fire_of_units_that_moved(tmp_path: Path) -> None:
+    """7.1.1: "Only units performing the same type of Operation and that are firing on the same
+    target hex can perform them jointly" -- after two Combined movements the moved units'
+    Mobile Fire is listed as it is written, jointly; the earlier mover's alone is not (7.1)."""
+    output = moves_text(tmp_path, HEADER + DAY + "setup: place 1/935 0213; place 1/506 0215; "
+                        "place 2/506 0315\n"
+                        "allied: combined 1/506 0215->0214\n"
+                        "allied: combined 2/506 0315->0314\n")
+    lines = output.splitlines()
+    at = lines.index("1/506 (infantry) in 0214")
+    assert lines[at + 1] == "  fire: mobile-fire 0213 with 1/506, 2/506"
+    at = lines.index("2/506 (infantry) in 0314")
+    assert lines[at + 1] == ("  fire: mobile-fire 0213 with 2/506; "
+                             "mobile-fire 0213 with 1/506, 2/506")

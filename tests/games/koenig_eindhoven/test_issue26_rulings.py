@@ -270,3 +270,21 @@ def test_2_2_anti_tank_units_are_not_in_the_counter_mix_and_the_notes_say_why() 
 
     problems = check_facts(fixture_board(add_glider_anti_tank))
     assert any("AT/327" in p and "complete listing" in p for p in problems), problems
+
+
+def test_8_4_a_unit_its_own_mobile_fire_eliminated_is_offered_no_movement() -> None:
+    """9.0: "If the roll is equal to the AF, an 'Exchange' occurs where both sides receive a
+    single Hit"; 9.2: "If a unit with 2 Hits suffers another, it is eliminated" -- a unit that
+    fired first and was eliminated by the Exchange owes no movement (found by ``referee
+    simulate``, seed selfplay-193)."""
+    from referee.games.koenig_eindhoven.commands import Move
+    from referee.games.koenig_eindhoven.engine import ENGINE
+
+    report = replay_text(HEADER + DAY + "setup: place 1/935 0213; place 1/506 0214 hits 2\n"
+                         "allied: mobile-fire 0213 with 1/506\n"  # AF 3 - 1 + 1 = 3
+                         "roll {d6: 3}\n"
+                         "german: stay\n")
+    assert problems(report) == []
+    status = {u["id"]: u["status"] for u in (report.state_json() or {})["units"]}
+    assert status["1/506"] == "eliminated"
+    assert not [c for c in ENGINE.legal(report.state) if isinstance(c, Move) and c.unit == "1/506"]
