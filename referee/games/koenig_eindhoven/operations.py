@@ -144,8 +144,12 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
         state.status[unit] = IN_PLAY
     state.operation[unit] = VERB_OPERATION[verb]
     state.mp_left[unit] = limit - result.spent
-    if verb == "combined":
+    if verb == "combined" and not (result.close_combat and not second_half):
         concert.after_combined_move(state, unit, second_half)
+    elif verb == "combined":
+        # 8.4.2, 10.3: a Combined Operation begun with a move into Close Combat ends with
+        # the combat, with no joint Mobile Fire to come: the other open ones close (7.1).
+        state.concert = (unit,)
     else:
         concert.close(state)
     what = {"move": "Movement", "combined": "Combined (movement)",

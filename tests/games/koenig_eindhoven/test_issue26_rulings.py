@@ -288,3 +288,18 @@ def test_8_4_a_unit_its_own_mobile_fire_eliminated_is_offered_no_movement() -> N
     status = {u["id"]: u["status"] for u in (report.state_json() or {})["units"]}
     assert status["1/506"] == "eliminated"
     assert not [c for c in ENGINE.legal(report.state) if isinstance(c, Move) and c.unit == "1/506"]
+
+
+def test_8_4_2_a_combined_move_into_close_combat_closes_the_open_operations() -> None:
+    """8.4.2: "Units conducting a Combined Operation can perform Close Combat if they have
+    sufficient Movement Points"; 10.3: "A unit that initiates a Close Combat battle must end
+    its turn after the battle's resolution".  2/506's Operation ends with its Close Combat and
+    was never going to fire jointly, so 1/506, which moved before it, lost its Mobile Fire
+    (7.1)."""
+    report = replay_text(CONCERT + "setup: place 2/935 0414\n"
+                         "allied: combined 1/506 0215->0214\n"
+                         "allied: combined 2/506 0315->0414\n"  # 1 + 2 MP: Close Combat
+                         "round {d6: 6 1}\n"
+                         "german: retreat 2/935->0515\n"
+                         "allied: mobile-fire 0213 with 1/506\n")
+    assert [(line, rule) for line, rule, _ in problems(report)] == [(9, "7.1")]
