@@ -13,8 +13,9 @@ together, which is the one way 7.1.1 lets Operations overlap.  A Mobile Fire com
 Operations of the moved units it names; it must name every unit that moved after the first of
 them it names (an Operation begun while another was open overlaps it, so the two must be
 performed jointly).  Units that fire first, jointly or alone, may each move afterwards.  Any
-other Operation (a Movement, a Full Fire, a Combined unit beginning with its own Mobile Fire,
-the end of the activation) closes every open one: its unused half is lost (R8).
+other Operation (a Movement, a Full Fire, a Combined unit beginning with its own Mobile Fire
+or with a move into Close Combat, 10.3; the end of the activation) closes every open one: its
+unused half is lost (R8).
 
 ``state.concert`` holds the open units in the order they began; they all moved (and wait to
 fire) or all fired (and wait to move).
