@@ -619,7 +619,9 @@ def print_unit_moves(
         for key, label in kinds:
             if unit.get(key):
                 value = unit[key]
-                shown = value if isinstance(value, str) else ", ".join(value)
+                # Fire attacks are whole commands, some naming several units: "; " between.
+                shown = value if isinstance(value, str) else ("; " if key == "fire"
+                                                              else ", ").join(value)
                 console.print(f"  {label}: {shown}", markup=False)
 
 

@@ -424,6 +424,14 @@ def scenario_folder(scenario: str | None = None) -> Path:
 
 
 @cache
+def engine_board() -> Board:
+    """The bundled scenario's board as the engine (and its self-play policies) play on it:
+    a copy of its own, so the caches it fills (neighbours) stay out of ``load_board``'s, which
+    the scenario tests compare field by field."""
+    return Board.from_files(scenario_folder(DEFAULT_SCENARIO))
+
+
+@cache
 def load_board(scenario: str | None = None) -> Board:
     """The board of a bundled scenario (default ``eindhoven-bridge``), built once per
     process straight from its TOML files."""

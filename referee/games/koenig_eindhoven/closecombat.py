@@ -13,8 +13,8 @@ from dataclasses import replace
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.koenig_eindhoven.board import Board
-from referee.games.koenig_eindhoven.combat import CLOSE, OFF, move_in_retreat, retreat_hexes
-from referee.games.koenig_eindhoven.state import ELIMINATED, IN_PLAY, OFF_MAP, Battle, KState
+from referee.games.koenig_eindhoven.retreats import CLOSE, move_in_retreat, retreat_hexes
+from referee.games.koenig_eindhoven.state import ELIMINATED, IN_PLAY, OFF, OFF_MAP, Battle, KState
 
 
 def open_close_combat(board: Board, state: KState, unit: str, hex_id: str, from_off: bool,
@@ -160,7 +160,8 @@ def _end(state: KState, events: list[Event]) -> None:
     assert battle is not None
     attacker = battle.attackers[0]
     state.battle = None
-    state.current = None
+    # 10.3: the attacker's Operation is over; any other open Operation stays as it was.
+    state.concert = tuple(u for u in state.concert if u != attacker)
     state.engaged.add(attacker)  # 10.3: no further movement or Fire Attacks this turn
     events.append(Event("close-combat-over", f"the Close Combat in {battle.target} is over; "
                         f"{attacker}'s Operation ends (10.3)", {"hex": battle.target}))
@@ -201,7 +202,7 @@ def retreat(board: Board, state: KState, unit: str, where: str | None, events: l
         else:
             state.battle = replace(battle, step="round")
         return
-    events.append(move_in_retreat(state, unit, where, options(board, state, unit)))
+    events.append(move_in_retreat(board, state, unit, where, options(board, state, unit)))
     if step == "retreat-forced":
         state.battle = replace(battle, hit=battle.hit[1:])
     assert state.status[unit] in (IN_PLAY, OFF_MAP)

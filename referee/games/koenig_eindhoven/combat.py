@@ -8,26 +8,26 @@ owner's retreat or stay.  A step with nothing to decide is skipped.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.koenig_eindhoven.board import ALLIED, GERMAN, Board
-from referee.games.koenig_eindhoven.movement import STACK, half
+from referee.games.koenig_eindhoven.closecombat import settle as settle_close
+from referee.games.koenig_eindhoven.movement import half
+from referee.games.koenig_eindhoven.retreats import (
+    CLOSE,
+    move_in_retreat,
+    retreat_hexes,
+)
 from referee.games.koenig_eindhoven.state import (
     ALLIED_SUPPORT,
     ARTILLERY,
     ELIMINATED,
-    OFF_MAP,
     US_MACHINE_GUNS,
     Battle,
     KState,
 )
-
-CLOSE = "close-combat"
-OFF = "off"
-"""A retreat off the map edge (11.1)."""
 
 
 def points_key(side: str) -> str:
@@ -156,8 +156,6 @@ def settle(board: Board, state: KState, events: list[Event]) -> None:
             state.battle = replace(battle, step="round" if battle.kind == CLOSE else "roll")
             continue
         if battle.kind == CLOSE:
-            from referee.games.koenig_eindhoven.closecombat import settle as settle_close
-
             settle_close(board, state, events)
             return
         if battle.step == "hit-defender":
@@ -267,44 +265,6 @@ def resolve(state: KState, face: int, events: list[Event]) -> None:
     state.battle = replace(battle, roll=face, result=result, step="hit-defender")
 
 
-def retreat_hexes(board: Board, state: KState, unit: str) -> list[str]:
-    """11.0: adjacent hexes without enemy units, within stacking, not across a River hexside
-    without a bridge (K30); ``off`` from a hex on the map edge (11.1)."""
-    here = state.hex[unit]
-    assert here is not None
-    side = board.units[unit].side
-    found = []
-    for there in board.neighbours(here):
-        occupants = [u for u, h in state.hex.items() if h == there]
-        hexside = board.hexside(here, there)
-        if hexside.river and hexside.bridge is None:
-            continue
-        if any(board.units[u].side != side for u in occupants) or len(occupants) >= STACK:
-            continue
-        found.append(there)
-    if len(board.neighbours(here)) < 6:
-        found.append(OFF)
-    return found
-
-
-def move_in_retreat(state: KState, unit: str, where: str, allowed: Sequence[str]) -> Event:
-    """Move ``unit`` back to ``where``, one of the ``allowed`` hexes (11.0), or off the map
-    (11.1: out of play, not eliminated): after fire (9.2.3) and in Close Combat (10.0)."""
-    if where not in allowed:
-        raise IllegalMove("11.0", f"{unit} cannot retreat to {where}: a retreat goes to an "
-                          "adjacent hex without enemy units, within stacking, not across a "
-                          "River hexside" + (f" ({', '.join(allowed)})" if allowed else ""))
-    origin = state.hex[unit]
-    if where == OFF:
-        state.hex[unit] = None
-        state.status[unit] = OFF_MAP
-        return Event("retreat", f"{unit} retreats off the map from {origin}: out of play, not "
-                     "eliminated (11.1)", {"unit": unit, "to": OFF})
-    state.hex[unit] = where
-    return Event("retreat", f"{unit} retreats {origin}->{where} (11.0)",
-                 {"unit": unit, "to": where})
-
-
 def retreat(board: Board, state: KState, unit: str, where: str | None,
             events: list[Event]) -> None:
     """9.2.3: after a Full or Mobile Fire Hit the unit may retreat (``where``) or stay."""
@@ -313,7 +273,7 @@ def retreat(board: Board, state: KState, unit: str, where: str | None,
     if unit != battle.hit[0]:
         raise IllegalMove("9.2.3", f"the retreat decision now is {battle.hit[0]}'s, not {unit}'s")
     if where is not None:
-        events.append(move_in_retreat(state, unit, where, retreat_hexes(board, state, unit)))
+        events.append(move_in_retreat(board, state, unit, where, retreat_hexes(board, state, unit)))
     else:
         events.append(Event("stay", f"{unit} stays (9.2.3)", {"unit": unit}))
     state.battle = replace(battle, hit=battle.hit[1:])

@@ -13,6 +13,7 @@ from lark import Token, Tree
 from referee.core.errors import IllegalMove
 from referee.core.names import split_leading_name
 from referee.games.koenig_eindhoven.board import Board
+from referee.games.koenig_eindhoven.state import OFF
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,11 +180,13 @@ def _tokens(tree: Tree[Any]) -> list[Token]:
     return [t for t in tree.children if isinstance(t, Token)]
 
 
-def _hex(board: Board, tree: Tree[Any], *, road: bool = False) -> str:
+def _hex(board: Board, tree: Tree[Any], *, road: bool = False, off: bool = False) -> str:
     tokens = _tokens(tree)
     text = " ".join(tokens)
     if road and text.upper() in ROADS:
         return text.upper()
+    if off and text.casefold() == OFF:
+        return OFF  # refused by the move (8.1.1), but read
     found = board.place(text)
     if found is None:
         from referee.core.errors import UnknownName
@@ -217,7 +220,7 @@ def _move(board: Board, verb: str, tree: Tree[Any]) -> Move:
                 column = first[len(first) - len(rest)].column
                 raise UnknownName("hex", text, _suggest(board, text), column=column)
             start = found
-    path = tuple(_hex(board, g) for g in groups[1:])
+    path = tuple(_hex(board, g, off=True) for g in groups[1:])
     if not path:
         raise IllegalMove("8.0", f"write the hexes {unit} enters: '{verb} {unit} FROM->HEX->HEX'")
     return Move(verb, unit, path, start)
@@ -262,7 +265,7 @@ def build(board: Board, tree: Tree[Any]) -> Command:
         if len(groups) != 2:
             raise IllegalMove("11.0", "write a retreat as 'retreat UNIT->HEX' (or UNIT->off)")
         last = " ".join(_tokens(groups[1]))
-        return Retreat(unit, "off" if last.casefold() == "off" else _hex(board, groups[1]))
+        return Retreat(unit, OFF if last.casefold() == OFF else _hex(board, groups[1]))
     if kind == "draw":
         return Draw()
     if kind in ("artillery", "allied_support"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -17,14 +18,14 @@ from referee.core.dice import Dice
 from referee.core.engine import REFEREE, Event, GameInfo, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
-from referee.games.koenig_eindhoven import combat
+from referee.games.koenig_eindhoven import closecombat, combat
 from referee.games.koenig_eindhoven.board import (
     ALLIED,
     DEFAULT_SCENARIO,
     GERMAN,
     NEVER,
     Board,
-    scenario_folder,
+    engine_board,
 )
 from referee.games.koenig_eindhoven.commands import (
     Capture,
@@ -59,6 +60,7 @@ from referee.games.koenig_eindhoven.position import (
     position_lines,
 )
 from referee.games.koenig_eindhoven.report import invariants, state_json
+from referee.games.koenig_eindhoven.retreats import CLOSE, retreat_hexes
 from referee.games.koenig_eindhoven.sequence import (
     advance,
     housekeeping,
@@ -74,6 +76,7 @@ from referee.games.koenig_eindhoven.state import (
     Phase,
 )
 from referee.games.koenig_eindhoven.state import NEVER as NEVER_ARRIVED
+from referee.games.koenig_eindhoven.victory import final_result
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -114,16 +117,16 @@ class KoenigEngine:
     @property
     def board(self) -> Board:
         if self._board is None:
-            # The engine's own copy of the bundled board: its caches (neighbours) stay out of
-            # ``load_board``'s, which the scenario tests compare field by field.
-            self._board = Board.from_files(scenario_folder(DEFAULT_SCENARIO))
+            self._board = engine_board()
         return self._board
 
     @property
     def policies(self) -> dict[str, Any]:
+        """The self-play policies, each playing on this engine's board (the policy module
+        knows no engine: imports point down)."""
         from referee.games.koenig_eindhoven.policy import POLICIES
 
-        return dict(POLICIES)
+        return {name: partial(policy, board=self.board) for name, policy in POLICIES.items()}
 
     def random_command(self, state: KState, rng: random.Random) -> Command:
         """``referee simulate --policy random``: a uniform choice among an attack's answers,
@@ -191,24 +194,23 @@ class KoenigEngine:
             return [Roll()]
         if battle.step == "round":
             return [Round()]
-        if battle.kind == combat.CLOSE:
-            from referee.games.koenig_eindhoven.closecombat import options
-
+        if battle.kind == CLOSE:
             if battle.step == "retreat-forced":
                 unit = battle.hit[0]
-                found: list[Command] = [Retreat(unit, h) for h in options(board, state, unit)]
+                found: list[Command] = [Retreat(unit, h)
+                                        for h in closecombat.options(board, state, unit)]
                 if unit == battle.attackers[0] and battle.result == "capture":
                     found.insert(0, Capture())
                 return found
             unit = (battle.defenders if battle.step == "continue-defender"
                     else battle.attackers)[0]
-            return [Stay(), *(Retreat(unit, h) for h in options(board, state, unit))]
+            return [Stay(), *(Retreat(unit, h) for h in closecombat.options(board, state, unit))]
         if battle.step == "hit-defender":
             return [HitUnit(u) for u in battle.defenders if state.hex[u] == battle.target]
         if battle.step == "hit-attacker":
             return [HitUnit(u) for u in battle.attackers if state.status[u] == "in play"]
         unit = battle.hit[0]
-        return [Stay(), *(Retreat(unit, h) for h in combat.retreat_hexes(board, state, unit))]
+        return [Stay(), *(Retreat(unit, h) for h in retreat_hexes(board, state, unit))]
 
     def forced(self, state: KState) -> Command | None:
         if state.battle is None and choosing(state):
@@ -251,7 +253,7 @@ class KoenigEngine:
         battle = state.battle
         assert battle is not None
         where = f"the {battle.kind} at {battle.target} (AF {battle.net})"
-        if battle.kind == combat.CLOSE:
+        if battle.kind == CLOSE:
             where = f"the Close Combat in {battle.target}"
         if battle.step == "defensive-support":
             return f"Defensive Support for {where} (9.0): support N, or support none"
@@ -259,7 +261,7 @@ class KoenigEngine:
             return f"Offensive Support for {where} (9.0): support N, or support none"
         if battle.step == "roll":
             return f"the die of {where} (9.0): one d6 (roll)"
-        if battle.kind == combat.CLOSE:
+        if battle.kind == CLOSE:
             if battle.step == "round":
                 return f"a round of {where} (10.0): the defensive die, then the offensive (round)"
             if battle.step == "retreat-forced":
@@ -337,18 +339,14 @@ class KoenigEngine:
                                   f"this Hit ({', '.join(options)})")
             combat.apply_hit(board, work, command.unit, events)
         elif isinstance(command, Round) and step == "round":
-            from referee.games.koenig_eindhoven import closecombat
-
             label = f"Close Combat in {battle.target}"
             (first,) = dice.roll(6, 1, f"{label}, defensive")
             faces = [first]
             if closecombat.needs_second_die(board, work, first):
                 faces += dice.roll(6, 1, f"{label}, offensive")
             closecombat.fire_round(board, work, faces, events)
-        elif battle.kind == combat.CLOSE and isinstance(command, (Retreat, Stay, Capture)) and (
+        elif battle.kind == CLOSE and isinstance(command, (Retreat, Stay, Capture)) and (
                 step in ("retreat-forced", "continue-defender", "continue-attacker")):
-            from referee.games.koenig_eindhoven import closecombat
-
             if isinstance(command, Retreat):
                 closecombat.retreat(board, work, command.unit, command.to, events)
             else:
@@ -436,6 +434,9 @@ class KoenigEngine:
     def place(self, state: KState, statement: SetupStatement) -> None:
         work = state.copy()
         place(self.board, work, statement)
+        # A position after the last turn (phase over) carries the result of 12.0, reckoned
+        # from the position as the setup lines leave it.
+        work.result = final_result(self.board, work) if work.phase is Phase.OVER else None
         state.take(work)
 
     def check_position(self, state: KState) -> list[str]:

@@ -163,6 +163,16 @@ def reinforcements(board: Board) -> list[str]:
     extra = [u for u in _units(board, "327") if u not in glider]
     if extra:
         problems.append(f"327th units {', '.join(extra)} are not in Exclusive 8.5's schedule")
+    # 5.0: the Exclusive Rules give "a complete listing of Allied reinforcements by Game
+    # Turn"; Exclusive 8.5 lists only the 327th's four units (so no Anti-Tank unit, 2.2, can
+    # arrive: see NOTES.md).
+    unlisted = [u for u, spec in board.units.items()
+                if spec.side == ALLIED and not spec.hq and u not in glider
+                and (spec.arrival_turn or 1) > 1]
+    if unlisted:
+        problems.append(f"Allied units {', '.join(unlisted)} arrive after Game Turn 1, but "
+                        "Exclusive 8.5, \"a complete listing of Allied reinforcements\" (5.0), "
+                        "names only 2/327, 3/327 (GT6), 1/327 and M/327 (GT8)")
     for f in board.formations.values():
         hq = board.units.get(f.hq)
         if hq is not None and hq.arrival_turn != f.arrives:

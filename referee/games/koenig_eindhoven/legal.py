@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterator
 from itertools import combinations
 
+from referee.core.errors import IllegalMove
 from referee.games.koenig_eindhoven.board import GERMAN, Board
 from referee.games.koenig_eindhoven.combat import across_rivers
 from referee.games.koenig_eindhoven.commands import (
@@ -17,6 +18,7 @@ from referee.games.koenig_eindhoven.commands import (
     Move,
     SupportRoll,
 )
+from referee.games.koenig_eindhoven.concert import check_concert, moved
 from referee.games.koenig_eindhoven.movement import Occupancy, entry_steps, reachable, step
 from referee.games.koenig_eindhoven.operations import adjacent_enemy, allowance
 from referee.games.koenig_eindhoven.sequence import available, landing_due
@@ -121,6 +123,19 @@ def actors(board: Board, state: KState) -> list[str]:
     return []
 
 
+def movers(board: Board, state: KState) -> list[tuple[str, tuple[str, ...]]]:
+    """Each unit that may still move now and its movement Operations: the ``actors`` with
+    the phase's verbs, then the units whose Combined Operation is open after their Mobile
+    Fire, with ``combined`` (8.4 "or vice-versa (i.e., shoot first and then move)")."""
+    verbs = VERBS.get(state.phase, ())
+    found = [(unit, verbs) for unit in actors(board, state)]
+    if state.phase is Phase.OPERATIONS:
+        found += [(unit, ("combined",)) for unit in state.concert
+                  if unit in state.fired and not moved(state, unit)
+                  and state.status[unit] == IN_PLAY]  # not one its own attack removed
+    return found
+
+
 def fire_targets(board: Board, state: KState, unit: str, full: bool = True) -> list[str]:
     """Adjacent hexes with enemy units the unit may fire at (9.0, 9.1: not across a River
     hexside without a bridge, but for a US machine gun's Full Fire under 14.3.1)."""
@@ -150,8 +165,8 @@ def fires(board: Board, state: KState) -> list[Command]:
         if unit not in state.operation:
             full.append(unit)
             mobile.append(unit)
-        elif state.current == unit and unit not in state.fired:
-            mobile.append(unit)
+        elif unit in state.concert and unit not in state.fired:
+            mobile.append(unit)  # it moved in its Combined Operation; its Mobile Fire follows
     found: list[Command] = []
     for verb, units in (("full-fire", full), ("mobile-fire", mobile)):
         targets: dict[str, list[str]] = {}
@@ -161,8 +176,19 @@ def fires(board: Board, state: KState) -> list[Command]:
         for target, group in sorted(targets.items()):
             for size in range(1, len(group) + 1):
                 for chosen in combinations(group, size):
-                    found.append(Fire(verb, target, chosen))
+                    if verb == "full-fire" or joint(state, chosen):
+                        found.append(Fire(verb, target, chosen))
     return found
+
+
+def joint(state: KState, units: tuple[str, ...]) -> bool:
+    """7.1, 7.1.1: whether a Mobile Fire by ``units`` names every moved unit whose Combined
+    Operation began after the first moved one it names (``concert.check_concert``)."""
+    try:
+        check_concert(state, units)
+    except IllegalMove:
+        return False
+    return True
 
 
 def legal(board: Board, state: KState) -> Iterator[Command]:
@@ -179,8 +205,7 @@ def legal(board: Board, state: KState) -> Iterator[Command]:
             yield Draw()
     elif phase in (Phase.OPERATIONS, Phase.REDEPLOYMENT):
         yield End()
-        verbs = VERBS[phase]
-        for unit in actors(board, state):
+        for unit, verbs in movers(board, state):
             yield from unit_moves(board, state, unit, verbs)
         if phase is Phase.OPERATIONS:
             yield from fires(board, state)
@@ -198,9 +223,8 @@ def only_end(board: Board, state: KState) -> bool:
     the activation itself).  A unit can move when it can take a first step (4.0, 8.0-8.3:
     the cost of entering an adjacent hex, or of starting Close Combat there, within its
     allowance; a reinforcement's entry hex, or one beside it, 8.3.1 and Exclusive 8.5)."""
-    verbs = VERBS[state.phase]
     night = state.phase is Phase.REDEPLOYMENT
-    for unit in actors(board, state):
+    for unit, verbs in movers(board, state):
         here = state.hex[unit]
         occ = Occupancy(board, state, moving=unit)
         side = board.units[unit].side
@@ -238,8 +262,8 @@ def random_legal(board: Board, state: KState, rng: random.Random) -> Command:
         return options[rng.randrange(len(options))]
     if rng.random() < END_CHANCE:
         return End()
-    verbs = VERBS[phase]
-    choices: list[str | None] = [*actors(board, state)]
+    verbs_of = dict(movers(board, state))
+    choices: list[str | None] = [*verbs_of]
     if phase is Phase.OPERATIONS:
         choices.append(None)  # the fire attacks
     while choices:
@@ -251,17 +275,21 @@ def random_legal(board: Board, state: KState, rng: random.Random) -> Command:
             if attacks:
                 return attacks[rng.randrange(len(attacks))]
             continue
-        move = random_destination(board, state, unit, verbs, rng)
+        move = random_destination(board, state, unit, verbs_of[unit], rng)
         if move is not None:
             return move
     return End()
 
 
 def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
-    """``referee moves``: each unit that may act, its Operations and destinations."""
+    """``referee moves``: each unit that may act, its Operations and destinations, each
+    written as the player writes it (the whole path after the unit, ``A->0113->0212``; the
+    fire attacks it may make alone); nothing while an attack waits for a decision (its
+    choices, a retreat's hexes among them, are the pending commands)."""
     grouped: list[dict[str, object]] = []
-    verbs = VERBS.get(state.phase, ())
-    for unit in actors(board, state):
+    if state.battle is not None:
+        return grouped
+    for unit, verbs in movers(board, state):
         spec = board.units[unit]
         entry: dict[str, object] = {
             "unit": unit, "type": spec.kind,
@@ -273,10 +301,23 @@ def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
         for m in unit_moves(board, state, unit, verbs):
             ends = entry[keys[m.verb]]
             assert isinstance(ends, list)
-            ends.append((f"{m.start}->" if state.hex[unit] is None else "") + m.path[-1])
-        if state.phase is Phase.OPERATIONS:
-            targets = fire_targets(board, state, unit)
-            if targets:
-                entry["fire"] = [f"at {t}" for t in targets]
+            ends.append("->".join((m.start or "", *m.path)) if m.start else "->".join(m.path))
+        if state.phase is Phase.OPERATIONS and unit not in state.operation:
+            attacks = [f"{verb} {target} with {unit}"
+                       for verb, full in (("full-fire", True), ("mobile-fire", False))
+                       for target in fire_targets(board, state, unit, full)]
+            if attacks:
+                entry["fire"] = attacks
         grouped.append(entry)
+    if state.phase is Phase.OPERATIONS and state.active is not None:
+        # Units that moved in their open Combined Operations: their Mobile Fire, alone or
+        # jointly (7.1.1), as written.
+        waiting = [u for u in state.concert if u not in state.fired]
+        attacks_of = {u: [str(f) for f in fires(board, state)
+                          if isinstance(f, Fire) and f.verb == "mobile-fire" and u in f.units]
+                      for u in waiting}
+        for unit in waiting:
+            if attacks_of[unit]:
+                grouped.append({"unit": unit, "type": board.units[unit].kind,
+                                "from": state.hex[unit] or "", "fire": attacks_of[unit]})
     return grouped

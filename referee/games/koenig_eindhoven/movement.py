@@ -128,6 +128,11 @@ def walk(board: Board, occ: Occupancy, side: str, start: str | None, entry: str 
             if there == gate:
                 s = step(board, occ, side, None, there, road_entry=True)
             elif board.adjacent(gate, there) and occ.enemies(gate, side):
+                if there not in beside_entry(board, gate):
+                    return Refusal("8.3.1", f"{there} is across a River hexside from road "
+                                   f"{entry}'s entry hex {gate}: a unit entering beside a "
+                                   "blocked entry hex comes on along its own bank; it cannot "
+                                   "take the bridge out of the blocked hex (8.1.1, R16)")
                 s = step(board, occ, side, None, there)
             elif board.adjacent(gate, there):
                 return Refusal("8.3.1", f"road {entry} enters the map at {gate}: a unit enters "
@@ -159,8 +164,16 @@ def entry_steps(board: Board, occ: Occupancy, side: str, entry: str) -> list[tup
     gate = board.entry_roads[entry]
     firsts = [(gate, step(board, occ, side, None, gate, road_entry=True))]
     if occ.enemies(gate, side):
-        firsts += [(h, step(board, occ, side, None, h)) for h in board.neighbours(gate)]
+        firsts += [(h, step(board, occ, side, None, h)) for h in beside_entry(board, gate)]
     return firsts
+
+
+def beside_entry(board: Board, gate: str) -> list[str]:
+    """8.3.1 "any hex adjacent to the prescribed entry hex", on the entry hex's side of every
+    River hexside (R16): a unit kept out of the entry hex by an enemy unit comes on beside it
+    along the bank it arrives on, never across a river (8.1.1), nor over a bridge that leaves
+    from the blocked hex (it would have to pass through that hex)."""
+    return [h for h in board.neighbours(gate) if not board.hexside(gate, h).river]
 
 
 def reachable(board: Board, occ: Occupancy, side: str, start: str | None,

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
+from referee.games.koenig_eindhoven import concert
 from referee.games.koenig_eindhoven.board import GERMAN, Board
+from referee.games.koenig_eindhoven.closecombat import open_close_combat
+from referee.games.koenig_eindhoven.combat import across_rivers, open_battle
 from referee.games.koenig_eindhoven.commands import Fire, Move
 from referee.games.koenig_eindhoven.movement import Occupancy, Refusal, half, walk
 from referee.games.koenig_eindhoven.sequence import available
@@ -19,6 +22,7 @@ from referee.games.koenig_eindhoven.state import (
     IN_PLAY,
     MOVEMENT,
     NEVER,
+    OFF,
     OFF_MAP,
     REDEPLOYED,
     US_MACHINE_GUNS,
@@ -51,8 +55,10 @@ def adjacent_enemy(board: Board, state: KState, unit: str) -> str | None:
     return None
 
 
-def check_actor(board: Board, state: KState, unit: str, verb: str) -> None:
-    """7.0, 7.1, 8.5, 4.0: may this unit perform this Operation now?"""
+def check_actor(board: Board, state: KState, unit: str, verb: str) -> bool:
+    """7.0, 7.1, 8.4, 8.5, 4.0: may this unit perform this Operation now?  True when it is
+    the second half of the unit's open Combined Operation (its movement after its Mobile
+    Fire, 8.4)."""
     spec = board.units[unit]
     status = state.status[unit]
     if verb == "redeploy":
@@ -86,21 +92,21 @@ def check_actor(board: Board, state: KState, unit: str, verb: str) -> None:
         raise IllegalMove("10.3", f"{unit} initiated a Close Combat: its Operation is over; no "
                           "further movement or Fire Attacks this turn")
     if done is not None:
-        if state.current == unit and verb == "combined":
-            if unit in state.fired and unit not in state.mp_left:
-                return  # 8.4: it fired first; now it moves
-            raise IllegalMove("8.4.1", f"{unit} has already moved in its Combined Operation: "
-                              "all of its movement takes place at once")
         if verb == "redeploy":
             raise IllegalMove("4.0", f"{unit} has already redeployed this night")
+        if verb == "combined" and concert.check_second_move(state, unit):
+            return True
+        if verb == "move" and done == COMBINED and concert.moved(state, unit):
+            concert.check_second_move(state, unit)  # 8.4.1: it raises
         raise IllegalMove("7.0", f"{unit} has already performed an Operation this turn "
                           f"({done}): each unit performs one Operation")
+    return False
 
 
 def apply_move(board: Board, state: KState, command: Move, events: list[Event]) -> None:
     unit = command.unit
     verb = command.verb
-    check_actor(board, state, unit, verb)
+    second_half = check_actor(board, state, unit, verb)
     spec = board.units[unit]
     here = state.hex[unit]
     start = command.start
@@ -113,6 +119,10 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
         entry = start
     elif start is not None and start != here:
         raise IllegalMove("8.0", f"{unit} is in {here}, not {start}")
+    if OFF in command.path:
+        raise IllegalMove("8.1.1", f"{unit} may not move off the map: units may not move \"off "
+                          "the map into 'imaginary' adjacent hexes\" (only a retreat leaves "
+                          "it, 11.1)")
     if verb == "redeploy":
         near = adjacent_enemy(board, state, unit)
         if near is not None:
@@ -134,7 +144,14 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
         state.status[unit] = IN_PLAY
     state.operation[unit] = VERB_OPERATION[verb]
     state.mp_left[unit] = limit - result.spent
-    state.current = unit if verb == "combined" and unit not in state.fired else None
+    if verb == "combined" and not (result.close_combat and not second_half):
+        concert.after_combined_move(state, unit, second_half)
+    elif verb == "combined":
+        # 8.4.2, 10.3: a Combined Operation begun with a move into Close Combat ends with
+        # the combat, with no joint Mobile Fire to come: the other open ones close (7.1).
+        state.concert = (unit,)
+    else:
+        concert.close(state)
     what = {"move": "Movement", "combined": "Combined (movement)",
             "redeploy": "night redeployment"}[verb]
     route = "->".join((origin, *command.path))
@@ -147,8 +164,6 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
         events.append(Event("arrive", f"{unit} enters the map by road {entry} (Exclusive 8.5)",
                             {"unit": unit, "road": entry}))
     if result.close_combat:
-        from referee.games.koenig_eindhoven.closecombat import open_close_combat
-
         open_close_combat(board, state, unit, command.path[-1], here is None, events)
 
 
@@ -158,31 +173,23 @@ def check_fire(board: Board, state: KState, command: Fire, events: list[Event]) 
         raise IllegalMove("4.0", "there is no combat in the German Redeployment Phase")
     if len(set(command.units)) != len(command.units):
         raise IllegalMove("9.0", "a unit is named twice: each unit fires once in an attack")
+    mobile = command.verb == "mobile-fire"
     for unit in command.units:
-        verb = "combined" if command.verb == "mobile-fire" else "move"
         if unit in state.engaged:
             raise IllegalMove("10.3", f"{unit} initiated a Close Combat: it may not initiate "
                               "further movement or Fire Attacks this turn")
-        if state.current == unit and command.verb == "mobile-fire":
-            if unit in state.fired:
-                raise IllegalMove("8.4", f"{unit} has made its Mobile Fire Attack: a Combined "
-                                  "Operation has one")
-            continue  # 8.4: it moved; now its Mobile Fire
         done = state.operation.get(unit)
-        if done == COMBINED and command.verb == "full-fire":
+        if done == COMBINED and not mobile:
             raise IllegalMove("7.1.1", f"{unit} is performing a Combined Operation: only units "
                               "performing the same type of Operation fire jointly")
-        if done == COMBINED and command.verb == "mobile-fire" and unit in state.fired:
-            raise IllegalMove("8.4", f"{unit} has made its Mobile Fire Attack: a Combined "
-                              "Operation has one")
-        if done == COMBINED and command.verb == "mobile-fire":
-            raise IllegalMove("7.1", f"{unit}'s Combined Operation ended when another unit "
-                              "began its own: each unit completes its Operation before the "
-                              "next unit undertakes its own")
-        check_actor(board, state, unit, verb)
+        if mobile and concert.check_mobile_firer(state, unit):
+            continue  # 8.4: it moved; now its Mobile Fire
+        check_actor(board, state, unit, "combined" if mobile else "move")
         if state.status[unit] == DUE:
             raise IllegalMove("8.3.1", f"{unit} is still off the map: a reinforcement cannot "
                               "conduct a Full or Mobile Fire Attack from off the map")
+    if mobile:
+        concert.check_concert(state, command.units)
     side = board.units[command.units[0]].side
     if not any(h == command.target and board.units[u].side != side
                for u, h in state.hex.items()):
@@ -197,25 +204,18 @@ def check_fire(board: Board, state: KState, command: Fire, events: list[Event]) 
         hexside = board.hexside(here, command.target)
         if hexside.river and hexside.bridge is None:
             river_fire(board, state, unit, command.verb)
-    mobile = command.verb == "mobile-fire"
-    for unit in command.units:
-        moved = unit in state.mp_left
-        state.operation[unit] = COMBINED if mobile else FULL_FIRE
-        if mobile:
-            state.fired.add(unit)
-        # 7.1: a lone Combined unit that fired first may still move (8.4); joint fire and
-        # every other Operation end here.
-        state.current = unit if mobile and not moved and len(command.units) == 1 else None
-    from referee.games.koenig_eindhoven.combat import open_battle
-
+    if mobile:
+        concert.after_mobile_fire(state, command.units)
+    else:
+        for unit in command.units:
+            state.operation[unit] = FULL_FIRE
+        concert.close(state)
     open_battle(board, state, command.verb, command.target, command.units, events)
 
 
 def river_fire(board: Board, state: KState, unit: str, verb: str) -> None:
     """9.1: no Fire Combat across a River hexside without a bridge; optional 14.3.1 lets a US
     machine-gun unit make a Full Fire Attack across one at half CS."""
-    from referee.games.koenig_eindhoven.combat import across_rivers
-
     if verb == "full-fire" and across_rivers(board, state, unit):
         return
     if board.units[unit].machine_gun and US_MACHINE_GUNS in state.options:
@@ -244,5 +244,5 @@ def end_activation(board: Board, state: KState, events: list[Event]) -> None:
         {"formation": state.active, "idle": left},
     ))
     state.active = None
-    state.current = None
+    concert.close(state)
 

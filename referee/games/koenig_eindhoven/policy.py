@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.games.koenig_eindhoven import combat
-from referee.games.koenig_eindhoven.board import GERMAN, Board
+from referee.games.koenig_eindhoven.board import GERMAN, Board, engine_board
 from referee.games.koenig_eindhoven.commands import (
     Capture,
     Command,
@@ -30,7 +30,7 @@ from referee.games.koenig_eindhoven.commands import (
     Stay,
     Support,
 )
-from referee.games.koenig_eindhoven.state import KState, Phase
+from referee.games.koenig_eindhoven.state import OFF, KState, Phase
 from referee.games.koenig_eindhoven.victory import OBJECTIVE_VP, holder
 
 STEP_VALUE = 0.25
@@ -98,7 +98,7 @@ class Greedy:
         if isinstance(command, Stay):
             return 1.0
         if isinstance(command, Retreat):
-            return -0.5 if command.to == combat.OFF else -STEP_VALUE * self.distance(command.to)
+            return -0.5 if command.to == OFF else -STEP_VALUE * self.distance(command.to)
         return 0.0  # end, and the referee's steps
 
     def move_value(self, move: Move) -> float:
@@ -132,13 +132,13 @@ class Greedy:
         return {1: 2.0, 0: 1.0, 2: 0.0}[hits]  # no VP lost, then 1, elimination last
 
 
-def greedy_policy(state: KState, legal: Sequence[Command], rng: random.Random) -> Command:
-    """The command worth the most Victory Points now, by ``Greedy``'s reckoning."""
+def greedy_policy(state: KState, legal: Sequence[Command], rng: random.Random, *,
+                  board: Board | None = None) -> Command:
+    """The command worth the most Victory Points now, by ``Greedy``'s reckoning, on ``board``
+    (the engine passes its own; by default the bundled scenario's)."""
     if len(legal) == 1:
         return legal[0]
-    from referee.games.koenig_eindhoven.engine import ENGINE
-
-    chooser = Greedy(ENGINE.board, state)
+    chooser = Greedy(board if board is not None else engine_board(), state)
     scored = [(chooser.value(c), rng.random(), i) for i, c in enumerate(legal)]
     return legal[max(scored)[2]]
 

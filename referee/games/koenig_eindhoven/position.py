@@ -106,7 +106,7 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
         state.landed = set()
         state.operation = {}
         state.mp_left = {}
-        state.current = None
+        state.concert = ()
         state.fired = set()
         state.engaged = set()
         state.cup = []
@@ -154,7 +154,7 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
         raise IllegalMove(SETUP_RULE, f"{unit} is an HQ: HQs live in the Command Cup, never on "
                           "the map (K20)")
     hits = s.number if s.number is not None else 0
-    if kind in ("setup_place", "setup_due") and not 0 <= hits <= 2:
+    if kind in ("setup_place", "setup_due", *STATUS_WORDS) and not 0 <= hits <= 2:
         raise IllegalMove("9.2", "a unit has 0, 1 or 2 Hits; a third eliminates it")
     if kind == "setup_place":
         assert s.word is not None
@@ -166,8 +166,10 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
         state.status[unit] = DUE
         state.hits[unit] = hits
     elif kind in STATUS_WORDS:
+        # The Hits a unit carried when it left the map stay with it (they show in the state).
         state.hex[unit] = None
         state.status[unit] = STATUS_WORDS[kind]
+        state.hits[unit] = hits
     elif kind == "setup_landed":
         state.landed.add(unit)
     elif kind == "setup_done":
@@ -182,7 +184,8 @@ def place(board: Board, state: KState, s: SetupStatement) -> None:
     elif kind == "setup_engaged":
         state.engaged.add(unit)
     elif kind == "setup_current":
-        state.current = unit
+        if unit not in state.concert:
+            state.concert = (*state.concert, unit)  # in the order the Operations began
     else:  # pragma: no cover - the grammar has no other statement
         raise AssertionError(kind)
 
@@ -200,9 +203,17 @@ def check_position(board: Board, state: KState) -> list[str]:
     for formation in state.cup:
         if formation == state.active:
             problems.append(f"formation {formation} is active, so its HQ is not in the cup")
-    if state.current is not None and state.operation.get(state.current) != "combined":
-        problems.append(f"{state.current} has an open Combined Operation only after "
-                        "'done {state.current} combined'")
+    for unit in state.concert:
+        if state.operation.get(unit) != "combined":
+            problems.append(f"{unit} has an open Combined Operation only after "
+                            f"'done {unit} combined'")
+        elif (unit in state.fired) == (unit in state.mp_left):
+            problems.append(f"{unit}'s Combined Operation is open only after one of its "
+                            "halves: 'done ... mp N' (it moved) or 'fired' (8.4)")
+    halves = {unit in state.mp_left for unit in state.concert}
+    if len(halves) > 1:
+        problems.append("open Combined Operations are all moved units waiting to fire jointly "
+                        "or all units that fired waiting to move (7.1, 7.1.1)")
     return problems
 
 
@@ -227,7 +238,7 @@ def position_lines(board: Board, state: KState) -> list[str]:
             if hits:
                 items.append(f"due {unit}{tail}")
         else:
-            items.append(f"{WORD_OF_STATUS[status]} {unit}")
+            items.append(f"{WORD_OF_STATUS[status]} {unit}{tail}")
         if unit in state.landed:
             items.append(f"landed {unit}")
     for unit, operation in state.operation.items():
@@ -237,8 +248,8 @@ def position_lines(board: Board, state: KState) -> list[str]:
         items.append(f"fired {unit}")
     for unit in sorted(state.engaged):
         items.append(f"engaged {unit}")
-    if state.current is not None:
-        items.append(f"current {state.current}")
+    for unit in state.concert:
+        items.append(f"current {unit}")
     if state.cup:
         items.append("cup " + ", ".join(state.cup))
     if state.active is not None:

@@ -30,7 +30,7 @@ def state_json(board: Board, state: KState, to_act: str | None) -> dict[str, Any
         "to_act": to_act,
         "cup": list(state.cup),
         "active": state.active,
-        "current": state.current,
+        "concert": list(state.concert),
         "points": dict(state.points),
         "battle": None if state.battle is None else {
             "kind": state.battle.kind, "target": state.battle.target,

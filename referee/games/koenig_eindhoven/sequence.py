@@ -114,7 +114,7 @@ def housekeeping(board: Board, state: KState, events: list[Event]) -> None:
     Unused support points lapse (K7); operations and redeployments of the turn are over."""
     state.cup = []
     state.active = None
-    state.current = None
+    state.concert = ()
     state.operation = {}
     state.mp_left = {}
     state.fired = set()

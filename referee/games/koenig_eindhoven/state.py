@@ -25,6 +25,10 @@ OFF_MAP = "off map"
 NEVER = "never arrived"
 STATUSES = (IN_PLAY, DUE, ELIMINATED, OFF_MAP, NEVER)
 
+OFF = "off"
+"""Off the map edge, written as a path's last step: a retreat (``retreat 1/935->off``, 11.1);
+in a move the log can say it so that the referee refuses it citing 8.1.1."""
+
 MOVEMENT = "movement"
 FULL_FIRE = "full-fire"
 COMBINED = "combined"
@@ -87,9 +91,11 @@ class KState:
     """Units that performed (or are performing) an Operation this turn, and which (7.0)."""
     mp_left: dict[str, int] = field(default_factory=dict)
     """Movement Points a unit had left when its movement ended this turn (8.0)."""
-    current: str | None = None
-    """The unit whose Combined Operation is still open (it moved; its Mobile Fire may follow,
-    8.4); any other unit's Operation closes it (7.1)."""
+    concert: tuple[str, ...] = ()
+    """The units whose Combined Operations are under way (8.4), in the order they began: one
+    unit that moved (its Mobile Fire may follow) or fired (its movement may follow); or, firing
+    in concert (7.1.1), several Combined units that each moved and may yet fire jointly, or
+    that fired jointly and may each still move.  Any other Operation closes them (7.1)."""
     landed: set[str] = field(default_factory=set)
     """Allied reinforcements whose Paratroop Landing roll was made (5.0)."""
     rolled: list[str] = field(default_factory=list)
@@ -109,7 +115,7 @@ class KState:
             scenario=self.scenario, turn=self.turn, phase=self.phase, hex=dict(self.hex),
             status=dict(self.status), hits=dict(self.hits), cup=list(self.cup),
             active=self.active, operation=dict(self.operation), mp_left=dict(self.mp_left),
-            current=self.current, landed=set(self.landed), rolled=list(self.rolled),
+            concert=self.concert, landed=set(self.landed), rolled=list(self.rolled),
             points=dict(self.points), result=self.result, battle=self.battle,
             fired=set(self.fired), engaged=set(self.engaged), options=self.options,
         )

@@ -19,7 +19,9 @@ def test_moves_lists_each_units_operations_and_destinations() -> None:
     assert result.exit_code == 0, result.output
     assert "awaiting Allied: formation 506's Operations" in result.output
     assert "3/506 (infantry) in road A/B" in result.output
-    assert "  movement: A->0112, A->0113" in result.output and "  combined: " in result.output
+    # What a player writes after 'move 3/506': the whole path (issue 26).
+    assert "  movement: A->0113->0112, A->0113, A->0113->0114," in result.output
+    assert "  combined: " in result.output
 
 
 def test_render_draws_the_units_on_the_map(tmp_path: Path) -> None:
