@@ -1,0 +1,175 @@
+"""The dice an Arnhem '44 roll needs, described before it is rolled (``rolls_needed``).
+
+Every die is a d10 read 0-9 (Ten-Sided Dice).  Many of the game's rolls are followed by dice
+whose number depends on their faces (a hit is distributed by a second die, Distributing the
+hits; a 0 may be rerolled by a joker, Jokers; a tie is rolled again, Withdrawal and A21), so
+a description gives the first batch exactly and the rule for the rest:
+
+* combat (Phases 4.2/5.2, Combat in Disputed Sectors): the Allied figures' hit dice, each
+  figure its firepower (+1 for Allied airborne units in phase 4.2 of round 1, The 1st Round;
+  less for a unit without supplies, Phase 2.3), in the order the engine fires; then one die
+  per Allied hit for the distribution, then the German hit dice and their distribution;
+* every other roll (landings, anti-aircraft fire, supply drops, crates defused or detonated,
+  Bailey assembly, weather, reserves; and the first die of barrage fire, intrusions and fall
+  backs, ties): the engine's own first roll, found by trying the command on a copy of
+  the state with dice that stop at the first roll (so the count is the one the rules would
+  ask for, never a second reckoning of it), and the rule of what follows that kind of roll.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from referee.core.dice import CUP
+from referee.core.engine import RollNeed
+from referee.core.errors import RefereeError
+from referee.games.arnhem44.board import ALLIED, GERMAN, Board, Key, key_text, side_of
+from referee.games.arnhem44.combat import _bonus
+from referee.games.arnhem44.commands import (
+    Barrage,
+    Cmd,
+    CombatRoll,
+    Command,
+    FallBack,
+    Initiative,
+    Invade,
+    Support,
+    TokenRoll,
+    WithdrawOrder,
+)
+from referee.games.arnhem44.fire import expand
+from referee.games.arnhem44.state import AState
+
+if TYPE_CHECKING:
+    from referee.games.arnhem44.engine import Arnhem44Engine
+
+_HITS = "1 d10 per hit for the distribution (Distributing the hits; a 0 is a ricochet)"
+
+
+def _hits(side: str) -> str:
+    return (f"1 d10 per {side.capitalize()} hit for the distribution (Distributing the hits; "
+            "a 0 is a ricochet)")
+
+_JOKER = "1 d10 for the joker's reroll of the first 0 when a joker is played (Jokers)"
+_ZEROS = ("with bridge damage, 1 d10 per 0 of tanks and artillery on a bridge assault "
+          "(Veterans/4)")
+_TIE = "2 d10 again while the two dice are equal"
+
+THEN: dict[type[Cmd], str] = {
+    WithdrawOrder: _TIE + " (Withdrawal)",
+    Initiative: _TIE + " (A21)",
+    Barrage: ("the hit dice of the battery's other figures, " + _JOKER + ", then " + _HITS
+              + " and, on a disputed sector, 1 d10 per 0 for the friendly fire (Phase 1)"),
+    Invade: ("the spotting and engagement dice that follow (Move/Contact): " + _JOKER + ", "
+             + _ZEROS + ", each side's hit dice and " + _HITS),
+    FallBack: ("the dice that follow (Move/FallBack): " + _JOKER + ", " + _ZEROS
+               + ", the hit dice of the spotted figures' fire and " + _HITS),
+    Support: ("the dice that follow (Move/FallBack): " + _JOKER + ", " + _ZEROS
+              + ", the hit dice of the fire and " + _HITS),
+    TokenRoll: _TIE + " (Phase 2)",
+}
+"""The rule of the dice that may follow a command's first roll, by kind of command."""
+
+
+class _Rolled(BaseException):
+    """The probe's stop at the first roll (not an ``Exception``: no rule code catches it)."""
+
+    def __init__(self, sides: int, count: int, label: str) -> None:
+        super().__init__(label)
+        self.sides = sides
+        self.count = count
+        self.label = label
+
+
+class _FirstRoll:
+    """Dice that stop the command at its first roll, saying what it asked for."""
+
+    def roll(self, sides: int, count: int = 1, label: str = "", *, low: int = 1
+             ) -> tuple[int, ...]:
+        raise _Rolled(sides, count, label)
+
+    def draw(self, pool: object, label: str = "") -> str:
+        raise _Rolled(0, 1, label)
+
+
+def rolls_needed(engine: Arnhem44Engine, state: AState, command: Command | None
+                 ) -> list[RollNeed]:
+    """What ``command`` rolls now (the pending decision's when ``command`` is None: the
+    referee's roll that is due); ``[]`` for a command that rolls nothing or is refused."""
+    if command is None:
+        forced = engine.forced(state) if engine.to_act(state) is not None else None
+        if forced is None or not forced.chance:
+            return []
+        command = forced
+    if isinstance(command, CombatRoll):
+        if not state.combats or command.sector != state.combats[0]:
+            return []
+        return _combat(engine.board, state, command.sector)
+    try:
+        engine.apply(engine.copy(state), command, _FirstRoll())
+    except _Rolled as first:
+        die = CUP if first.sides == 0 else f"d{first.sides}"
+        return [RollNeed(die, first.count, first.label, THEN.get(type(command)))]
+    except RefereeError:
+        return []  # refused before any die: it rolls nothing
+    return []
+
+
+def _combat(board: Board, state: AState, sector: str) -> list[RollNeed]:
+    """Combat in Disputed Sectors, as ``combat.combat`` fires: the Allied side first, each
+    figure with a target its firepower in dice (a unit without dice, or artillery with no
+    enemy tank to aim at, rolls none)."""
+    here = state.units.get(sector, Counter())
+    figures = {side: expand({k: n for k, n in here.items() if side_of(k[0]) == side})
+               for side in (ALLIED, GERMAN)}
+    batches: list[tuple[str, list[tuple[int, str]]]] = []
+    for side, enemy in ((ALLIED, GERMAN), (GERMAN, ALLIED)):
+        targets = figures[enemy]
+        tanks = any(k[1] == "tank" for k in targets)
+        shots: list[tuple[Key, int]] = []
+        for key in figures[side]:
+            n = board.combat_fp(key) + _bonus(state, key)
+            if n <= 0 or not targets or (key[1] == "art" and not tanks):
+                continue
+            shots.append((key, n))
+        if shots:
+            batches.append((side, [(n * count, _why(board, state, sector, side, key, n, count))
+                                   for key, n, count in _grouped(shots)]))
+    if not batches:
+        return []
+    (side, first), later = batches[0], batches[1:]
+    needs = [RollNeed("d10", n, text) for n, text in first]
+    rest = _hits(side)
+    for other, words in later:
+        rest += ("; then " + ", ".join(f"{n} d10 for {text}" for n, text in words)
+                 + f", then {_hits(other)}")
+    last = needs[-1]
+    needs[-1] = RollNeed(last.die, last.count, last.for_, rest)
+    return needs
+
+
+def _why(board: Board, state: AState, sector: str, side: str, key: Key, dice: int,
+         count: int) -> str:
+    """``Allied fires: 2 UK/1 inf in Oosterbeek (2 figures, 3 d10 each: firepower 2 +1 the
+    1st round), a hit on 1-4``."""
+    base = board.combat_fp(key)
+    change = dice - base
+    reason = f"firepower {base}"
+    if change:
+        reason += f" {change:+d} ({'the 1st Round' if change > 0 else 'no supplies, Phase 2.3'})"
+    figures = f"{count} figure{'s' if count != 1 else ''}, {dice} d10 each: {reason}"
+    return (f"{side.capitalize()} fires: {count} {key_text(key)} in {sector} ({figures}), a hit "
+            f"on 1-{board.number(sector, key[1])}")
+
+
+def _grouped(shots: list[tuple[Key, int]]) -> list[tuple[Key, int, int]]:
+    """The figures of one group and kind fire one after another: one batch, ``(key, dice
+    each, figures)``."""
+    out: list[tuple[Key, int, int]] = []
+    for key, n in shots:
+        if out and out[-1][0] == key:
+            out[-1] = (key, n, out[-1][2] + 1)
+        else:
+            out.append((key, n, 1))
+    return out
