@@ -3,7 +3,9 @@
 Before each command the engine is asked what the command will roll (``rolls_needed``); the
 command is then applied with dice from the stream and the dice it really consumed are
 compared with the description: the described batches exactly (their kinds, in order, and
-their counts), and dice beyond them only where a batch says what follows (``then``).
+their counts, ending where one of the engine's rolls ends, and not followed by more dice of
+that same roll unless the rule says it is rolled again), and dice beyond them only where a
+batch says what follows (``then``).
 """
 
 from __future__ import annotations
@@ -54,6 +56,19 @@ def compare(needs: Sequence[RollNeed], rolls: Sequence[Roll]) -> str | None:
         return f"described {said}; rolled {got}"
     if len(rolled) > len(described) and not any(need.then for need in needs):
         return f"described {said} and nothing after; rolled {got}"
+    inside = rest = 0
+    for roll in rolls:  # the described dice end where one of the engine's rolls ends
+        if inside < len(described):
+            inside += len(roll.faces)
+        else:
+            rest += 1
+    if inside != len(described):
+        return f"described {said}, which ends inside one roll; rolled {got}"
+    if rest:
+        last, after = rolls[len(rolls) - rest - 1], rolls[len(rolls) - rest]
+        again = any("again" in (need.then or "") for need in needs)  # a tie rolled again
+        if last.label and after.label == last.label and not again:
+            return f"described {said}, but more dice of the same roll follow; rolled {got}"
     return None
 
 

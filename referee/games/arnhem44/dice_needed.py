@@ -18,12 +18,15 @@ a description gives the first batch exactly and the rule for the rest:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
 from referee.core.dice import CUP
 from referee.core.engine import RollNeed
 from referee.core.errors import RefereeError
+from referee.games.arnhem44.barrage import _check as barrage_shots
+from referee.games.arnhem44.barrage import barrage_dice
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board, Key, key_text, side_of
 from referee.games.arnhem44.combat import _bonus
 from referee.games.arnhem44.commands import (
@@ -39,6 +42,7 @@ from referee.games.arnhem44.commands import (
     WithdrawOrder,
 )
 from referee.games.arnhem44.fire import expand
+from referee.games.arnhem44.movement import friends
 from referee.games.arnhem44.state import AState
 
 if TYPE_CHECKING:
@@ -59,10 +63,10 @@ _TIE = "2 d10 again while the two dice are equal"
 THEN: dict[type[Cmd], str] = {
     WithdrawOrder: _TIE + " (Withdrawal)",
     Initiative: _TIE + " (A21)",
-    Barrage: ("the hit dice of the battery's other figures, " + _JOKER + ", then " + _HITS
-              + " and, on a disputed sector, 1 d10 per 0 for the friendly fire (Phase 1)"),
-    Invade: ("the spotting and engagement dice that follow (Move/Contact): " + _JOKER + ", "
-             + _ZEROS + ", each side's hit dice and " + _HITS),
+    Barrage: (_JOKER + ", then " + _HITS + " and, on a disputed sector, 1 d10 per 0 for the "
+              "friendly fire (Phase 1)"),
+    Invade: ("the dice that follow (Move/Contact): " + _JOKER + ", " + _ZEROS + ", " + _HITS
+             + ", then the other side's hit dice and their distribution"),
     FallBack: ("the dice that follow (Move/FallBack): " + _JOKER + ", " + _ZEROS
                + ", the hit dice of the spotted figures' fire and " + _HITS),
     Support: ("the dice that follow (Move/FallBack): " + _JOKER + ", " + _ZEROS
@@ -73,24 +77,50 @@ THEN: dict[type[Cmd], str] = {
 
 
 class _Rolled(BaseException):
-    """The probe's stop at the first roll (not an ``Exception``: no rule code catches it)."""
+    """The probe's stop (not an ``Exception``: no rule code catches it): the rolls the
+    command asked for before it, ``(sides, count, label)`` each."""
 
-    def __init__(self, sides: int, count: int, label: str) -> None:
-        super().__init__(label)
-        self.sides = sides
-        self.count = count
-        self.label = label
+    def __init__(self, rolls: list[tuple[int, int, str]]) -> None:
+        super().__init__(rolls[0][2])
+        self.rolls = rolls
+
+
+_HIT_DICE = re.compile(r"^(?P<fire>.*): .* hits \(<= \d+\)$")
+"""The label of one figure's hit dice in a side's fire (``fire.fire``): ``invasion of Zon:
+German defends: inf hits (<= 5)``."""
 
 
 class _FirstRoll:
-    """Dice that stop the command at its first roll, saying what it asked for."""
+    """Dice that stop the command at its first roll, saying what it asked for.  Hit dice
+    are the exception: a side's figures roll them one after another before any face is read
+    (``fire.fire``), so the probe answers them (with the lowest face, never read) and stops at
+    the first roll that is not another hit roll of the same fire."""
+
+    def __init__(self) -> None:
+        self.rolls: list[tuple[int, int, str]] = []
+        self.fire: str | None = None
 
     def roll(self, sides: int, count: int = 1, label: str = "", *, low: int = 1
              ) -> tuple[int, ...]:
-        raise _Rolled(sides, count, label)
+        hits = _HIT_DICE.match(label)
+        if not self.rolls:
+            if hits is None:
+                raise _Rolled([(sides, count, label)])
+            self.fire = hits["fire"]
+        elif hits is None or hits["fire"] != self.fire or sides != self.rolls[0][0]:
+            raise _Rolled(self.rolls)
+        if self.rolls and self.rolls[-1][2] == label:  # the next figure of the same kind
+            self.rolls[-1] = (sides, self.rolls[-1][1] + count, label)
+        else:
+            self.rolls.append((sides, count, label))
+        return (low,) * count
 
     def draw(self, pool: object, label: str = "") -> str:
-        raise _Rolled(0, 1, label)
+        raise _Rolled([(0, 1, label)])
+
+    def stopped(self) -> _Rolled | None:
+        """The hit dice rolled when the command ended without another roll."""
+        return _Rolled(self.rolls) if self.rolls else None
 
 
 def rolls_needed(engine: Arnhem44Engine, state: AState, command: Command | None
@@ -106,11 +136,20 @@ def rolls_needed(engine: Arnhem44Engine, state: AState, command: Command | None
         if not state.combats or command.sector != state.combats[0]:
             return []
         return _combat(engine.board, state, command.sector)
+    probe = _FirstRoll()
     try:
-        engine.apply(engine.copy(state), command, _FirstRoll())
+        engine.apply(engine.copy(state), command, probe)
+        stopped = probe.stopped()
+        if stopped is not None:
+            raise stopped
     except _Rolled as first:
-        die = CUP if first.sides == 0 else f"d{first.sides}"
-        return [RollNeed(die, first.count, first.label, THEN.get(type(command)))]
+        if isinstance(command, Barrage) and state.barrage_turn is not None:
+            return _barrage(engine.board, state, state.barrage_turn, command)
+        needs = [RollNeed(CUP if sides == 0 else f"d{sides}", count, label)
+                 for sides, count, label in first.rolls]
+        last = needs[-1]
+        needs[-1] = RollNeed(last.die, last.count, last.for_, THEN.get(type(command)))
+        return needs
     except RefereeError:
         return []  # refused before any die: it rolls nothing
     return []
@@ -146,6 +185,30 @@ def _combat(board: Board, state: AState, sector: str) -> list[RollNeed]:
                  + f", then {_hits(other)}")
     last = needs[-1]
     needs[-1] = RollNeed(last.die, last.count, last.for_, rest)
+    return needs
+
+
+def _barrage(board: Board, state: AState, side: str, command: Barrage) -> list[RollNeed]:
+    """Phase 1, as ``barrage.fire_battery`` rolls it (the command checked already): every
+    figure of every shot its barrage dice, +1 on a disputed sector (A22), all before any face
+    is read; then the joker's reroll, the distribution and the friendly fire."""
+    source, shots = barrage_shots(board, state, side, command)
+    needs: list[RollNeed] = []
+    for figures, target in shots:
+        disputed = friends(state, target, side) > 0
+        number = board.number(target, "art")
+        for key, count in Counter(figures).items():
+            each = barrage_dice(board, state, key) + (1 if disputed else 0)
+            why = f"firepower {barrage_dice(board, state, key)}" + (
+                " +1 on a disputed sector" if disputed else "")
+            needs.append(RollNeed("d10", each * count, (
+                f"{side.capitalize()} barrage {source}->{target}: {count} {key_text(key)} "
+                f"({count} figure{'s' if count != 1 else ''}, {each} d10 each: {why}), a hit "
+                f"on 1-{number}")))
+    if not needs:
+        return []
+    last = needs[-1]
+    needs[-1] = RollNeed(last.die, last.count, last.for_, THEN[Barrage])
     return needs
 
 

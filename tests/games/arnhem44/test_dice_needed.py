@@ -56,6 +56,20 @@ def test_barrage_initiative_two_d10_again_on_a_tie() -> None:
     assert "again" in str(need["then"])
 
 
+def test_move_contact_invasion_begins_with_the_defenders_hit_dice() -> None:
+    """Units, Tanks: "Firepower: 4 black D10".  The intrusion of line 107 meets one German
+    tank in Oosterbeek (by a plain border: no crossing bonus): the defender's 4 d10 come
+    first, every later die (distribution, the invaders' fire) by the rule that follows."""
+    line = TABLETOP[106]
+    assert line.startswith("allied: invade Oosterbeek from Schaarsbergen: 1 inf/1AB")
+    short = line.split("{")[0] + "{d10: 5 8}\n"
+    (problem,) = [p for p in replay_text(upto(107) + short).problems]
+    assert problem.message.startswith(
+        "'invade Oosterbeek from Schaarsbergen: 1 inf/1AB' needs 4 d10 for invasion of "
+        "Oosterbeek: German defends: tank hits (<= 3), then the dice that follow")
+    assert problem.message.endswith("; 2 dice recorded, 2 short.")
+
+
 def test_described_count_equals_the_dice_rolled_in_self_play() -> None:
     """Every roll of the self-played games: the dice described before it are the first dice
     the engine then rolled, and dice beyond them only where the description says what
