@@ -93,3 +93,12 @@ def test_roll_lines_and_dice_messages(snapshot: SnapshotAssertion) -> None:
         table_view(upto(86)),
     ]
     assert views == snapshot
+
+
+def test_described_count_holds_with_bridge_damage_and_three_players() -> None:
+    """Veterans/4 (each zero of tanks and artillery on a bridge assault rolled again) and
+    Veterans/3 (three players, two Allied jokers): the first dice are still exact and the
+    rest follow their rule."""
+    tally = self_play(ENGINE, games=5, prefix="veterans",
+                      options={"bridge-damage": "on", "three-players": "on"})
+    assert tally.wrong == [] and tally.followed > 0

@@ -87,3 +87,13 @@ def test_replay_moves_and_status_print_the_pending_roll(tmp_path: Path) -> None:
                             ("status", "Roll:     ")):
         out = CliRunner().invoke(main, [command, str(log)]).stdout
         assert prefix + words + "\n" in out, command
+
+
+def test_described_count_holds_with_every_option() -> None:
+    """The other readings (docs/battle-card-interpretations.md) change who lands and when;
+    the described dice still equal the dice rolled."""
+    options = {option: "on" for option in (
+        "landing-all-units", "landing-turns-completed", "no-control-when-destroyed",
+        "nijmegen-needs-allied-arnhem", "check-grown-cities-only")}
+    tally = self_play(ENGINE, prefix="options", options=options)
+    assert tally.wrong == [] and tally.rolls > 0

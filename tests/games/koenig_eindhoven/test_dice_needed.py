@@ -67,3 +67,10 @@ def test_roll_lines_and_dice_messages(snapshot: SnapshotAssertion) -> None:
         table_view(CLOSE + "round {d6: 6}\n"),
     ]
     assert views == snapshot
+
+
+def test_described_count_holds_with_the_us_machine_guns_option() -> None:
+    """14.3.1 (US Machine Guns fire across rivers at half strength): more fire, the same
+    dice rule."""
+    tally = self_play(ENGINE, games=10, prefix="mg", options={"us-machine-guns": "on"})
+    assert tally.wrong == [] and tally.rolls > 0
