@@ -9,11 +9,15 @@ a description gives the first batch exactly and the rule for the rest:
   figure its firepower (+1 for Allied airborne units in phase 4.2 of round 1, The 1st Round;
   less for a unit without supplies, Phase 2.3), in the order the engine fires; then one die
   per Allied hit for the distribution, then the German hit dice and their distribution;
+* barrage fire (Phase 1): every figure of every shot its barrage dice, +1 on a disputed
+  sector, all rolled before any face is read; then the joker, the distribution and the
+  friendly fire by their rule;
 * every other roll (landings, anti-aircraft fire, supply drops, crates defused or detonated,
-  Bailey assembly, weather, reserves; and the first die of barrage fire, intrusions and fall
-  backs, ties): the engine's own first roll, found by trying the command on a copy of
-  the state with dice that stop at the first roll (so the count is the one the rules would
-  ask for, never a second reckoning of it), and the rule of what follows that kind of roll.
+  Bailey assembly, weather, reserves, intrusions, fall backs, ties): the engine's own first
+  roll, found by trying the command on a copy of the state with dice that stop there (a
+  side's hit dice whole: its figures all roll before a face is read), so the count is the
+  one the rules ask for, never a second reckoning of it; and the rule of what follows that
+  kind of roll.
 """
 
 from __future__ import annotations

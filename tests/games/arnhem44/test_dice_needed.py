@@ -70,6 +70,19 @@ def test_move_contact_invasion_begins_with_the_defenders_hit_dice() -> None:
     assert problem.message.endswith("; 2 dice recorded, 2 short.")
 
 
+def test_phase_1_barrage_six_dice_a_battery_figure() -> None:
+    """Units, Artillery: "Firepower: 6 (long range weapon, in phase 1) white D10".  The
+    battery of line 86 is one 101st artillery figure firing on Eindhoven, which holds no
+    Allied unit (no disputed-sector bonus): 6 d10, then the distribution by its rule."""
+    line = TABLETOP[85]
+    assert line.startswith("allied: barrage 1 art/101 Nederwetten->Eindhoven")
+    (problem,) = replay_text(upto(86) + line.split("{")[0] + "{d10: 9}\n").problems
+    assert problem.message.startswith(
+        "'barrage 1 art/101 Nederwetten->Eindhoven' needs 6 d10 for Allied barrage "
+        "Nederwetten->Eindhoven: 1 art/101 (1 figure, 6 d10 each: firepower 6), a hit on 1-")
+    assert problem.message.endswith("; 1 die recorded, 5 short.")
+
+
 def test_described_count_equals_the_dice_rolled_in_self_play() -> None:
     """Every roll of the self-played games: the dice described before it are the first dice
     the engine then rolled, and dice beyond them only where the description says what
@@ -91,6 +104,7 @@ def test_roll_lines_and_dice_messages(snapshot: SnapshotAssertion) -> None:
         table_view(upto(69) + combat),
         table_view(upto(85)),
         table_view(upto(86)),
+        table_view(upto(86) + TABLETOP[85].split("{")[0] + "{d10: 9 6 0 1 7 9 7 1}\n"),
     ]
     assert views == snapshot
 
