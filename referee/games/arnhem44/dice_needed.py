@@ -31,7 +31,15 @@ from referee.core.engine import RollNeed
 from referee.core.errors import RefereeError
 from referee.games.arnhem44.barrage import _check as barrage_shots
 from referee.games.arnhem44.barrage import barrage_dice
-from referee.games.arnhem44.board import ALLIED, GERMAN, Board, Key, key_text, side_of
+from referee.games.arnhem44.board import (
+    ALLIED,
+    GERMAN,
+    GERMAN_GROUP,
+    Board,
+    Key,
+    key_text,
+    side_of,
+)
 from referee.games.arnhem44.combat import _bonus
 from referee.games.arnhem44.commands import (
     Barrage,
@@ -48,6 +56,7 @@ from referee.games.arnhem44.commands import (
 from referee.games.arnhem44.fire import expand
 from referee.games.arnhem44.movement import friends
 from referee.games.arnhem44.state import AState
+from referee.games.arnhem44.supply import penalty
 
 if TYPE_CHECKING:
     from referee.games.arnhem44.engine import Arnhem44Engine
@@ -82,14 +91,15 @@ THEN: dict[type[Cmd], str] = {
 
 class _Rolled(BaseException):
     """The probe's stop (not an ``Exception``: no rule code catches it): the rolls the
-    command asked for before it, ``(sides, count, label)`` each."""
+    command asked for before it, ``(sides, count, label, figures)`` each (``figures``: how
+    many figures rolled under that label, one after another)."""
 
-    def __init__(self, rolls: list[tuple[int, int, str]]) -> None:
+    def __init__(self, rolls: list[tuple[int, int, str, int]]) -> None:
         super().__init__(rolls[0][2])
         self.rolls = rolls
 
 
-_HIT_DICE = re.compile(r"^(?P<fire>.*): .* hits \(<= \d+\)$")
+_HIT_DICE = re.compile(r"^(?P<fire>.*): (?P<key>\S+) hits \(<= (?P<number>\d+)\)$")
 """The label of one figure's hit dice in a side's fire (``fire.fire``): ``invasion of Zon:
 German defends: inf hits (<= 5)``."""
 
@@ -101,7 +111,7 @@ class _FirstRoll:
     the first roll that is not another hit roll of the same fire."""
 
     def __init__(self) -> None:
-        self.rolls: list[tuple[int, int, str]] = []
+        self.rolls: list[tuple[int, int, str, int]] = []
         self.fire: str | None = None
 
     def roll(self, sides: int, count: int = 1, label: str = "", *, low: int = 1
@@ -109,22 +119,50 @@ class _FirstRoll:
         hits = _HIT_DICE.match(label)
         if not self.rolls:
             if hits is None:
-                raise _Rolled([(sides, count, label)])
+                raise _Rolled([(sides, count, label, 1)])
             self.fire = hits["fire"]
         elif hits is None or hits["fire"] != self.fire or sides != self.rolls[0][0]:
             raise _Rolled(self.rolls)
         if self.rolls and self.rolls[-1][2] == label:  # the next figure of the same kind
-            self.rolls[-1] = (sides, self.rolls[-1][1] + count, label)
+            _, before, _, figures = self.rolls[-1]
+            self.rolls[-1] = (sides, before + count, label, figures + 1)
         else:
-            self.rolls.append((sides, count, label))
+            self.rolls.append((sides, count, label, 1))
         return (low,) * count
 
     def draw(self, pool: object, label: str = "") -> str:
-        raise _Rolled([(0, 1, label)])
+        raise _Rolled([(0, 1, label, 1)])
 
     def stopped(self) -> _Rolled | None:
         """The hit dice rolled when the command ended without another roll."""
         return _Rolled(self.rolls) if self.rolls else None
+
+
+def _hit_words(board: Board, state: AState, label: str, count: int, figures: int) -> str:
+    """A probed hit roll in the words of the combat's: ``invasion of Zon: German defends: 2
+    inf (2 figures, 4 d10 each: firepower 2 +2 for the crossing), a hit on 1-5``; the
+    engine's own label when it is not one figure's hit dice."""
+    hits = _HIT_DICE.match(label)
+    if hits is None or count % figures:
+        return label
+    kind, _, group = hits["key"].partition("/")
+    key = (group or GERMAN_GROUP, kind)
+    if kind not in board.fp and kind != "art":
+        return label
+    each = count // figures
+    base = board.combat_fp(key)
+    lost = penalty(state, key)
+    gained = each - base + lost
+    reason = f"firepower {base}"
+    if gained:
+        why = ("for the crossing (Crossing Waterways)" if hits["fire"].endswith(" defends")
+               else "the 1st Round" if gained > 0 else "")
+        reason += f" {gained:+d}" + (f" {why}" if why else "")
+    if lost:
+        reason += f" -{lost} without supplies (Phase 2.3)"
+    return (f"{hits['fire']}: {figures} {hits['key']} ({figures} figure"
+            f"{'s' if figures != 1 else ''}, {each} d10 each: {reason}), a hit on "
+            f"1-{hits['number']}")
 
 
 def rolls_needed(engine: Arnhem44Engine, state: AState, command: Command | None
@@ -149,8 +187,10 @@ def rolls_needed(engine: Arnhem44Engine, state: AState, command: Command | None
     except _Rolled as first:
         if isinstance(command, Barrage) and state.barrage_turn is not None:
             return _barrage(engine.board, state, state.barrage_turn, command)
-        needs = [RollNeed(CUP if sides == 0 else f"d{sides}", count, label)
-                 for sides, count, label in first.rolls]
+        board = engine.board
+        needs = [RollNeed(CUP if sides == 0 else f"d{sides}", count,
+                          _hit_words(board, state, label, count, figures))
+                 for sides, count, label, figures in first.rolls]
         last = needs[-1]
         needs[-1] = RollNeed(last.die, last.count, last.for_, THEN.get(type(command)))
         return needs
@@ -218,13 +258,14 @@ def _barrage(board: Board, state: AState, side: str, command: Barrage) -> list[R
 
 def _why(board: Board, state: AState, sector: str, side: str, key: Key, dice: int,
          count: int) -> str:
-    """``Allied fires: 2 UK/1 inf in Oosterbeek (2 figures, 3 d10 each: firepower 2 +1 the
-    1st round), a hit on 1-4``."""
+    """``Allied fires: 2 inf/1AB in Oosterbeek (2 figures, 3 d10 each: firepower 2 +1 the
+    1st Round), a hit on 1-4``."""
     base = board.combat_fp(key)
-    change = dice - base
-    reason = f"firepower {base}"
-    if change:
-        reason += f" {change:+d} ({'the 1st Round' if change > 0 else 'no supplies, Phase 2.3'})"
+    lost = penalty(state, key)
+    gained = dice - base + lost
+    reason = f"firepower {base}" + (f" +{gained} the 1st Round" if gained else "")
+    if lost:
+        reason += f" -{lost} without supplies (Phase 2.3)"
     figures = f"{count} figure{'s' if count != 1 else ''}, {dice} d10 each: {reason}"
     return (f"{side.capitalize()} fires: {count} {key_text(key)} in {sector} ({figures}), a hit "
             f"on 1-{board.number(sector, key[1])}")

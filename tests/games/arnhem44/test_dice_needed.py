@@ -66,7 +66,8 @@ def test_move_contact_invasion_begins_with_the_defenders_hit_dice() -> None:
     (problem,) = [p for p in replay_text(upto(107) + short).problems]
     assert problem.message.startswith(
         "'invade Oosterbeek from Schaarsbergen: 1 inf/1AB' needs 4 d10 for invasion of "
-        "Oosterbeek: German defends: tank hits (<= 3), then the dice that follow")
+        "Oosterbeek: German defends: 1 tank (1 figure, 4 d10 each: firepower 4), a hit on 1-3, "
+        "then the dice that follow")
     assert problem.message.endswith("; 2 dice recorded, 2 short.")
 
 
