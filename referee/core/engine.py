@@ -120,7 +120,9 @@ class RollNeed:
     ``for_`` for whom and why in the game's words ("German inf at Zon (2 figures + 2 for the
     bridge)").  Where more dice follow whose number depends on these faces, ``then`` is the
     rule for them ("1 d10 per hit for the distribution"): the count of a batch with ``then``
-    is exact, the dice after it follow its rule.
+    is exact, the dice after it follow its rule.  A rule that repeats the same roll says
+    "again" ("2 d10 again while the two dice are equal"): self-play's check
+    (``referee.core.rollcheck``) then accepts the same roll after the described dice.
     """
 
     die: str
