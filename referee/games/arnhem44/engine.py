@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from lark import Tree
 
 from referee.core.dice import Dice
-from referee.core.engine import REFEREE, Event, GameInfo, Side
+from referee.core.engine import REFEREE, Event, GameInfo, RollNeed, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.arnhem44 import (
@@ -306,6 +306,11 @@ class Arnhem44Engine:
         return "nothing: the game is over"
 
     # -- applying -----------------------------------------------------------------------------
+
+    def rolls_needed(self, state: AState, command: Command | None) -> list[RollNeed]:
+        from referee.games.arnhem44.dice_needed import rolls_needed
+
+        return rolls_needed(self, state, command)
 
     def apply(self, state: AState, command: Command, dice: Dice) -> list[Event]:
         if state.phase == OVER:
