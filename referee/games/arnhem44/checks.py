@@ -45,6 +45,27 @@ def bridge_points(board: Board, state: AState) -> list[str]:
     return out
 
 
+BARRAGE_DICE = {"full": 6, "short": 5, "flipped": 4}
+"""Phase 2.3 / Artillery (as a Long Range Weapon): a battery's unit rolls 6 white D10 in phase
+1; "artillery rolls 5 D10 instead of 6 in the barrage fire phase" once its HQ has distributed
+its last token; the flipped card's "minus 2 D10 penalty" leaves 4.  Written out here, apart
+from the penalty the engine uses, so that the invariant checks the engine against the text."""
+
+
+def barrage_supply(state: AState) -> list[str]:
+    """Every figure that fired in the last command's barrage rolled the dice its HQ's supply
+    allows (``state.barrage_rolls``: the status its card showed when it fired)."""
+    out: list[str] = []
+    for group, status, n in state.barrage_rolls:
+        want = BARRAGE_DICE.get(status)
+        if want is None:
+            out.append(f"artillery of {group} fired with an unknown HQ status {status!r}")
+        elif n != want:
+            out.append(f"artillery of {group} rolled {n} d10 in the barrage with its HQ {status} "
+                       f"(Phase 2.3: {want})")
+    return out
+
+
 def supply_tokens(state: AState) -> Mapping[str, int] | None:
     """Where the supply tokens are (place -> count, spent and lost tokens included), when the
     state keeps them (Phases 2.2/2.3: ``state.supply_tokens``); None before that."""
@@ -78,4 +99,4 @@ def turn(state: AState) -> list[str]:
 
 def game_invariants(board: Board, state: AState) -> list[str]:
     return (bridge_points(board, state) + tokens_conserved(state) + turn(state)
-            + damage_problems(board, state))
+            + damage_problems(board, state) + barrage_supply(state))

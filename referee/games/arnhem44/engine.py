@@ -299,6 +299,8 @@ class Arnhem44Engine:
             reason = (state.result or {}).get("reason", "the game has ended")
             raise GameOver(f"the game is over: {reason}")
         work = state.copy()
+        if work.barrage_rolls:
+            work.barrage_rolls = []  # the record is of one command's barrage (checks.py)
         part = state.part if state.phase == "4.1" else None  # Veterans/3: the movement parts
         before = turns.others(work) if part else None
         events = self._dispatch(work, command, dice)

@@ -111,6 +111,11 @@ class AState:
     """Sectors whose battery has fired this phase 1 (A22: once per phase)."""
     barrage_over: list[str] = field(default_factory=list)
     """Sides that skipped a turn: their barrage fire phase has ended."""
+    barrage_rolls: list[tuple[str, str, int]] = field(default_factory=list)
+    """The last command's barrage, one entry per firing figure: its group, its HQ card's status
+    when it fired (full for a group no HQ card tracks) and the hit dice it rolled without the
+    disputed-sector bonus.  Emptied at the start of every command; the self-play invariant
+    (``checks.barrage_supply``) reads it.  Not part of a position."""
     # -- jokers (jokers.py)
     jokers: dict[str, int] = field(default_factory=lambda: {"allied": 1, "german": 1})
     """Unused jokers each side holds (Jokers: one each; a side may hold more)."""

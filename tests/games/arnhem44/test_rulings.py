@@ -1,0 +1,102 @@
+"""The rulings of issue 25 (part A), each named after the rulebook heading it covers and quoting
+the seed (``../shared/seeds/arnhem-44.txt``).  Every expected value comes from the text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.core.dice import DiceStream
+from referee.core.parsing import parse_log
+from referee.core.replay import Report, replay
+from referee.core.selfplay import StreamDice
+from referee.games.arnhem44.engine import ENGINE
+
+
+def played(text: str, name: str = "ruling.log") -> Report:
+    body = '[Game "arnhem44"]\n' + "\n".join(line.strip() for line in text.strip().splitlines())
+    return replay(parse_log(body + "\n", name, engine=ENGINE), ENGINE)
+
+
+def problems(report: Report) -> list[tuple[int, str]]:
+    return [(p.line, p.rule or "") for p in report.problems]
+
+
+def line_of(text: str, start: str) -> int:
+    """The log line (the tag line is 1) that begins with ``start``."""
+    lines = text.strip().splitlines()
+    return 2 + next(i for i, line in enumerate(lines) if line.strip().startswith(start))
+
+
+def roll_sizes(report: Report, line: int) -> list[int]:
+    return [len(r.faces) for e in report.events if e.line == line for r in e.event.rolls]
+
+
+def state(report: Report) -> dict[str, Any]:
+    out = report.state_json()
+    assert out is not None
+    return out
+
+
+# -- Phase 2.3 - Distributing Supplies / Phase 1 --------------------------------------------------
+
+BARRAGE_SUPPLY = """
+    setup: clear; round 9; phase 1
+    setup: box 0; supplies-used 29
+    setup: place 1 art/1AB Grave; place 1 art/82 Zeeland; place 1 art/UK Mill
+    setup: place 2 inf Wijchen; place 1 tank Gassel
+    setup: supply 1AB 0 short; supply 82 0 flipped
+    initiative {d10: 7 3}
+    allied: barrage 1 art/1AB Grave->Wijchen {d10: 9 9 9 9 9}
+    allied: barrage 1 art/82 Zeeland->Wijchen {d10: 9 9 9 9}
+    allied: barrage 1 art/UK Mill->Gassel {d10: 9 9 9 9 9 9}
+"""
+
+
+def test_phase_2_3_distributing_supplies_barrage_short_of_supplies() -> None:
+    """Phase 2.3: "When an HQ distributes its last supply token ... Every unit in that group
+    suffers a firepower penalty of minus one D10. ... artillery rolls 5 D10 instead of 6 in the
+    barrage fire phase."  The 1st Airborne's card is short: its battery rolls 5 dice; a ground
+    battery (no HQ card) rolls its 6."""
+    report = played(BARRAGE_SUPPLY)
+    assert not report.problems, report.problems
+    assert roll_sizes(report, line_of(BARRAGE_SUPPLY, "allied: barrage 1 art/1AB")) == [5]
+    assert roll_sizes(report, line_of(BARRAGE_SUPPLY, "allied: barrage 1 art/UK")) == [6]
+
+
+def test_phase_2_3_distributing_supplies_barrage_with_the_hq_card_flipped() -> None:
+    """Phase 2.3: "If HQ cannot provide any supplies at all, the HQ card is flipped over: each
+    unit of the group now suffers a minus 2 D10 penalty!"  The 82nd's card is flipped: its
+    battery rolls 6 - 2 = 4 dice."""
+    report = played(BARRAGE_SUPPLY)
+    assert roll_sizes(report, line_of(BARRAGE_SUPPLY, "allied: barrage 1 art/82")) == [4]
+
+
+def test_phase_2_3_barrage_short_of_supplies_at_a_disputed_sector() -> None:
+    """Barrage on Disputed Sectors: "the attacker gets a 1D10 bonus per artillery unit"; with the
+    HQ short (5 instead of 6) the battery rolls 5 + 1 = 6 dice."""
+    text = """
+        setup: clear; round 9; phase 1
+        setup: box 0; supplies-used 29
+        setup: place 1 art/1AB Grave; place 2 inf Wijchen; place 1 inf/1AB Wijchen
+        setup: supply 1AB 0 short
+        initiative {d10: 7 3}
+        allied: barrage 1 art/1AB Grave->Wijchen {d10: 9 9 9 9 9 9}
+    """
+    report = played(text)
+    assert not report.problems, report.problems
+    assert roll_sizes(report, line_of(text, "allied: barrage")) == [6]
+
+
+def test_phase_2_3_barrage_dice_invariant_catches_a_battery_rolling_six_while_short() -> None:
+    """The self-play invariant reads every barrage's dice against its HQ's supply (Phase 2.3:
+    "artillery rolls 5 D10 instead of 6")."""
+    work = played(BARRAGE_SUPPLY.split("    allied: barrage")[0]).state
+    command = next(c for c in ENGINE.legal(work)
+                   if str(c).startswith("barrage 1 art/1AB Grave->Wijchen"))
+    ENGINE.apply(work, command, StreamDice(DiceStream("barrage-supply")))
+    assert work.barrage_rolls == [("1AB", "short", 5)]
+    assert ENGINE.invariants(work) == []
+    work.barrage_rolls = [("1AB", "short", 6)]
+    assert any("Phase 2.3" in p for p in ENGINE.invariants(work))
+    work.barrage_rolls = [("82", "flipped", 5)]
+    assert any("Phase 2.3" in p for p in ENGINE.invariants(work))
