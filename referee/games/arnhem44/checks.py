@@ -18,24 +18,27 @@ from referee.games.arnhem44.board import SIDES, Board
 from referee.games.arnhem44.damage import problems as damage_problems
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US
 from referee.games.arnhem44.state import AState
-from referee.games.arnhem44.victory import destroyed, points, standing
+from referee.games.arnhem44.victory import contested, destroyed, points, standing
 
 SUPPLY_TOKENS = 29
 """The Game Board and Game Components: "29 supply tokens"."""
 
 
 def bridge_points(board: Board, state: AState) -> list[str]:
-    """The points of both sides add up to 100 less the value of the destroyed bridges
-    (Winning the Game: "At the start of the game the total value of the bridges represents 100
-    points"), and every standing bridge has a controller."""
+    """The points of both sides add up to 100 less the value of the destroyed bridges and of
+    the bridges held by neither side (Winning the Game: "At the start of the game the total
+    value of the bridges represents 100 points"; Waterways: control only while both ends are
+    free of enemy troops), and every standing bridge has an owner (reading A6)."""
     out: list[str] = []
     bridges = board.bridges
     total = sum(b.value for b in bridges.values())
     lost = destroyed(state)
     gone = sum(bridges[b].value for b in lost if b in bridges)
+    open_ = sum(bridges[b].value for b in contested(board, state))
     held = points(board, state)
-    if sum(held.values()) != total - gone:
-        out.append(f"bridge points {held} do not add up to {total} less {gone} destroyed")
+    if sum(held.values()) != total - gone - open_:
+        out.append(f"bridge points {held} do not add up to {total} less {gone} destroyed and "
+                   f"{open_} held by neither side")
     control = state.control
     for bridge in standing(board, state):
         if control.get(bridge) not in SIDES:

@@ -308,9 +308,13 @@ class Arnhem44Engine:
             turns.check_own(before, work, part)
         events += supply.update_contact(work)
         events += ferries.update(self.board, work)
-        for bridge, side in update_control(self.board, work):
-            events.append(Event("control", f"{side.capitalize()} controls {bridge}",
-                                {"bridge": bridge, "control": side}))
+        if state.phase not in (SETUP_GERMAN, SETUP_ALLIED):
+            # Waterways: "At the start of the game the German player controls all of the 13
+            # bridges; the German player always starts with the complete 100 points": the
+            # set-up (both sides') is before the start and judges no bridge.
+            for bridge, side in update_control(self.board, work):
+                events.append(Event("control", f"{side.capitalize()} controls {bridge}",
+                                    {"bridge": bridge, "control": side}))
         victory.check_end(self.board, work, events)
         state.take(work)
         return events

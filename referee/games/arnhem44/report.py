@@ -25,7 +25,7 @@ from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.explosives import explosives_json
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
-from referee.games.arnhem44.victory import points_json
+from referee.games.arnhem44.victory import holder, points_json
 
 
 def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
@@ -66,7 +66,8 @@ def bridge_json(board: Board, state: AState) -> list[dict[str, Any]]:
     """The bridges of the map; with bridge damage (Veterans/4) their hit points left too."""
     out = [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value,
             "state": "destroyed" if b.id in state.destroyed else "intact",
-            "between": [b.a, b.b], "control": state.control.get(b.id)}
+            "between": [b.a, b.b], "control": holder(board, state, b.id),
+            "owner": state.control.get(b.id)}
            for b in board.bridges.values()]
     if damage.active(state):
         for entry, b in zip(out, board.bridges.values(), strict=True):
@@ -288,9 +289,11 @@ _NONE: dict[Key, int] = {}
 
 
 def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
-    """Waterways: a player controls a bridge when both sides of it are free of enemy troops
-    (A6: a side with units at the bridge and no enemy at either end takes control; otherwise the
-    control stays as it was)."""
+    """Waterways: "A player is only in control of a bridge when both sides of the bridge are free
+    of enemy troops."  Reading A6: a side with units at the bridge and no enemy at either end
+    takes it (becomes its owner, ``state.control``); with troops of both sides there the owner
+    stays but controls it no more (``victory.holder``: held by neither, worth nothing); with
+    nobody there the owner keeps it.  Returns the bridges that changed owner."""
     changes = []
     units = state.units
     for bridge in board.bridges.values():

@@ -100,3 +100,88 @@ def test_phase_2_3_barrage_dice_invariant_catches_a_battery_rolling_six_while_sh
     assert any("Phase 2.3" in p for p in ENGINE.invariants(work))
     work.barrage_rolls = [("82", "flipped", 5)]
     assert any("Phase 2.3" in p for p in ENGINE.invariants(work))
+
+
+# -- Waterways: bridge control -------------------------------------------------------------------
+
+def bridge(report: Report, bridge_id: str) -> dict[str, Any]:
+    return next(b for b in state(report)["bridges"] if b["id"] == bridge_id)
+
+
+def score(report: Report) -> dict[str, int]:
+    points = (report.outcome() or {}).get("points")
+    assert isinstance(points, dict)
+    return {str(k): int(v) for k, v in points.items()}
+
+
+NIJMEGEN = """
+    setup: clear; round 9; phase 4.1
+    setup: box 0; supplies-used 29
+    setup: place 2 inf Nijmegen; place 1 inf/UK Lent
+"""
+
+
+def test_waterways_bridge_control_with_enemy_troops_at_one_end() -> None:
+    """Waterways: "A player is only in control of a bridge when both sides of the bridge are
+    free of enemy troops."  German infantry at Nijmegen, Allied infantry at Lent (its other
+    end): the German owner controls the 20-point bridge no more and the Allies do not hold it
+    either; it scores for nobody (100 - 20 = 80 German points)."""
+    report = played(NIJMEGEN + "allied: end movement\n")
+    assert not report.problems, report.problems
+    nijmegen = bridge(report, "Nijmegen-bridge")
+    assert nijmegen["control"] is None and nijmegen["owner"] == "german"
+    assert score(report) == {"allied": 0, "german": 80}
+    assert (report.outcome() or {}).get("contested_bridges") == {"Nijmegen-bridge": 0}
+
+
+def test_waterways_bridge_control_taken_when_both_sides_are_free_of_enemy_troops() -> None:
+    """Waterways: "A player is only in control of a bridge when both sides of the bridge are
+    free of enemy troops."  Allied infantry at Lent and no German at either end: after the
+    command the Allies control the bridge and score its 20 points."""
+    text = """
+        setup: clear; round 9; phase 4.1
+        setup: box 0; supplies-used 29
+        setup: place 1 inf/UK Lent; place 1 inf Elst
+        allied: end movement
+    """
+    report = played(text)
+    assert not report.problems, report.problems
+    assert bridge(report, "Nijmegen-bridge")["control"] == "allied"
+    assert score(report) == {"allied": 20, "german": 80}
+
+
+def test_waterways_bridge_held_by_neither_returns_to_its_owner_when_the_enemy_leaves() -> None:
+    """Waterways: the owner is "in control of a bridge when both sides of the bridge are free of
+    enemy troops": once the Allied infantry has left Lent (and nobody took the bridge), the
+    German holds the Nijmegen bridge again (reading A6)."""
+    text = NIJMEGEN + "allied: move 1 inf/UK Lent->Elst\nallied: end movement\n"
+    report = played(text)
+    assert not report.problems, report.problems
+    assert bridge(report, "Nijmegen-bridge")["control"] == "german"
+    assert score(report)["german"] == 100
+
+
+# -- Set Up / Waterways: the start ---------------------------------------------------------------
+
+def test_set_up_german_controls_all_13_bridges_at_the_start() -> None:
+    """Waterways: "At the start of the game the German player controls all of the 13 bridges;
+    the German player always starts with the complete 100 points."  The bundled opening's
+    set-up (the Allied deployment in Start-Centre, at the south end of Joe's Bridge, with no
+    German at De Groote) scores 100:0 and leaves every bridge German."""
+    from pathlib import Path
+
+    from referee.api import replay_text
+
+    path = Path(__file__).parents[3] / "logs" / "arnhem44" / "opening.log"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    end = 1 + next(i for i, line in enumerate(lines) if line.startswith("allied: end setup"))
+    # Without its [Seed] the log stops where round 1's first die is due (the landing roll).
+    text = "\n".join(line for line in lines[:end] if not line.startswith("[Seed")) + "\n"
+    report = replay_text(text)
+    assert not report.problems, report.problems
+    assert state(report)["round"] == 1 and state(report)["phase"] != "setup-allied"
+    assert score(report) == {"allied": 0, "german": 100}
+    bridges = state(report)["bridges"]
+    assert len(bridges) == 13
+    assert {b["control"] for b in bridges} == {b["owner"] for b in bridges} == {"german"}
+    assert not [e for e in report.events if e.event.kind == "control"]
