@@ -109,7 +109,7 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
     if kind == "moved":
         return Statement(kind, groups=_groups(board, ch[0]), sector=_sector(board, ch[1]),
                          number=int(str(ch[2])))
-    if kind == "intruded":
+    if kind in ("intruded", "fallen_back"):
         return Statement(kind, sector=_sector(board, ch[1]), number=int(str(ch[0])))
     if kind == "combat":
         return Statement(kind, sector=_sector(board, ch[0]))
@@ -163,6 +163,7 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.waiting = Counter(totals(board))
         state.moved = {}
         state.intruded = {}
+        state.fallen_back = {}
         state.combats = []
         state.withdrawals = []
         state.arriving = []
@@ -240,6 +241,8 @@ def place(board: Board, state: AState, st: Statement) -> None:
             state.moved.setdefault(st.sector, Counter())[(key[0], key[1], st.number)] += n
     elif kind == "intruded":
         state.intruded[st.sector] = st.number
+    elif kind == "fallen_back":
+        state.fallen_back[st.sector] = st.number
     elif kind == "combat":
         state.combats.append(st.sector)
     elif kind == "withdrawing":
@@ -323,8 +326,8 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("combats wait only in phase 4.2 or 5.2")
     if state.withdrawals and state.phase not in COMBAT:
         out.append("withdrawals wait only in phase 4.2 or 5.2")
-    if (state.moved or state.intruded) and state.phase not in MOVEMENT:
-        out.append("moved figures and intrusions belong to phase 4.1 or 5.1")
+    if (state.moved or state.intruded or state.fallen_back) and state.phase not in MOVEMENT:
+        out.append("moved figures, intrusions and fall backs belong to phase 4.1 or 5.1")
     if (state.anti_aircraft and state.phase != "2.1") or (
             state.dropping and state.phase != "2.2"):
         out.append("anti-aircraft fire waits only in phase 2.1, falling tokens only in 2.2")
@@ -400,6 +403,8 @@ def position_lines(board: Board, state: AState) -> list[str]:
                 lines.append(f"setup: moved {n} {key_text((g, k))} {sector} mp {mp}")
         if state.intruded.get(sector):
             lines.append(f"setup: intruded {state.intruded[sector]} {sector}")
+        if state.fallen_back.get(sector):
+            lines.append(f"setup: fallen-back {state.fallen_back[sector]} {sector}")
     for sector in state.combats:
         lines.append(f"setup: combat {sector}")
     for w in state.withdrawals:

@@ -129,6 +129,7 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
             "moved": {s: {f"{key_text((g, k))} mp {mp}": n for (g, k, mp), n in sorted(c.items())}
                       for s, c in sorted(state.moved.items()) if c},
             "intruded": dict(sorted(state.intruded.items())),
+            "fallen_back": dict(sorted(state.fallen_back.items())),
             "fall_back": None if state.fallback is None else {
                 "from": state.fallback.start, "to": state.fallback.dest,
                 "spotted": [key_text(k) for k in state.fallback.spotted],

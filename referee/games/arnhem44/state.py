@@ -86,6 +86,10 @@ class AState:
     intruded: dict[str, int] = field(default_factory=dict)
     """Units counted against the 9 of intrusions into a sector this phase (Move/Contact, A8):
     the friendly units present at the first intrusion plus every unit that took part."""
+    fallen_back: dict[str, int] = field(default_factory=dict)
+    """Units that fell back out of each disputed sector this phase (Fall Back: "F = the TOTAL
+    number of units that Fall back", counted over every fall back from the sector, however
+    many lines the player wrote)."""
     fallback: FallBackPending | None = None
     # -- combat and withdrawal
     combats: list[str] = field(default_factory=list)

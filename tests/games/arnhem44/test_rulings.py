@@ -185,3 +185,45 @@ def test_set_up_german_controls_all_13_bridges_at_the_start() -> None:
     assert len(bridges) == 13
     assert {b["control"] for b in bridges} == {b["owner"] for b in bridges} == {"german"}
     assert not [e for e in report.events if e.event.kind == "control"]
+
+
+# -- Fall Back -----------------------------------------------------------------------------------
+
+def test_fall_back_f_is_the_total_of_the_phase_whatever_the_number_of_lines() -> None:
+    """Fall Back: "E = the Enemy troops present; F = the TOTAL number of units that Fall back,
+    tanks and artillery included; S (spotted) = E + F"; "If the player rolls S+1 or more, the
+    infantry can fall back without being spotted".  The seed's two German infantry beside an
+    Allied artillery and tank (E = 2), written as two lines: the second line's F counts both
+    units (S = 2 + 2 = 4), so its 4 is spotted, as it would be in one line (a 4 and a 5)."""
+    text = """
+        setup: clear; round 1; phase 5.1
+        setup: place 2 inf, 1 art/UK, 1 tank/UK Heelsum
+        german: fall-back 1 inf Heelsum->Heide {d10: 5}
+        german: fall-back 1 inf Heelsum->Heide {d10: 4 | 8 9 0 8 | 9 9}
+    """
+    report = played(text)
+    assert not report.problems, report.problems
+    # the first line: S = 2 + 1 = 3, the 5 escapes unseen; the second: S = 2 + 2 = 4, the 4
+    # is spotted and the infantry fights its way out (the Allied tank's 4 dice miss, the
+    # infantry's 2 as well)
+    spotting = [e.event.text for e in report.events if e.event.kind == "spotting"]
+    assert spotting == ["spotting: S = E 2 + F 1 = 3; 1 unseen, 0 spotted",
+                        "spotting: S = E 2 + F 2 = 4; 0 unseen, 1 spotted"]
+    assert state(report)["movement"]["fallen_back"] == {"Heelsum": 2}
+
+
+def test_fall_back_count_survives_a_position() -> None:
+    """Fall Back: the phase's total F is part of a position (``setup: fallen-back N SECTOR``):
+    with one unit already fallen back out of Heelsum, the next one is counted as the second
+    (S = E 2 + F 2 = 4)."""
+    text = """
+        setup: clear; round 1; phase 5.1
+        setup: place 1 inf, 1 art/UK, 1 tank/UK Heelsum; place 1 inf Heide
+        setup: moved 1 inf Heide mp 0; fallen-back 1 Heelsum
+        german: fall-back 1 inf Heelsum->Heide {d10: 4 | 8 9 0 8 | 9 9}
+    """
+    report = played(text)
+    assert not report.problems, report.problems
+    spotting = [e.event.text for e in report.events if e.event.kind == "spotting"]
+    assert spotting == ["spotting: S = E 2 + F 2 = 4; 0 unseen, 1 spotted"]
+    assert "setup: fallen-back 2 Heelsum" in ENGINE.position(report.state)
