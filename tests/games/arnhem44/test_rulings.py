@@ -227,3 +227,46 @@ def test_fall_back_count_survives_a_position() -> None:
     spotting = [e.event.text for e in report.events if e.event.kind == "spotting"]
     assert spotting == ["spotting: S = E 2 + F 2 = 4; 0 unseen, 1 spotted"]
     assert "setup: fallen-back 2 Heelsum" in ENGINE.position(report.state)
+
+
+# -- Phase 3.3 - Install Explosive Charges ------------------------------------------------------
+
+def test_phase_3_3_exchange_at_any_time_keeps_the_phase_open() -> None:
+    """Explosives in General: "The German player may exchange a higher number (7, 6 or 5) from
+    his stash with a 4, giving him or her the opportunity to rig all major bridges with
+    explosives. He can do this at ANY time during the game."  Phase 3.3: "Only explosive
+    charges of 4 or less are allowed underneath the 4 major bridges."  The German rigs his 4
+    under the major Grave bridge; a 5 is left in stock, which no bridge with a German unit may
+    take: the phase waits, the 5 is exchanged for a 4, and the 4 goes under Grave too."""
+    text = """
+        setup: clear; round 3; phase 3.3
+        setup: place 1 inf Grave
+        setup: unseen 5 4; stock 2
+        german: rig Grave-bridge 4
+        expect phase = 3.3
+        german: swap 5
+        german: rig Grave-bridge 4
+        expect explosives.stock = 0
+        expect phase = 4.1
+    """
+    report = played(text)
+    assert not report.problems, report.problems
+
+
+def test_phase_3_3_ends_by_itself_only_when_nothing_can_be_rigged_or_exchanged() -> None:
+    """Phase 3.3: with only a 4 in stock and no German unit at any bridge nothing is possible
+    (no rig: "at least one German unit must be at the bridge"; no exchange: only "a higher
+    number (7, 6 or 5)" is exchanged): the step passes by itself.  With a 5 in stock the
+    exchange is still legal ("at ANY time"), so the phase waits for the German."""
+    text = """
+        setup: clear; round 3; phase 3.1-allied
+        setup: place 1 inf/UK Zon; place 1 inf Ede
+        setup: crate Son-bridge 3; unseen {stock}; stock 1
+        allied: pass
+    """
+    report = played(text.format(stock=4))
+    assert not report.problems, report.problems
+    assert state(report)["phase"] == "4.1"
+    report = played(text.format(stock=5))
+    assert not report.problems, report.problems
+    assert state(report)["phase"] == "3.3"
