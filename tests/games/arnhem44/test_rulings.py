@@ -270,3 +270,58 @@ def test_phase_3_3_ends_by_itself_only_when_nothing_can_be_rigged_or_exchanged()
     report = played(text.format(stock=5))
     assert not report.problems, report.problems
     assert state(report)["phase"] == "3.3"
+
+
+# -- Phase 3.4 - The Assembly of a Bridge --------------------------------------------------------
+
+BLOCKED_SITE = """
+    setup: clear; round 4; phase 3.4
+    setup: engineer 5 tank/UK
+    setup: bailey Bailey-1 Ravenstein->Appeltern points 20 started 3
+    setup: place 1 inf Appeltern; place 1 inf/UK Ravenstein
+"""
+
+
+def test_phase_3_4_assembly_waits_while_enemy_troops_are_at_either_side() -> None:
+    """The Assembly of a Bridge: "He can only continue the assembly on the condition that no
+    enemy troops are present at either side of the construction site."  A German unit stands at
+    Appeltern, one end of Bailey-1: no assembly roll is asked for, a roll written is refused
+    with the rule, and the 20 markers stay."""
+    report = played(BLOCKED_SITE)
+    assert not report.problems, report.problems
+    pending = report.pending() or {}
+    assert pending.get("side") == "allied"
+    assert "build Bailey-1" not in pending.get("choices", [])
+    text = BLOCKED_SITE + "build Bailey-1 {d10: 4}\n"
+    refused = played(text)
+    assert [p.line for p in refused.problems] == [line_of(text, "build")]
+    assert "awaits Allied" in refused.problems[0].message
+    assert state(refused)["baileys"][0]["points"] == 20
+
+
+def test_phase_3_4_assembly_goes_on_once_both_sides_are_clear() -> None:
+    """The Assembly of a Bridge: with Appeltern free of enemy troops again, the roll is due
+    ("Every round the Allied player gets the opportunity to work on the Bailey bridges"): a 4
+    removes 4 of the 20 markers."""
+    text = BLOCKED_SITE.replace("place 1 inf Appeltern; ", "place 1 inf Ede; ")
+    text += "build Bailey-1 {d10: 4}\n"
+    report = played(text)
+    assert not report.problems, report.problems
+    assert state(report)["baileys"][0]["points"] == 16
+
+
+def test_phase_3_4_a_blocked_bridge_is_passed_over_bridge_after_bridge() -> None:
+    """The Assembly of a Bridge: "He goes through the steps bridge after bridge. He can only
+    continue the assembly on the condition that no enemy troops are present at either side of
+    the construction site."  Bailey-1 has a German unit at Appeltern: its roll is refused with
+    the rule and Bailey-2 (both sides clear) is next; Bailey-1's markers stay."""
+    text = BLOCKED_SITE.replace("engineer 5 tank/UK", "engineer 5 tank/UK, 3 inf/UK") + """
+        setup: bailey Bailey-2 Start-West->Luyksgestel points 10 started 3
+        build Bailey-1 {d10: 4}
+        build Bailey-2 {d10: 3}
+    """
+    report = played(text)
+    assert problems(report) == [(line_of(text, "build Bailey-1"),
+                                 "Phase 3.4/The Assembly of a Bridge")]
+    assert "enemy troops are at Appeltern" in report.problems[0].message
+    assert [b["points"] for b in state(report)["baileys"]] == [20, 7]
