@@ -325,3 +325,24 @@ def test_phase_3_4_a_blocked_bridge_is_passed_over_bridge_after_bridge() -> None
                                  "Phase 3.4/The Assembly of a Bridge")]
     assert "enemy troops are at Appeltern" in report.problems[0].message
     assert [b["points"] for b in state(report)["baileys"]] == [20, 7]
+
+
+# -- Rules of Engagement: Withdrawal (reading A15) ----------------------------------------------
+
+def test_roe_withdrawal_the_first_item_met_decides_and_the_later_ones_are_not_read() -> None:
+    """Withdrawal: "The list beneath is to be followed until the first item is met that can be
+    performed."  No friendly troops nearby; "away from the enemy" can be performed (Arnhem and
+    Schaarsbergen have no enemy next to them): the list stops there, so "the Allies to the
+    south" does not narrow it to Arnhem; the strongest side chooses between the two."""
+    text = """
+        setup: clear; round 1; phase 5.1
+        setup: place 1 inf/82 Oosterbeek; place 2 tank Oosterbeek; place 1 inf Heelsum
+        german: end movement
+        combat Oosterbeek {d10: 9 9 | 1 9 9 9 9 9 9 9 | 1}
+    """
+    report = played(text)
+    assert not report.problems, report.problems
+    pending = report.pending() or {}
+    assert pending.get("side") == "german"
+    assert sorted(pending.get("choices", [])) == [
+        "withdraw 1 inf/82 Oosterbeek->Arnhem", "withdraw 1 inf/82 Oosterbeek->Schaarsbergen"]
