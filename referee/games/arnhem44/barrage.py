@@ -232,6 +232,19 @@ def _pass_three(state: AState, side: str, player: str) -> None:
         state.barrage_turn = None
 
 
+def from_disputed(state: AState, command: Barrage) -> None:
+    """Artillery in Disputed Sectors or Enemy Territory: "Artillery in disputed sectors cannot
+    give barrage fire".  A barrage out of such a sector is refused with that rule first,
+    whatever the phase (when no battery could fire, phase 1 is over by itself: the rule the
+    player broke is the disputed sector's, not the sequence of play's)."""
+    for groups, source, _ in command.shots:
+        for (group, _), _ in groups:
+            if enemies(state, source, side_of(group)):
+                raise IllegalMove(IN_DISPUTED, f"{source} is disputed: artillery in disputed "
+                                  "sectors cannot give barrage fire (it functions as an "
+                                  "anti-tank weapon)")
+
+
 def _check(board: Board, state: AState, side: str, command: Barrage) -> tuple[
         str, list[tuple[list[Key], str]]]:
     """The battery's sector and, per shot, the firing figures one by one and the target."""

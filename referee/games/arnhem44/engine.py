@@ -328,6 +328,8 @@ class Arnhem44Engine:
                 raise IllegalMove("Winning", "a player resigns at one of his own decisions")
             return victory.resign(board, work, veterans.side_for(side))
         events: list[Event] = []
+        if isinstance(command, Barrage) and phase != "1":
+            barrage.from_disputed(work, command)  # Artillery in Disputed Sectors: any phase
         if isinstance(command, (Initiative, Barrage, NoBarrage)) and phase != "1":
             raise IllegalMove("Phase 1", f"barrage fire is given in phase 1 only, at the start "
                               f"of a round (there is no phase 1 in the first round); now: "

@@ -346,3 +346,26 @@ def test_roe_withdrawal_the_first_item_met_decides_and_the_later_ones_are_not_re
     assert pending.get("side") == "german"
     assert sorted(pending.get("choices", [])) == [
         "withdraw 1 inf/82 Oosterbeek->Arnhem", "withdraw 1 inf/82 Oosterbeek->Schaarsbergen"]
+
+
+# -- Artillery in Disputed Sectors or Enemy Territory (readings A21/A22) -------------------------
+
+def test_artillery_in_disputed_sectors_refusal_cites_the_disputed_sector_rule() -> None:
+    """Artillery in Disputed Sectors or Enemy Territory: "Artillery in disputed sectors cannot
+    give barrage fire; they have other priorities".  The only battery stands in Grave beside a
+    German battery ("Both sides are present but cannot fight; still this sector is ... a
+    disputed sector"): in round 9 no battery can fire, so nothing is rolled for the initiative
+    (A21) and phase 1 is over; the barrage written in phase 4.1 is refused with the
+    disputed-sector rule, not the sequence of play's."""
+    text = """
+        [Seed "disputed"]
+        setup: clear; round 8; phase 5.1; icons 8
+        setup: box 0; supplies-used 29
+        setup: place 1 art/UK Grave; place 1 art Grave; place 2 inf Wijchen
+        german: end movement
+        allied: barrage 1 art/UK Grave->Wijchen
+    """
+    report = played(text)
+    assert problems(report) == [(line_of(text, "allied: barrage"), "Artillery/InDisputed")]
+    assert state(report)["round"] == 9 and state(report)["phase"] == "4.1"
+    assert not [e for e in report.events if e.event.kind == "initiative"]
