@@ -101,9 +101,8 @@ def site_problem(board: Board, state: AState, start: str, across: str) -> str | 
     if link is None or link.kind == "plain":
         return (f"{start} and {across} are not separated by a waterway: a Bailey bridge goes "
                 "across a river, canal or stream from one sector to another")
-    if link.bridge is not None and link.bridge not in state.destroyed:
-        return (f"the {board.bridges[link.bridge].name} already crosses the {link.water} "
-                f"between {start} and {across}")
+    # A Small Bailey Bridge: "It's not necessary to build a Bailey bridge next to a destroyed
+    # bridge. It can be placed anywhere on the map": beside an intact bridge too (B2).
     if bailey_between(state, start, across) is not None:
         return f"a Bailey bridge already crosses the {link.water} between {start} and {across}"
     for sector in (start, across):

@@ -369,3 +369,22 @@ def test_artillery_in_disputed_sectors_refusal_cites_the_disputed_sector_rule() 
     assert problems(report) == [(line_of(text, "allied: barrage"), "Artillery/InDisputed")]
     assert state(report)["round"] == 9 and state(report)["phase"] == "4.1"
     assert not [e for e in report.events if e.event.kind == "initiative"]
+
+
+# -- A Small Bailey Bridge / A Large Bailey Bridge (reading B2) ---------------------------------
+
+def test_a_small_bailey_bridge_can_be_placed_anywhere_beside_an_intact_bridge_too() -> None:
+    """A Small Bailey Bridge: "It's not necessary to build a Bailey bridge next to a destroyed
+    bridge. It can be placed anywhere on the map; however the bridge must go from one sector to
+    another".  A Large Bailey Bridge "connects two sectors separated by one of the 3 major
+    rivers": a large one is started across the Maas between Grave and Wijchen, where the Grave
+    bridge stands intact."""
+    text = """
+        setup: clear; round 3; phase 3.4
+        setup: place 5 tank/UK Grave
+        allied: bailey large 5 tank/UK Grave->Wijchen
+    """
+    report = played(text)
+    assert not report.problems, report.problems
+    (built,) = state(report)["baileys"]
+    assert built["between"] == ["Grave", "Wijchen"] and built["points"] == 20
