@@ -64,7 +64,10 @@ def crossing(board: Board, state: AState, here: str, there: str, kind: str, side
     if link.bridge is not None and link.bridge not in state.destroyed:
         return 1, False, 2  # "Crossing a bridge is free"; the defender gets +2 d10
     if link.ferry is not None and side == "german" and usable(state, link.ferry):
-        return 1, False, 2  # "Using the ferry is free" (German only, Ferry)
+        # "Using the ferry is free" (German only, Ferry).  Crossing Waterways gives the +2 d10
+        # to a defender "Crossing a bridge" only; a ferry is "Crossing a waterway without a
+        # bridge": +3 d10 by day, +1 at night (reading in docs/arnhem44-interpretations.md).
+        return 1, False, (1 if state.night else 3)
     water = link.water or "the waterway"
     if link.ferry is not None and (link.kind == "stream" or kind != "inf"):
         raise IllegalMove("Ferry", f"the {link.ferry} marker was removed at the end of the round "

@@ -388,3 +388,25 @@ def test_a_small_bailey_bridge_can_be_placed_anywhere_beside_an_intact_bridge_to
     assert not report.problems, report.problems
     (built,) = state(report)["baileys"]
     assert built["between"] == ["Grave", "Wijchen"] and built["points"] == 20
+
+
+# -- Crossing Waterways: an intrusion by ferry ---------------------------------------------------
+
+def test_crossing_waterways_a_ferry_is_a_crossing_without_a_bridge() -> None:
+    """Crossing Waterways: "Crossing a bridge: ... every defending unit receives +2D10!";
+    "Crossing a waterway without a bridge in daytime: Each defending unit gets a +3D10 bonus";
+    "at night: Every defending unit gets a +1D10 bonus."  A German infantry unit invades
+    Ravenstein by the Ravenstein ferry (no bridge): the Allied infantry defends with 2 + 3 dice
+    by day, 2 + 1 at night; the intruder rolls its 2."""
+    text = """
+        setup: clear; round {round}; phase 5.1
+        setup: box 0; supplies-used 29
+        setup: place 1 inf/UK Ravenstein; place 1 inf Wijchen
+        german: invade Ravenstein from Wijchen: 1 inf {{d10: {dice}}}
+    """
+    day = played(text.format(round=9, dice="9 9 9 9 9 | 9 9"))
+    assert not day.problems, day.problems
+    assert roll_sizes(day, 5) == [5, 2]
+    night = played(text.format(round=10, dice="9 9 9 | 9 9"))
+    assert not night.problems, night.problems
+    assert roll_sizes(night, 5) == [3, 2]
