@@ -86,7 +86,7 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, value=str(ch[0]).casefold(), number=int(str(ch[1])))
     if kind in ("phase", "weather", "first", "strongest", "part"):
         return Statement(kind, value=str(ch[0]).casefold())
-    if kind in ("reserve", "pool", "eliminated", "arriving"):
+    if kind in ("reserve", "pool", "eliminated", "arriving", "held_above", "held_free"):
         return Statement(kind, groups=_groups(board, ch[0]))
     if kind in ("icons", "above_rhine", "box", "supplies_used"):
         return Statement(kind, number=int(str(ch[0])))
@@ -168,6 +168,8 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.withdrawals = []
         state.arriving = []
         state.above_rhine = 0
+        state.held_above = Counter()
+        state.held_free = Counter()
         state.icons_used = 0
         state.control = {b: GERMAN for b in board.bridges}
         state.barrage_turn = None
@@ -223,6 +225,13 @@ def place(board: Board, state: AState, st: Statement) -> None:
         if any(side_of(k[0]) != ALLIED for k in keys):
             raise IllegalMove(RULE, "anti-aircraft fire waits for Allied airborne figures")
         state.anti_aircraft.append((st.sector, sorted(keys, key=key_order)))
+    elif kind in ("held_above", "held_free"):
+        # held-back German reserves stay off the board (counted as waiting)
+        held = state.held_above if kind == "held_above" else state.held_free
+        for key, n in _keys(st.groups):
+            if side_of(key[0]) != GERMAN:
+                raise IllegalMove(RULE, "only German reserves are held back (Phase 6.3)")
+            held[key] += n
     elif kind in ("place", "reserve", "eliminated", "pool", "arriving"):
         for key, n in _keys(st.groups):
             _take_off_board(state, key, n)
@@ -336,6 +345,8 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("arriving reserves wait only in phase 6.2 or 6.3")
     if state.above_rhine > len(state.arriving):
         out.append("more reserves above the Rhine than are arriving")
+    if any(state.waiting[k] < n for k, n in (state.held_above + state.held_free).items()):
+        out.append("more German reserves held back than figures off the board")
     if (state.barrage_turn or state.barrage_fired or state.barrage_over) \
             and state.phase != "1":
         out.append("barrage turns, fired batteries and skips belong to phase 1")
@@ -425,6 +436,10 @@ def position_lines(board: Board, state: AState) -> list[str]:
         lines.append(f"setup: arriving {groups_text(tuple(runs2))}")
     if state.above_rhine:
         lines.append(f"setup: above-rhine {state.above_rhine}")
+    if state.held_above:
+        lines.append(f"setup: held-back-above {_groups_of(state.held_above)}")
+    if state.held_free:
+        lines.append(f"setup: held-back {_groups_of(state.held_free)}")
     if state.part is not None and state.part != first_part(state):
         lines.append(f"setup: part {state.part}")
     if state.barrage_turn:

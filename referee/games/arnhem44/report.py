@@ -124,6 +124,8 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
         "waiting": figures_json(state.waiting),
         "arriving": [key_text(k) for k in state.arriving],
         "above_rhine": state.above_rhine,
+        "held_back": {"above_rhine": figures_json(state.held_above),
+                      "free": figures_json(state.held_free)},
         "eliminated": figures_json(state.eliminated),
         "movement": {
             "moved": {s: {f"{key_text((g, k))} mp {mp}": n for (g, k, mp), n in sorted(c.items())}

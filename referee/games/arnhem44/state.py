@@ -105,6 +105,11 @@ class AState:
     arriving: list[Key] = field(default_factory=list)
     """Reserves mounted this round and not placed yet (Phase 6.2: Allied; 6.3: German)."""
     above_rhine: int = 0
+    held_above: Counter[Key] = field(default_factory=Counter)
+    """German reserves that found no flag sector free of enemy troops (Phase 6.3) and arrive
+    in the next 6.3: those that must go above the Rhine.  They are counted in ``waiting``."""
+    held_free: Counter[Key] = field(default_factory=Counter)
+    """The same, of the group that may be placed under the Rhine."""
     """How many of the German figures arriving (the first ones) must go above the Rhine."""
     control: dict[str, str] = field(default_factory=dict)
     """Bridge -> the side controlling it (Waterways; all German at the start)."""

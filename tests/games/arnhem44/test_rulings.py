@@ -410,3 +410,45 @@ def test_crossing_waterways_a_ferry_is_a_crossing_without_a_bridge() -> None:
     night = played(text.format(round=10, dice="9 9 9 | 9 9"))
     assert not night.problems, night.problems
     assert roll_sizes(night, 5) == [3, 2]
+
+
+# -- Phase 6.3 - The German Player Receives His Reserves ----------------------------------------
+
+def test_phase_6_3_reserves_with_no_flag_sector_arrive_in_the_next_round() -> None:
+    """Phase 6.3: "The German player mounts his reserves on any space with a German flag, free
+    of enemy troops. Reserve units must be placed".  Round 4 brings a tank and an infantry unit
+    above the Rhine; with every flag sector held by Allied troops they cannot be placed this
+    round.  They are not lost but held back in their group, and come again in round 5's phase
+    6.3, before round 5's own reserves (2 infantry and an artillery unit)."""
+    board = ENGINE.board
+    flags = [s for s in board.order if s in board.flags]
+    kinds = ["inf/UK", "tank/UK", "art/UK", "inf/82", "inf/101"]
+    allied = "; place ".join(f"1 {kinds[i % len(kinds)]} {s}" for i, s in enumerate(flags))
+    text = f"""
+        [Seed "held-back"]
+        setup: clear; round 4; phase 5.1; icons 8
+        setup: box 0; supplies-used 29
+        setup: place 1 inf Hoenderloo
+        setup: place {allied}
+        german: end movement
+    """
+    report = played(text)
+    assert not report.problems, report.problems
+    waited = [e.event.text for e in report.events if e.event.kind == "reserves-wait"]
+    assert waited and "until the next round's phase 6.3" in waited[0]
+    assert state(report)["held_back"] == {
+        "above_rhine": {"german": {"DE": {"inf": 1, "tank": 1}}}, "free": {}}
+    lines = ENGINE.position(report.state)
+    assert "setup: held-back-above 1 inf, 1 tank" in lines
+    resumed = played("\n".join(lines))
+    assert not resumed.problems, resumed.problems
+    assert resumed.state_json() == report.state_json()
+    from referee.games.arnhem44.reserves import due_german
+
+    work = report.state
+    assert work.round == 5
+    due_german(board, work)
+    assert sorted(work.arriving[:2]) == [("DE", "inf"), ("DE", "tank")]
+    assert work.above_rhine == 2
+    assert sorted(work.arriving[2:]) == [("DE", "art"), ("DE", "inf"), ("DE", "inf")]
+    assert not work.held_above and not work.held_free
