@@ -307,6 +307,7 @@ class Arnhem44Engine:
         if before is not None:
             turns.check_own(before, work, part)
         events += supply.update_contact(work)
+        veterans.update_nijmegen(self.board, work)
         events += ferries.update(self.board, work)
         if state.phase not in (SETUP_GERMAN, SETUP_ALLIED):
             # Waterways: "At the start of the game the German player controls all of the 13

@@ -102,7 +102,7 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, groups=_groups(board, ch[0]), sector=_sector(board, ch[1]))
     if kind == "dropping":
         return Statement(kind, sector=_sector(board, ch[0]))
-    if kind == "token_won":
+    if kind in ("token_won", "nijmegen_reached"):
         return Statement(kind)
     if kind in ("place", "withdrawing"):
         return Statement(kind, groups=_groups(board, ch[0]), sector=_sector(board, ch[1]))
@@ -182,6 +182,7 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.tokens = {}
         state.dropping = []
         state.token_won = False
+        state.nijmegen_reached = False
         state.hq = {}
         state.status = {}
         state.contact = set()
@@ -220,6 +221,8 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.contact.add(st.value)
     elif kind == "token_won":
         state.token_won = True
+    elif kind == "nijmegen_reached":
+        state.nijmegen_reached = True
     elif kind == "anti_aircraft":
         keys = [k for k, n in _keys(st.groups) for _ in range(n)]
         if any(side_of(k[0]) != ALLIED for k in keys):
@@ -458,6 +461,8 @@ def position_lines(board: Board, state: AState) -> list[str]:
     lines += bailey_lines(board, state)
     lines += explosives_position.lines(board, state)
     lines += damage.lines(board, state)
+    if state.nijmegen_reached:
+        lines.append("setup: nijmegen-reached")  # Veterans/2
     return lines + supply_lines(board, state)
 
 

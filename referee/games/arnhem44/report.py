@@ -114,6 +114,7 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
         "bridges": bridge_json(board, state),
         "victory": points_json(board, state),
         "options": sorted(state.options),
+        "nijmegen_reached": state.nijmegen_reached,
         "part": state.part,
         "tracks": {
             "reserve": [key_text(k) for k in state.track],

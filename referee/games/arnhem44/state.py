@@ -158,6 +158,9 @@ class AState:
     options: frozenset[str] = frozenset()
     """The options of the log's header (Veterans Only 1-5)."""
     part: str | None = None
+    nijmegen_reached: bool = False
+    """Veterans/2: Allied tanks have reached the south end of the Nijmegen bridge or a sector
+    next to it at least once ("before the first Allied tanks reach"); for good once true."""
     """Veterans/3, three players: whose part of the Allied movement phase it is (uk, us)."""
     # -- Phases 3.1-3.3 explosives (explosives.py)
     explosives: Explosives = field(default_factory=Explosives)

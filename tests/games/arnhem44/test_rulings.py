@@ -452,3 +452,32 @@ def test_phase_6_3_reserves_with_no_flag_sector_arrive_in_the_next_round() -> No
     assert work.above_rhine == 2
     assert sorted(work.arriving[2:]) == [("DE", "art"), ("DE", "inf"), ("DE", "inf")]
     assert not work.held_above and not work.held_free
+
+
+# -- Veterans Only, option 2 ---------------------------------------------------------------------
+
+def test_veterans_2_nijmegen_bridge_free_once_the_first_allied_tanks_have_reached_it() -> None:
+    """Veterans Only 2: "The (last) major bridge north of Nijmegen cannot be detonated before
+    the first Allied tanks reach the south end of the bridge or an adjacent sector."  "Before
+    ... reach" is a moment: an Allied tank came next to Nijmegen (Hengstal) in phase 4.1 and
+    went back; in phase 3.2 of the next round no tank is there, and the bridge may be blown."""
+    text = """
+        [Option "nijmegen-bridge-order"]
+        setup: clear; round 5; phase 4.1
+        setup: box 0; supplies-used 29
+        setup: place 1 tank/UK Malden; place 1 inf Nijmegen; place 1 inf Ede
+        setup: crate Nijmegen-bridge 4
+        allied: move 1 tank/UK Malden->Hengstal
+        expect nijmegen_reached = true
+        allied: move 1 tank/UK Hengstal->Malden
+        allied: end movement
+    """
+    report = played(text)
+    assert not report.problems, report.problems
+    work = report.state
+    assert work.nijmegen_reached
+    assert "setup: nijmegen-reached" in ENGINE.position(work)
+    from referee.games.arnhem44 import options as veterans
+
+    work.round, work.phase = 6, "3.2"
+    veterans.may_destroy(ENGINE.board, work, "Nijmegen-bridge", "blow")  # no refusal
