@@ -481,3 +481,26 @@ def test_veterans_2_nijmegen_bridge_free_once_the_first_allied_tanks_have_reache
 
     work.round, work.phase = 6, "3.2"
     veterans.may_destroy(ENGINE.board, work, "Nijmegen-bridge", "blow")  # no refusal
+
+
+# -- The Units / In General: crossing costs (reading A3) -----------------------------------------
+
+def test_units_in_general_a_bridge_crossing_adds_nothing_to_the_sector_entered() -> None:
+    """The Units, In General: "It costs one movement point to go from one sector to another.
+    - Crossing a bridge is free."; "At night all units have only half their movement points:
+    ... infantry and artillery can move but one sector."  The bridge adds nothing, the sector
+    entered still costs its point: artillery at night crosses the Son bridge into Zon and can
+    go no further (a crossing that cost nothing would give it a second sector)."""
+    text = """
+        setup: clear; round 10; phase 4.1
+        setup: box 0; supplies-used 29
+        setup: place 1 art/UK Eindhoven; place 1 inf Ede
+        allied: move 1 art/UK Eindhoven->Zon->St. Oedenrode
+        allied: move 1 art/UK Eindhoven->Zon
+    """
+    report = played(text)
+    too_far = line_of(text, "allied: move 1 art/UK Eindhoven->Zon->")
+    assert [p.line for p in report.problems] == [too_far]
+    assert report.problems[0].rule
+    zon = next(s for s in state(report)["sectors"] if s["id"] == "Zon")
+    assert zon["units"]["allied"] == {"UK": {"art": 1}}
