@@ -73,7 +73,7 @@ from referee.games.arnhem44.position import (
     place,
     position_lines,
 )
-from referee.games.arnhem44.report import invariants, state_json, update_control
+from referee.games.arnhem44.report import invariants, judge_control, state_json
 from referee.games.arnhem44.sequence import (
     after_barrage,
     after_combat,
@@ -313,9 +313,7 @@ class Arnhem44Engine:
             # Waterways: "At the start of the game the German player controls all of the 13
             # bridges; the German player always starts with the complete 100 points": the
             # set-up (both sides') is before the start and judges no bridge.
-            for bridge, side in update_control(self.board, work):
-                events.append(Event("control", f"{side.capitalize()} controls {bridge}",
-                                    {"bridge": bridge, "control": side}))
+            events += judge_control(self.board, state, work)
         victory.check_end(self.board, work, events)
         state.take(work)
         return events

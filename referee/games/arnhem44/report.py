@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from referee.core.engine import Event
 from referee.games.arnhem44 import damage, jokers
 from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
@@ -25,7 +26,7 @@ from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.explosives import explosives_json
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
-from referee.games.arnhem44.victory import holder, points_json
+from referee.games.arnhem44.victory import holder, points_json, standing
 
 
 def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
@@ -320,4 +321,28 @@ def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
     return changes
 
 
-__all__ = ["ALLIED", "GERMAN", "invariants", "state_json", "update_control"]
+def judge_control(board: Board, before: AState, state: AState) -> list[Event]:
+    """After a command of play (``before``: the state it started from): who takes a bridge
+    (``update_control``), and which bridges come to be held by neither side or return to their
+    owner (Waterways: "only in control of a bridge when both sides of the bridge are free of
+    enemy troops"), each said in the events."""
+    was = {b: holder(board, before, b) for b in board.bridges}
+    events = []
+    taken = set()
+    for bridge, side in update_control(board, state):
+        taken.add(bridge)
+        events.append(Event("control", f"{side.capitalize()} controls {bridge}",
+                            {"bridge": bridge, "control": side}))
+    for bridge in standing(board, state):
+        now = holder(board, state, bridge)
+        if bridge in taken or now == was[bridge]:
+            continue
+        text = (f"{bridge} is held by neither side: troops of both stand at its ends "
+                "(Waterways)" if now is None else
+                f"{now.capitalize()} controls {bridge} again: both its ends are free of enemy "
+                "troops (Waterways)")
+        events.append(Event("control", text, {"bridge": bridge, "control": now}))
+    return events
+
+
+__all__ = ["ALLIED", "GERMAN", "invariants", "judge_control", "state_json", "update_control"]

@@ -134,6 +134,29 @@ def test_waterways_bridge_control_with_enemy_troops_at_one_end() -> None:
     assert (report.outcome() or {}).get("contested_bridges") == {"Nijmegen-bridge": 0}
 
 
+def test_waterways_a_bridge_coming_under_dispute_is_said_in_the_events() -> None:
+    """Waterways: "A player is only in control of a bridge when both sides of the bridge are
+    free of enemy troops."  Allied infantry moves to Lent, the north end of the German-held
+    Nijmegen bridge (Germans at Nijmegen): the events say the bridge is held by neither; when
+    it moves away, that the German controls it again."""
+    text = """
+        setup: clear; round 9; phase 4.1
+        setup: box 0; supplies-used 29
+        setup: place 2 inf Nijmegen; place 1 inf/UK Elst
+        allied: move 1 inf/UK Elst->Lent
+        allied: move 1 inf/UK Lent->Elst
+    """
+    report = played(text)
+    assert not report.problems, report.problems
+    said = [(e.line, e.event.text) for e in report.events if e.event.kind == "control"]
+    assert said == [
+        (line_of(text, "allied: move 1 inf/UK Elst->Lent"),
+         "Nijmegen-bridge is held by neither side: troops of both stand at its ends (Waterways)"),
+        (line_of(text, "allied: move 1 inf/UK Lent->Elst"),
+         "German controls Nijmegen-bridge again: both its ends are free of enemy troops "
+         "(Waterways)")]
+
+
 def test_waterways_bridge_control_taken_when_both_sides_are_free_of_enemy_troops() -> None:
     """Waterways: "A player is only in control of a bridge when both sides of the bridge are
     free of enemy troops."  Allied infantry at Lent and no German at either end: after the
