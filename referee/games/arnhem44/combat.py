@@ -116,11 +116,15 @@ def destinations(board: Board, state: AState, sector: str, side: str) -> list[st
     def homeward(s: str) -> bool:
         return board.xy[s][1] < own_y if side == ALLIED else board.xy[s][1] > own_y
 
-    # towards friendly troops; away from the enemy; the Allies south, the Germans north
+    # RoE/Withdrawal: "The list beneath is to be followed until the first item is met that can
+    # be performed": towards friendly troops; away from the enemy; the Allies south, the
+    # Germans north.  The first item some legal sector meets decides, and the later items are
+    # not read; among its sectors (or, when no item can be performed, among all the legal
+    # ones) the last item applies: "a sector selected by the strongest" (reading A15).
     for test in (has_friends, away, homeward):
         kept = [s for s in legal if test(s)]
         if kept:
-            legal = kept
+            return kept
     return legal
 
 

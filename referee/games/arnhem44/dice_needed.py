@@ -46,6 +46,8 @@ from referee.games.arnhem44.commands import (
     Cmd,
     CombatRoll,
     Command,
+    Defuse,
+    Detonate,
     FallBack,
     Initiative,
     Invade,
@@ -192,7 +194,10 @@ def rolls_needed(engine: Arnhem44Engine, state: AState, command: Command | None
                           _hit_words(board, state, label, count, figures))
                  for sides, count, label, figures in first.rolls]
         last = needs[-1]
-        needs[-1] = RollNeed(last.die, last.count, last.for_, THEN.get(type(command)))
+        then = THEN.get(type(command))
+        if isinstance(command, Defuse | Detonate) and command.joker:
+            then = _JOKER  # "To counter a single throw of one D10 when a ZERO is rolled"
+        needs[-1] = RollNeed(last.die, last.count, last.for_, then)
         return needs
     except RefereeError:
         return []  # refused before any die: it rolls nothing

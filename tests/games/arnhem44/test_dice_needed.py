@@ -57,18 +57,19 @@ def test_barrage_initiative_two_d10_again_on_a_tie() -> None:
 
 
 def test_move_contact_invasion_begins_with_the_defenders_hit_dice() -> None:
-    """Units, Tanks: "Firepower: 4 black D10".  The intrusion of line 107 meets one German
-    tank in Oosterbeek (by a plain border: no crossing bonus): the defender's 4 d10 come
-    first, every later die (distribution, the invaders' fire) by the rule that follows."""
-    line = TABLETOP[106]
-    assert line.startswith("allied: invade Oosterbeek from Schaarsbergen: 1 inf/1AB")
-    short = line.split("{")[0] + "{d10: 5 8}\n"
-    (problem,) = [p for p in replay_text(upto(107) + short).problems]
+    """Units, Infantry: "Firepower: 2".  The intrusion of line 186 meets one German
+    infantry figure in Ubbergen (open field, infantry number 4; a plain border from Wyler:
+    no crossing bonus): the defender's 2 d10 come first, every later die (the joker's
+    reroll, distribution, the invaders' fire) by the rule that follows."""
+    line = TABLETOP[185]
+    assert line.startswith("allied: invade Ubbergen from Wyler: 1 inf/82")
+    short = line.split("{")[0] + "{d10: 5}\n"
+    (problem,) = [p for p in replay_text(upto(186) + short).problems]
     assert problem.message.startswith(
-        "'invade Oosterbeek from Schaarsbergen: 1 inf/1AB' needs 4 d10 for invasion of "
-        "Oosterbeek: German defends: 1 tank (1 figure, 4 d10 each: firepower 4), a hit on 1-3, "
-        "then the dice that follow")
-    assert problem.message.endswith("; 2 dice recorded, 2 short.")
+        "'invade Ubbergen from Wyler: 1 inf/82' needs 2 d10 for invasion of Ubbergen: German "
+        "defends: 1 inf (1 figure, 2 d10 each: firepower 2), a hit on 1-4, then the dice that "
+        "follow")
+    assert problem.message.endswith("; 1 die recorded, 1 short.")
 
 
 def test_phase_1_barrage_six_dice_a_battery_figure() -> None:
