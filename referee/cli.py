@@ -454,7 +454,7 @@ def completion(shell: str) -> None:
     """
     from referee.completion import script
 
-    click.echo(script(shell))
+    click.echo(script(main, shell))
 
 
 @main.command()

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from referee.core.dice import CUP
-from referee.core.engine import RollNeed
+from referee.core.engine import Engine, RollNeed
 from referee.core.errors import RefereeError
 from referee.games.arnhem44.barrage import _check as barrage_shots
 from referee.games.arnhem44.barrage import barrage_dice
@@ -60,8 +60,14 @@ from referee.games.arnhem44.presence import friends
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import penalty
 
-if TYPE_CHECKING:
-    from referee.games.arnhem44.engine import Arnhem44Engine
+
+class RulesEngine(Engine[AState, Command], Protocol):
+    """What the description needs of the game's engine (``Arnhem44Engine``): the contract,
+    and its board.  A protocol, so this module needs no import of the engine module, which
+    calls it."""
+
+    @property
+    def board(self) -> Board: ...
 
 _HITS = "1 d10 per hit for the distribution (Distributing the hits; a 0 is a ricochet)"
 
@@ -167,7 +173,7 @@ def _hit_words(board: Board, state: AState, label: str, count: int, figures: int
             f"1-{hits['number']}")
 
 
-def rolls_needed(engine: Arnhem44Engine, state: AState, command: Command | None
+def rolls_needed(engine: RulesEngine, state: AState, command: Command | None
                  ) -> list[RollNeed]:
     """What ``command`` rolls now (the pending decision's when ``command`` is None: the
     referee's roll that is due); ``[]`` for a command that rolls nothing or is refused."""
