@@ -15,7 +15,7 @@ from __future__ import annotations
 from referee.core.dice import CUP
 from referee.core.engine import RollNeed
 from referee.games.koenig_eindhoven.board import Board
-from referee.games.koenig_eindhoven.closecombat import strength
+from referee.games.koenig_eindhoven.closecombat import round_factors
 from referee.games.koenig_eindhoven.commands import Command, Draw, Landing, Roll, Round, SupportRoll
 from referee.games.koenig_eindhoven.retreats import CLOSE
 from referee.games.koenig_eindhoven.sequence import landing_due
@@ -60,10 +60,7 @@ def _round(board: Board, state: KState) -> list[RollNeed]:
     defensive Miss."""
     battle = state.battle
     assert battle is not None
-    (attacker,), (defender,) = battle.attackers, battle.defenders
-    net = battle.offensive - battle.defensive
-    def_af = strength(board, state, defender) - net
-    att_af = strength(board, state, attacker) + net
+    attacker, defender, def_af, att_af = round_factors(board, state)
     return [RollNeed(
         "d6", 1,
         f"the Defensive Close Fire of {defender} in {battle.target} (AF {def_af}; 10.0)",
