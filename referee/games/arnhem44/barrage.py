@@ -245,7 +245,7 @@ def from_disputed(state: AState, command: Barrage) -> None:
                                   "anti-tank weapon)")
 
 
-def _check(board: Board, state: AState, side: str, command: Barrage) -> tuple[
+def check_shots(board: Board, state: AState, side: str, command: Barrage) -> tuple[
         str, list[tuple[list[Key], str]]]:
     """The battery's sector and, per shot, the firing figures one by one and the target."""
     sources = [a for _, a, _ in command.shots]
@@ -306,7 +306,7 @@ def _figures(state: AState, side: str, source: str, groups: Groups) -> list[tupl
 def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Barrage,
                  events: list[Event]) -> None:
     """One battery's barrage (checked first, so an illegal command rolls nothing)."""
-    source, shots = _check(board, state, side, command)
+    source, shots = check_shots(board, state, side, command)
     player = firer(board, state, side)
     joker = jokers.Joker(state, side, dice, command.joker, player)
     name = side_title(player)

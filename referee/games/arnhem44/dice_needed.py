@@ -29,8 +29,8 @@ from typing import Protocol
 from referee.core.dice import CUP
 from referee.core.engine import Engine, RollNeed
 from referee.core.errors import RefereeError
-from referee.games.arnhem44.barrage import _check as barrage_shots
 from referee.games.arnhem44.barrage import barrage_dice
+from referee.games.arnhem44.barrage import check_shots as barrage_shots
 from referee.games.arnhem44.board import (
     ALLIED,
     GERMAN,
@@ -40,7 +40,7 @@ from referee.games.arnhem44.board import (
     key_text,
     side_of,
 )
-from referee.games.arnhem44.combat import _bonus
+from referee.games.arnhem44.combat import combat_dice_change
 from referee.games.arnhem44.commands import (
     Barrage,
     Cmd,
@@ -223,7 +223,7 @@ def _combat(board: Board, state: AState, sector: str) -> list[RollNeed]:
         tanks = any(k[1] == "tank" for k in targets)
         shots: list[tuple[Key, int]] = []
         for key in figures[side]:
-            n = board.combat_fp(key) + _bonus(state, key)
+            n = board.combat_fp(key) + combat_dice_change(state, key)
             if n <= 0 or not targets or (key[1] == "art" and not tanks):
                 continue
             shots.append((key, n))
