@@ -139,13 +139,14 @@ def test_simulate_is_an_envelope() -> None:
     assert data["schema"] == "referee/1" and data["games"] == 3
 
 
-def test_status_of_an_unreadable_log_prints_an_envelope(tmp_path: Path) -> None:
-    """Issue 32: `status --json` on a missing file printed nothing on stdout, where
-    `replay` and `moves` print an envelope: one behaviour."""
+@pytest.mark.parametrize("command", ["status", "verify"])
+def test_an_unreadable_log_prints_an_envelope(command: str, tmp_path: Path) -> None:
+    """Issue 32: `status --json` (and `verify --json`) on a missing file printed nothing on
+    stdout, where `replay` and `moves` print an envelope: one behaviour."""
     for log in (str(tmp_path / "missing.log"), "-"):
-        result = CliRunner().invoke(main, ["status", log, "--json"], input="garbage [\n")
+        result = CliRunner().invoke(main, [command, log, "--json"], input="garbage [\n")
         data = json.loads(result.stdout)
-        conforms(data, "status.json")
+        conforms(data, f"{command}.json")
         assert result.exit_code == data["exit_code"] == 2
         assert data["state"] is None and data["problems"][0]["message"]
 
