@@ -54,6 +54,10 @@ def adjacent_enemy(board: Board, state: KState, unit: str) -> str | None:
 def check_actor(board: Board, state: KState, unit: str, verb: str) -> None:
     """7.0, 7.1, 8.5, 4.0: may this unit perform this Operation now?"""
     spec = board.units[unit]
+    if spec.hq:  # K20: an HQ is a chit of the Command Cup, never a unit on the map
+        raise IllegalMove("7.0", f"{unit} is an HQ: drawn from the Command Cup it activates its "
+                          f"formation, whose units perform the Operations; an HQ never moves, "
+                          f"fires or redeploys")
     status = state.status[unit]
     if verb == "redeploy":
         if state.phase is not Phase.REDEPLOYMENT:
