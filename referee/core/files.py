@@ -361,7 +361,9 @@ def _claim(lock: Path, record: str) -> None:
 class OutputRefused(OSError):
     """A file the referee will not write: a link, a FIFO, a device, a folder, an input."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, *args: object) -> None:
+        # (message), or (errno, message) as an OSError comes back from a worker process
+        message = str(args[-1]) if args else "the file is refused"
         super().__init__(errno.EPERM, message)
         self.message = message
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -110,6 +111,24 @@ def test_an_output_that_is_a_link_to_an_input_leaves_the_input_alone(here: Path)
     code, _, err = run("view", here / "a.log", "-o", here / "page.html", "--force")
     assert code == 2 and "is the input" in err
     assert (here / "a.log").read_bytes() == before
+
+
+def test_simulate_save_logs_writes_no_log_through_a_link(tmp_path: Path) -> None:
+    """``simulate --save-logs`` writes its logs as every output is written."""
+    folder = tmp_path / "saved"
+    folder.mkdir()
+    target = tmp_path / "elsewhere.log"
+    (folder / "battle-card-selfplay-000000.log").symlink_to(target)
+    code, _, err = run("simulate", "battle-card", "--games", "1", "--save-logs", folder)
+    assert code == 2 and "is a symbolic link" in err
+    assert not target.exists()
+
+
+def test_a_refusal_comes_back_whole_from_a_worker_process() -> None:
+    """A pool worker's refusal is pickled back as an OSError is: its sentence survives."""
+    refusal = pickle.loads(pickle.dumps(files.OutputRefused("x.log is a symbolic link")))
+    assert isinstance(refusal, files.OutputRefused)
+    assert refusal.message == "x.log is a symbolic link"
 
 
 # -- batch --out and its .partial ------------------------------------------------------------
