@@ -263,6 +263,8 @@ def test_render_refuses_a_hostile_position_file_as_replay_does(hostile: Path, na
     assert code == 2 and says in err and "<svg" not in stdout
     code, _, err = run("render", log, "-o", hostile / "p.svg")
     assert code == 2 and says in err and not (hostile / "p.svg").exists()
+    code, _, _ = run("view", log, "-o", hostile / "p.html")  # the page shows the problem
+    assert code == 2 and says in (hostile / "p.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(("name", "says"), POSITIONS[:2])
