@@ -236,10 +236,16 @@ def same_file(a: Path, b: Path) -> bool:
 
 def _holder(lock: Path) -> tuple[str, int, str, str]:
     """``(text, pid, host, since)`` written in a lock file (empty when unreadable)."""
-    try:
-        text = lock.read_text(encoding="utf-8", errors="replace")[:400]
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:  # at most 400 bytes of a regular file: a lock planted as a link or a FIFO is empty
+        fd = os.open(lock, flags)
+        try:
+            data = os.read(fd, 400) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+        finally:
+            os.close(fd)
     except OSError:
         return "", 0, "", ""
+    text = data.decode("utf-8", errors="replace")
     text = "".join(c if c.isascii() and (c.isalnum() or c in "=._:- ") else " " for c in text)
     fields = dict(part.split("=", 1) for part in text.split() if "=" in part)
     pid = fields.get("pid", "")

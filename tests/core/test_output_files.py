@@ -340,3 +340,16 @@ def test_a_lock_appears_with_its_holder_already_written(tmp_path: Path) -> None:
             pass
     assert seen and seen[0].startswith(f"pid={os.getpid()} ")
     assert not [p for p in tmp_path.iterdir() if p.name != "g.log"]
+
+
+def test_a_lock_planted_as_a_link_to_a_device_is_read_no_further_than_its_bound(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder of a lock is read as a hostile file is: at most 400 bytes of a regular
+    file, no link followed (a link to /dev/zero was read for ever)."""
+    monkeypatch.setattr(files, "LOCK_WAIT", 0.0)
+    log = tmp_path / "g.log"
+    log.write_text(START, encoding="utf-8")
+    lock_path(log).symlink_to("/dev/zero")
+    assert files._holder(lock_path(log)) == ("", 0, "", "")
+    code, _, err = run("play", log, "attack Eindhoven")
+    assert code == 0, err
