@@ -84,7 +84,8 @@ def _executor_options(work: str) -> Callable[[F], F]:
     return decorate
 
 
-def _emit_new_file(text: str, out: Path | None, command: str) -> None:
+def _emit_new_file(text: str, out: Path | None, command: str,
+                   inputs: Sequence[Path | None] = ()) -> None:
     """Print ``text``, or write it to a new file ``out`` (never over an existing one)."""
     if out is None:
         click.echo(text, nl=False)
@@ -92,12 +93,21 @@ def _emit_new_file(text: str, out: Path | None, command: str) -> None:
     try:
         from referee.core.files import write_new_file  # tempfile: only when writing
 
-        write_new_file(out, text)
+        write_new_file(out, text, inputs=inputs)
     except FileExistsError:
         _fail(f"{out} exists already; 'referee {command}' never writes over a file")
     except OSError as error:
-        _fail(f"cannot write {out}: {error.strerror}")
+        _fail(_write_failure(out, error))
     click.echo(f"wrote {out}")
+
+
+def _write_failure(out: Path | None, error: OSError) -> str:
+    """The sentence of a file that could not be written (a refusal says its own)."""
+    from referee.core.files import OutputRefused
+
+    if isinstance(error, OutputRefused):
+        return error.message
+    return f"cannot write {out or 'the results'}: {error.strerror or error}"
 
 
 _force_option = click.option("--force", is_flag=True,
@@ -335,7 +345,7 @@ def position(log: Path, seed: str | None, upto: int | None, out: Path | None,
         text = api.position_text(report)
     except RefereeError as error:
         _fail(str(error), 1)
-    _emit_new_file(text, out, "position")
+    _emit_new_file(text, out, "position", [log])
 
 
 def _position_json(report: api.Report) -> NoReturn:
@@ -543,11 +553,11 @@ def _write_formatted(log: Path, out: Path | None, in_place: bool, before: str,
                 return
             write_atomic(log, after)
         else:
-            write_new_file(target, after)
+            write_new_file(target, after, inputs=[log])
     except FileExistsError:
         _fail(f"{target} exists already; 'referee fmt' never writes over a file")
     except OSError as error:
-        _fail(f"cannot write {target}: {error.strerror or error}")
+        _fail(_write_failure(target, error))
     click.echo(f"wrote {target}")
 
 
@@ -609,13 +619,13 @@ def map_command(game: str, out: Path, log: Path | None, upto: int | None,
     _refuse_output(out, force, [log], picture=True)
     try:
         svg = draw_map(game, log, upto)
-        write_picture(out, svg, replace=force)
+        write_picture(out, svg, replace=force, inputs=[log])
     except FileExistsError:
         _fail(f"{out} exists already; give --force to write over it")
     except (RefereeError, ScenarioError) as error:
         _fail(str(error))
     except OSError as error:
-        _fail(f"cannot write {out}: {error.strerror}")
+        _fail(_write_failure(out, error))
     click.echo(f"wrote {out}")
 
 
@@ -729,7 +739,8 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
     start = time.perf_counter()
     try:
         with (
-            open_results(out, replace=force, resume=resume) as sink,
+            open_results(out, replace=force, resume=resume,
+                         inputs=[Path(p) for p in paths]) as sink,
             progress.progress_bar(errors, total=0) as bar,
             open_runner(kind, workers, scheduler) as runner,
         ):
@@ -751,7 +762,7 @@ def batch(paths: tuple[str, ...], jobs: int | None, executor: str | None,
     except FileExistsError:
         _fail(f"{out} exists already; give --force to write over it")
     except OSError as error:
-        _fail(f"cannot write {out or 'the results'}: {error.strerror or error}")
+        _fail(_write_failure(out, error))
     seconds = time.perf_counter() - start
     console = output.make_console() if out is not None else errors
     output.print_batch_summary(console, summary.to_json(), seconds)
@@ -886,26 +897,24 @@ def _unreadable_json(log: Path, error: RefereeError, **own: Any) -> NoReturn:
 def view(log: Path, out: Path, seed: str | None, force: bool) -> None:
     """Write LOG as one self-contained HTML page to step through: every position's board,
     the events and dice of each line, the problems, the outcome."""
-    from referee.core.files import write_atomic
+    from referee.core.files import write_output
     from referee.viewer import ViewError, view_page
 
     if out.suffix.lower() not in (".html", ".htm"):
         _fail(f"{out}: the page is HTML; name it FILE.html")
+    _refuse_output(out, force, [log])
     try:
         page = view_page(api.read_source(log), seed)
     except ViewError as error:
         _fail(error.message)
     except RefereeError as error:
         _refused(error)
-    if out.exists():
-        if out.resolve() == log.resolve() or (out.is_file() and out.samefile(log)):
-            _fail(f"{out} is the log itself; 'referee view' never writes over its input")
-        if not force:
-            _fail(f"{out} exists already; give --force to write over it")
     try:
-        write_atomic(out, page.html)
+        write_output(out, page.html, replace=force, inputs=[log])
+    except FileExistsError:
+        _fail(f"{out} exists already; give --force to write over it")
     except OSError as error:
-        _fail(f"cannot write {out}: {error.strerror or error}")
+        _fail(_write_failure(out, error))
     problems = f"; {page.problems} problems" if page.problems else ""
     click.echo(f"wrote {out} ({page.positions} positions{problems})")
     sys.exit(page.exit_code)
@@ -930,13 +939,13 @@ def render(log: Path, out: Path | None, upto: int | None, force: bool = False) -
         if out is None:
             click.echo(svg, nl=False)
             return
-        write_picture(out, svg, replace=force)
+        write_picture(out, svg, replace=force, inputs=[log])
     except FileExistsError:
         _fail(f"{out} exists already; give --force to write over it")
     except RefereeError as error:
         _refused(error)
     except OSError as error:
-        _fail(f"cannot write {out}: {error.strerror or error}")
+        _fail(_write_failure(out, error))
     click.echo(f"wrote {out}")
 
 

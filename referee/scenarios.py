@@ -7,7 +7,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from referee.core.errors import HeaderError, NotImplementedRule
+from referee.core.errors import NotImplementedRule
 from referee.core.scenario import ScenarioError, read_toml
 from referee.games import game_entry
 
@@ -140,9 +140,7 @@ def draw_map(game: str, log: Path | None = None, upto: int | None = None) -> str
     from referee.api import replay_file
 
     report = replay_file(log, upto=upto)
-    state = report.state_json()
-    if report.game != "wwiic" or state is None:
-        raise HeaderError(f"{log} is not a readable WWII Commander log")
+    state = report.drawable_state("wwiic", "WWII Commander")
     # the log's own scenario (a scenario file of the user's own has its own map)
     played = getattr(report.engine, "board", None)
     scenario = played.scenario if played is not None else load_scenario()
@@ -159,9 +157,7 @@ def _draw_arnhem44(log: Path | None, upto: int | None) -> str:
         from referee.api import replay_file
 
         report = replay_file(log, upto=upto)
-        state = report.state_json()
-        if report.game != "arnhem44" or state is None:
-            raise HeaderError(f"{log} is not a readable Arnhem '44 log")
+        state = report.drawable_state("arnhem44", "Arnhem '44")
         figures = {s["id"]: s["units"] for s in state.get("sectors", [])}
         played = getattr(report.engine, "board", None)  # a scenario file's own map
         scenario = played.scenario if played is not None else None

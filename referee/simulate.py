@@ -11,7 +11,7 @@ from rich.console import Console
 
 from referee.batch.executors import open_runner
 from referee.batch.runner import LARGEST_CHUNK, ramped
-from referee.core.files import write_atomic
+from referee.core.files import write_output
 from referee.core.progress import progress_bar
 from referee.core.selfplay import GameRecord, Policy, Summary, play_game, random_policy, summarise
 from referee.games import engine_for, game_entry
@@ -53,7 +53,8 @@ def play_range(job: GameRange) -> list[GameRecord]:
                            check=i % job.check_every == 0,
                            options=dict.fromkeys(job.options, "on"))
         if job.save_logs is not None and record.log is not None:
-            write_atomic(Path(job.save_logs) / f"{job.game}-{job.seed}-{i:06d}.log", record.log)
+            write_output(Path(job.save_logs) / f"{job.game}-{job.seed}-{i:06d}.log", record.log,
+                         replace=True)
             record.log = None
         records.append(record)
     return records

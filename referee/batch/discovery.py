@@ -9,6 +9,9 @@ folders it matches (``logs/**`` is every file below ``logs``, once).  ``bundled:
 command line.  An argument that finds nothing still gives one row, so a typo in a path is
 seen rather than silently skipped.
 
+A file whose name is not UTF-8 is a row like any other, named with its odd bytes escaped
+(``x\\xff.log``).
+
 Nothing is listed ahead of time but one folder's names (or one glob's matches): a million
 logs in ten thousand folders never sit in memory at once.
 """
@@ -21,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from referee.batch.worker import Target
-from referee.core.resources import BUNDLED_PREFIX, bundled_name, resolve
+from referee.core.resources import BUNDLED_PREFIX, bundled_name, escaped_name, resolve
 
 LOG_SUFFIX = ".log"
 
@@ -55,16 +58,23 @@ def _expand(argument: str) -> Iterator[Target]:
         if not matches:
             yield Target(argument, f"no file matches {argument}")
         for match in matches:
-            yield Target(match)
+            yield _target(match)
     else:
-        yield Target(argument)
+        yield _target(argument)
+
+
+def _target(path: str) -> Target:
+    """The target of a file; a name that is not UTF-8 is shown escaped in its row (the
+    file itself is read by its real name)."""
+    shown = escaped_name(path)
+    return Target(path, shown=shown if shown != path else None)
 
 
 def _folder(root: str) -> Iterator[Target]:
     found = False
     for path in walk_logs(root):
         found = True
-        yield Target(path)
+        yield _target(path)
     if not found:
         yield Target(root, f"no {LOG_SUFFIX} files in the folder {root}")
 

@@ -20,14 +20,13 @@ import csv
 import io
 import json
 import os
-import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol
 
 from referee.batch.worker import LogResult
-from referee.core.files import atomic_file
+from referee.core.files import check_output, open_to_append, output_file
 
 FIELDS = tuple(LogResult("", "legal", 0).to_json())
 """The columns of a CSV results file, in order (the keys of a JSON Lines row)."""
@@ -106,17 +105,23 @@ class PartialExists(Exception):
 
 
 @contextlib.contextmanager
-def open_results(path: Path | None, *, replace: bool = True,
-                 resume: bool = False) -> Iterator[Sink]:
+def open_results(path: Path | None, *, replace: bool = True, resume: bool = False,
+                 inputs: Sequence[Path | None] = ()) -> Iterator[Sink]:
     """A sink for the rows: JSON Lines on standard output, or the file ``path``.
 
     A file's rows go, as each finishes, to ``PATH.partial`` beside it (flushed row by row,
     so a batch killed half-way keeps every row it had); when the batch ends the rows are
     written to ``path`` by the atomic writer and the partial file is removed, so ``path``
     is complete or absent, never half-written.  When the block raises, the partial file
-    stays: ``resume=True`` appends to it (``read_partial`` gives its rows), and without
+    stays: ``resume=True`` goes on from it (``read_partial`` gives its rows), and without
     ``resume`` an existing partial file is ``PartialExists`` unless ``replace``.
     ``replace=False``: never over an existing ``path`` (``FileExistsError``).
+
+    Both files are written as every output is (``output_file``): never through a link, never
+    into a FIFO or a device, never over one of the ``inputs``.  The partial file is made new
+    (a temporary file renamed into place) and only appended to: resuming writes its kept rows
+    into a new partial file and renames it over the old one, so a kill at any moment leaves
+    every kept row on the disk.
     """
     if path is None:
         yield JsonLinesSink(sys.stdout, flush=True)
@@ -126,21 +131,26 @@ def open_results(path: Path | None, *, replace: bool = True,
     kept = ""
     if resume:
         kept = _complete_part(partial)
-        handle = partial.open("r+", encoding="utf-8", newline="")
-        handle.seek(0)
-        handle.truncate(0)
-        handle.write(kept)
     else:
-        if partial.exists() and not replace:
-            raise PartialExists(partial)
-        handle = partial.open("w", encoding="utf-8", newline="")
+        try:
+            check_output(partial, replace=replace, inputs=inputs)
+        except FileExistsError:
+            raise PartialExists(partial) from None
+    with output_file(partial, replace=True, inputs=inputs) as fresh:
+        fresh.write(kept.encode("utf-8", "backslashreplace"))
+    fd = open_to_append(partial)
+    # A file name that is not UTF-8 is escaped in the row already; ``backslashreplace`` keeps
+    # any other stray surrogate from stopping the batch.
+    handle = os.fdopen(fd, "a", encoding="utf-8", newline="", errors="backslashreplace")
     with handle:
         sink: Sink = CsvSink(handle, header=not kept) if fmt == "csv" else JsonLinesSink(handle)
         yield _Flushed(sink, handle)
         handle.flush()
-        os.fsync(handle.fileno())
-    with partial.open("rb") as rows, atomic_file(path, replace=replace) as raw:
-        shutil.copyfileobj(rows, raw)
+        os.fsync(fd)
+        os.lseek(fd, 0, os.SEEK_SET)
+        with output_file(path, replace=replace, inputs=inputs) as raw:
+            while block := os.read(fd, 1 << 20):
+                raw.write(block)
     partial.unlink()
 
 
@@ -164,8 +174,8 @@ def _complete_part(partial: Path) -> str:
     from referee.core.reading import read_bounded
 
     try:  # a regular file only: a FIFO put in its place must not hang the batch
-        text = read_bounded(partial, MAX_PARTIAL_BYTES, what="partial file").decode(
-            "utf-8", errors="replace")
+        text = read_bounded(partial, MAX_PARTIAL_BYTES, what="partial file",
+                            follow=False).decode("utf-8", errors="replace")
     except RefereeError as error:
         raise PartialExists(error.message) from None
     if format_of(partial.with_name(partial.name.removesuffix(PARTIAL_SUFFIX))) == "csv":

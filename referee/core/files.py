@@ -10,10 +10,17 @@ temporary file left by an earlier write of the same file that was killed (its pr
 machine is gone, or it is a day old) is removed by the next rewrite of that file.
 
 ``locked`` holds an exclusive lock on a file while a command reads, checks and rewrites it:
-the lock is a file beside it, ``.NAME.lock``, created atomically (``O_CREAT|O_EXCL``), which
-says which process holds it and since when.  A lock left by a process of this machine that
-no longer runs (a ``kill -9``, a power cut) is stale and is broken by the next command; any
-other lock is waited for a few seconds, then refused with a sentence naming the lock file.
+the lock is a file beside it, ``.NAME.lock``, put in place atomically with its holder already
+written in it (a temporary file hard-linked to the lock's name, which fails like ``O_EXCL``
+when the name exists), saying which process holds it and since when.  A lock left by a
+process of this machine that no longer runs (a ``kill -9``, a power cut) is stale and is broken
+by the next command, and so is an empty one older than a second; any other lock is waited
+for a few seconds, then refused with a sentence naming the lock file.
+
+``output_file`` (and ``write_output``, ``write_new_file``) write every file a command writes
+on request (``-o``, ``--out`` and its partial file, a secret): never through a symbolic link
+(a link there, even a dangling one, is refused with a sentence), never into a FIFO, a device
+or a folder, never over one of the command's inputs.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import errno
 import hashlib
 import os
 import socket
+import stat
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
@@ -36,8 +44,13 @@ LOCK_WAIT = 5.0
 """Seconds a command waits for another one's lock before it refuses."""
 STALE_TEMP_SECONDS = 24 * 3600
 """A temporary file this old is stray even if a process of its number runs."""
-EMPTY_LOCK_SECONDS = 60.0
-"""An empty lock file this old was left by a process killed as it made the lock."""
+EMPTY_LOCK_SECONDS = 1.0
+"""An empty lock file this old was left by a process killed as it made the lock.  The lock is
+put in place whole (its holder written first, then linked to its name), so an empty one comes
+only from a kill in an older referee, or a file system without hard links, where the holder
+is written a moment after the file is made: a second is ample for that moment."""
+STALE_GUARD_SECONDS = 60.0
+"""A guard of the breaking of a stale lock this old was left by a killed process."""
 
 
 class LockHeld(OSError):
@@ -143,11 +156,15 @@ def write_atomic(path: Path, text: str | bytes, *, replace: bool = True,
 
 
 @contextlib.contextmanager
-def atomic_file(path: Path, *, replace: bool = True, secret: bool = False) -> Iterator[IO[bytes]]:
+def atomic_file(path: Path, *, replace: bool = True, secret: bool = False,
+                follow: bool = True) -> Iterator[IO[bytes]]:
     """A binary file to write ``path``'s new content into; when the block ends normally it is
     flushed to disk and renamed over ``path`` (see ``write_atomic``), and when the block
-    raises, it is removed and ``path`` is left as it was."""
-    path = _target(path)
+    raises, it is removed and ``path`` is left as it was.  ``follow``: a link at ``path`` is
+    rewritten at its target (a log rewritten in place); outputs pass ``False`` through
+    ``output_file``, which refuses a link instead."""
+    if follow:
+        path = _target(path)
     directory = path.parent if str(path.parent) else Path(".")
     if secret:
         mode = 0o600
@@ -200,11 +217,11 @@ def _sync_folder(directory: Path) -> None:
             os.close(fd)
 
 
-def write_new_file(path: Path, text: str | bytes, *, secret: bool = False) -> None:
-    """Write a file that must not exist yet (``FileExistsError`` if it does)."""
-    if path.exists() or path.is_symlink():
-        raise FileExistsError(path)
-    write_atomic(path, text, replace=False, secret=secret)
+def write_new_file(path: Path, text: str | bytes, *, secret: bool = False,
+                   inputs: Sequence[Path | None] = ()) -> None:
+    """Write a file that must not exist yet (``FileExistsError`` if it does; a link or a
+    FIFO there is ``OutputRefused``)."""
+    write_output(path, text, replace=False, secret=secret, inputs=inputs)
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -219,10 +236,16 @@ def same_file(a: Path, b: Path) -> bool:
 
 def _holder(lock: Path) -> tuple[str, int, str, str]:
     """``(text, pid, host, since)`` written in a lock file (empty when unreadable)."""
-    try:
-        text = lock.read_text(encoding="utf-8", errors="replace")[:400]
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:  # at most 400 bytes of a regular file: a lock planted as a link or a FIFO is empty
+        fd = os.open(lock, flags)
+        try:
+            data = os.read(fd, 400) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+        finally:
+            os.close(fd)
     except OSError:
         return "", 0, "", ""
+    text = data.decode("utf-8", errors="replace")
     text = "".join(c if c.isascii() and (c.isalnum() or c in "=._:- ") else " " for c in text)
     fields = dict(part.split("=", 1) for part in text.split() if "=" in part)
     pid = fields.get("pid", "")
@@ -249,7 +272,7 @@ def _break_stale(lock: Path) -> bool:
         fd = os.open(guard, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
     except FileExistsError:
         with contextlib.suppress(OSError):  # a guard left by a process killed while breaking
-            if time.time() - guard.stat().st_mtime > EMPTY_LOCK_SECONDS:
+            if time.time() - guard.stat().st_mtime > STALE_GUARD_SECONDS:
                 guard.unlink()
         return False
     except OSError:
@@ -277,7 +300,7 @@ def locked(path: Path, *, command: str = "referee", wait: float | None = None) -
               f"command={command.replace(' ', '-')}\n")
     while True:
         try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            _claim(lock, record)
             break
         except FileExistsError:
             if _stale(lock) and _break_stale(lock):
@@ -297,17 +320,137 @@ def locked(path: Path, *, command: str = "referee", wait: float | None = None) -
                 ) from None
             time.sleep(0.05)
     try:
-        try:
-            os.write(fd, record.encode("utf-8"))
-        finally:
-            os.close(fd)
         yield lock
     finally:
         with contextlib.suppress(FileNotFoundError):
             lock.unlink()
 
 
+def _claim(lock: Path, record: str) -> None:
+    """Make the lock file holding ``record``, or ``FileExistsError`` if there is one.
+
+    The holder is written into a temporary file first, which is then hard-linked to the
+    lock's name (a link, like ``O_EXCL``, fails when the name exists): the lock appears with
+    its holder in it, never empty, so a kill at any moment leaves either no lock or one that
+    names a process that no longer runs.  On a file system without hard links the lock is
+    made with ``O_CREAT|O_EXCL`` and written at once (an empty lock is then stale after
+    ``EMPTY_LOCK_SECONDS``)."""
+    directory = lock.parent if str(lock.parent) else Path(".")
+    fd, temp = tempfile.mkstemp(prefix=f"{temp_prefix(lock)}{_host_mark()}-{os.getpid()}-",
+                                dir=directory)
+    try:
+        try:
+            os.fchmod(fd, 0o644)
+            os.write(fd, record.encode("utf-8"))
+        finally:
+            os.close(fd)
+        try:
+            os.link(temp, lock)
+            clean_stray_temps(lock)  # those of a process killed while it claimed the lock
+            return
+        except FileExistsError:
+            raise
+        except OSError:  # no hard links here
+            pass
+        fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        try:
+            os.write(fd, record.encode("utf-8"))
+        finally:
+            os.close(fd)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+
+
 # -- files a command writes on request (-o, --out) ------------------------------------------
+
+class OutputRefused(OSError):
+    """A file the referee will not write: a link, a FIFO, a device, a folder, an input."""
+
+    def __init__(self, *args: object) -> None:
+        # (message), or (errno, message) as an OSError comes back from a worker process
+        message = str(args[-1]) if args else "the file is refused"
+        super().__init__(errno.EPERM, message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def check_output(path: Path, *, replace: bool, inputs: Sequence[Path | None] = ()) -> None:
+    """Refuse to write ``path`` (``OutputRefused``, a sentence) when its last component is a
+    symbolic link (even a dangling one: it would create a file wherever the link points), a
+    FIFO, a device, a socket or a folder, or when it is one of the ``inputs`` (a hard link
+    too); ``FileExistsError`` when it is a file and ``replace`` is not given.  The writers
+    (``output_file``) then create the file by a rename or a link of a new temporary file,
+    neither of which follows a link put there since: the check and the write agree."""
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "the name holds a NUL"
+        raise OutputRefused(f"cannot write {path}: {reason}") from None
+    if stat.S_ISLNK(found.st_mode):
+        raise OutputRefused(f"{path} is a symbolic link: the referee writes no file through a "
+                            f"link; remove it or name another file")
+    if stat.S_ISDIR(found.st_mode):
+        raise OutputRefused(f"{path} is a folder")
+    if not stat.S_ISREG(found.st_mode):
+        kind = ("a pipe (FIFO)" if stat.S_ISFIFO(found.st_mode) else "a socket"
+                if stat.S_ISSOCK(found.st_mode) else "a device")
+        raise OutputRefused(f"{path} is {kind}: the referee writes only regular files")
+    for source in inputs:
+        if source is not None and same_file(path, source):
+            raise OutputRefused(f"{path} is the input {source}: the referee never writes over "
+                                f"its input")
+    if not replace:
+        raise FileExistsError(errno.EEXIST, "File exists", str(path))
+
+
+@contextlib.contextmanager
+def output_file(path: Path, *, replace: bool = False, secret: bool = False,
+                inputs: Sequence[Path | None] = ()) -> Iterator[IO[bytes]]:
+    """The one way the referee writes a file on request (``-o``, ``--out``, a secret): the
+    checks of ``check_output``, then the atomic writer without following a link (a new
+    temporary file renamed, or linked when nothing may be replaced, onto ``path``)."""
+    check_output(path, replace=replace, inputs=inputs)
+    with atomic_file(path, replace=replace, secret=secret, follow=False) as handle:
+        yield handle
+
+
+def write_output(path: Path, text: str | bytes, *, replace: bool = False,
+                 secret: bool = False, inputs: Sequence[Path | None] = ()) -> None:
+    """Write ``text`` to the output ``path`` through ``output_file``."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    with output_file(path, replace=replace, secret=secret, inputs=inputs) as handle:
+        handle.write(data)
+
+
+def open_to_append(path: Path) -> int:
+    """A descriptor to append to (and read back) the regular file ``path``, opened without
+    following a link and without blocking on a FIFO (``OutputRefused`` for anything but a
+    regular file)."""
+    flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+    flags |= getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.EMLINK):
+            raise OutputRefused(f"{path} is a symbolic link: the referee writes no file "
+                                f"through a link; remove it or name another file") from None
+        if error.errno == errno.ENXIO:
+            raise OutputRefused(f"{path} is a pipe (FIFO): the referee writes only regular "
+                                f"files") from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OutputRefused(f"{path} is not a regular file: the referee writes only regular "
+                            f"files")
+    if hasattr(os, "O_NONBLOCK"):
+        os.set_blocking(fd, True)
+    return fd
+
 
 def output_refusal(out: Path, *, force: bool, inputs: Sequence[Path | None] = (),
                    suffixes: Sequence[str] = (), what: str = "file") -> str | None:
@@ -320,10 +463,10 @@ def output_refusal(out: Path, *, force: bool, inputs: Sequence[Path | None] = ()
     if suffixes and out.suffix.casefold() not in suffixes:
         names = " or ".join(f"FILE{s}" for s in suffixes)
         return f"cannot tell the format of {out}: name the {what} {names}"
-    if out.is_symlink() and not out.exists() and not force:
-        return f"{out} is a link (to a missing file); give --force to write through it"
-    if out.exists() and not force:
+    try:
+        check_output(out, replace=force, inputs=inputs)
+    except OutputRefused as refusal:
+        return refusal.message
+    except FileExistsError:
         return f"{out} exists already; give --force to write over it"
-    if out.is_dir():
-        return f"{out} is a folder"
     return None

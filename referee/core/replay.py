@@ -132,6 +132,22 @@ class Report:
             return None
         return self.engine.to_json(self.state)
 
+    def drawable_state(self, game: str, title: str) -> dict[str, Any]:
+        """The JSON state a picture of the log is drawn from (``map --log``): a log of
+        another game, or one that cannot be read (a line that does not parse, a refused
+        ``[Position]``), is ``HeaderError`` in a sentence, as ``check`` exits 2 on it."""
+        unread = [p for p in self.problems if p.kind in UNREADABLE_KINDS]
+        state = self.state_json()
+        if unread:
+            first = unread[0]
+            where = f"{self.source}:{first.line}" if first.line is not None else self.source
+            why = first.message.rstrip(".")
+            raise HeaderError(f"{where}: {first.kind}: {why}; the map is not drawn from a "
+                              f"log that cannot be read")
+        if self.game != game or state is None:
+            raise HeaderError(f"{self.source} is not a readable {title} log")
+        return state
+
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` document; its keys are documented in docs/log-format.md."""
         return {

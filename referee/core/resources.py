@@ -65,7 +65,25 @@ def shown(path: Path | str) -> str:
     """A path as the user named it: ``bundled:battle-card/win.log`` for a log shipped with
     the referee (not where the installation keeps it), else the path itself."""
     text = str(path)
-    return _SHOWN.get(text, text)
+    return _SHOWN.get(text, escaped_name(text))
+
+
+def escaped_name(text: str) -> str:
+    """A file name as text that any output can hold: a byte of the name that is not UTF-8
+    (which Python keeps as a lone surrogate) is written ``\\xff``; any other name is itself."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogateescape") if _escapable(text) else None
+    if raw is None:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def _escapable(text: str) -> bool:
+    """Every surrogate of ``text`` stands for one byte of a name (U+DC80 to U+DCFF)."""
+    return all(not 0xD800 <= ord(c) <= 0xDFFF or 0xDC80 <= ord(c) <= 0xDCFF for c in text)
 
 
 def bundled_name(path: Path | str, folder: str = "logs") -> str | None:

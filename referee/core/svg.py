@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from referee.core.engine import Engine
 from referee.core.errors import ProblemKind, RefereeError
-from referee.core.files import write_atomic
+from referee.core.files import write_output
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -161,8 +161,10 @@ def svg_to_png(svg: str) -> bytes:
 PICTURE_SUFFIXES = (".svg", ".png")
 
 
-def write_picture(path: Path, svg: str, *, replace: bool = True) -> None:
+def write_picture(path: Path, svg: str, *, replace: bool = True,
+                  inputs: Sequence[Path | None] = ()) -> None:
     """Write ``svg`` to ``path`` atomically: as PNG when the name ends in .png, else as SVG
-    (``replace=False``: never over an existing file, ``FileExistsError``)."""
-    write_atomic(path, svg_to_png(svg) if path.suffix.lower() == ".png" else svg,
-                 replace=replace)
+    (``replace=False``: never over an existing file, ``FileExistsError``), never through a
+    link nor over an input (``write_output``)."""
+    write_output(path, svg_to_png(svg) if path.suffix.lower() == ".png" else svg,
+                 replace=replace, inputs=inputs)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from referee.core.errors import UNREADABLE_KINDS
 from referee.core.svg import Highlight, drawer_for
 from referee.pbem.chain import code_of
 from referee.pbem.errors import PbemError
-from referee.pbem.table import Table
+from referee.pbem.table import LogUnreadable, Table
 
 
 class NoBoard(PbemError):
@@ -21,6 +22,13 @@ def board_svg(table: Table, upto: int | None = None) -> str:
         raise NoBoard(f"{table.engine.info.title} has no board drawing yet; 'referee replay' "
                       f"shows the position as text")
     replay = table.replay(upto=upto)
+    unread = [p for p in replay.report.problems if p.kind in UNREADABLE_KINDS]
+    if unread:  # as check, status and view: a log that cannot be read draws no board
+        first = unread[0]
+        where = f"{table.source}:{first.line}" if first.line is not None else table.source
+        why = first.message.rstrip(".")
+        raise LogUnreadable(f"{where}: {first.kind}: {why}; the board is not drawn from a "
+                            f"log that cannot be read")
     actions = [a for a in table.log.actions if upto is None or a.number <= upto]
     highlight = None
     if actions:

@@ -107,7 +107,7 @@ def test_cli_refuses_its_input_other_names_and_unreadable_logs(tmp_path: Path) -
     log = tmp_path / "g.html"
     log.write_text('[Game "battle-card"]\n[Seed "1"]\n')
     ran = runner.invoke(main, ["view", str(log), "-o", str(log), "--force"])
-    assert ran.exit_code == 2 and "the log itself" in ran.output
+    assert ran.exit_code == 2 and "never writes over its input" in ran.output
     assert log.read_text().startswith("[Game")
     ran = runner.invoke(main, ["view", str(log), "-o", str(tmp_path / "g.svg")])
     assert ran.exit_code == 2 and "HTML" in ran.output

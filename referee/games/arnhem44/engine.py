@@ -203,6 +203,8 @@ class Arnhem44Engine:
             return GERMAN
         if state.combats:
             return REFEREE
+        if not state.withdrawals:
+            return REFEREE  # a position set in a combat phase with nothing left (refused)
         need = fight.waiting(self.board, state)
         if need == "roll":
             return REFEREE
@@ -294,6 +296,9 @@ class Arnhem44Engine:
         if phase in COMBAT:
             if state.combats:
                 return f"the combat roll in {state.combats[0]} (combat {state.combats[0]})"
+            if not state.withdrawals:
+                return (f"nothing: phase {phase} has no combat and no withdrawal left (a "
+                        f"position that names none is refused, Phase 4.2)")
             need = fight.waiting(board, state)
             sector = state.withdrawals[0].sector if state.withdrawals else ""
             if need == "roll":

@@ -303,6 +303,13 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("combats wait only in phase 4.2 or 5.2")
     if state.withdrawals and state.phase not in COMBAT:
         out.append("withdrawals wait only in phase 4.2 or 5.2")
+    if state.phase in COMBAT and not state.combats and not state.withdrawals:
+        # Phase 4.2: "In every sector where both sides are present, one turn of combat takes
+        # place"; the phase ends once every combat and withdrawal is done.  A position in it
+        # with none of them waiting is a moment the game never rests at.
+        out.append(f"phase {state.phase} has nothing left to do: name the combats that wait "
+                   f"(setup: combat SECTOR) or the withdrawals (setup: withdrawing N UNIT "
+                   f"SECTOR), or set the phase that follows")
     if (state.moved or state.intruded or state.fallen_back) and state.phase not in MOVEMENT:
         out.append("moved figures, intrusions and fall backs belong to phase 4.1 or 5.1")
     if (state.anti_aircraft and state.phase != "2.1") or (

@@ -350,7 +350,7 @@ def draw_position(log: Path | None = None, upto: int | None = None) -> str:
     if log is None:
         return draw_map(board)
     from referee.api import replay_file
-    from referee.core.errors import HeaderError, NotImplementedRule
+    from referee.core.errors import NotImplementedRule
     from referee.games import game_entry
 
     if game_entry("koenig-eindhoven").module is None:
@@ -359,9 +359,7 @@ def draw_position(log: Path | None = None, upto: int | None = None) -> str:
             "a log's units; 'referee map koenig-eindhoven' without --log draws the map")
 
     report = replay_file(log, upto=upto)
-    state = report.state_json()
-    if report.game != "koenig-eindhoven" or state is None:
-        raise HeaderError(f"{log} is not a readable Eindhoven Bridge log")
+    state = report.drawable_state("koenig-eindhoven", "Eindhoven Bridge")
     board = getattr(report.engine, "board", board)  # a scenario file's own map, if any
     return draw_map(board, units_from_state(state))
 

@@ -60,6 +60,10 @@ def check_actor(board: Board, state: KState, unit: str, verb: str) -> bool:
     the second half of the unit's open Combined Operation (its movement after its Mobile
     Fire, 8.4)."""
     spec = board.units[unit]
+    if spec.hq:  # K20: an HQ is a chit of the Command Cup, never a unit on the map
+        raise IllegalMove("7.0", f"{unit} is an HQ: drawn from the Command Cup it activates its "
+                          f"formation, whose units perform the Operations; an HQ never moves, "
+                          f"fires or redeploys")
     status = state.status[unit]
     if verb == "redeploy":
         if state.phase is not Phase.REDEPLOYMENT:
