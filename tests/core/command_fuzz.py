@@ -472,9 +472,12 @@ def run_case(case: Case, folder: Path, runner: CliRunner | None = None) -> Outco
 
 def _json_error(text: str, *, lines: bool) -> str | None:
     """Why what a ``--json`` command printed is not JSON (``check``: one document a line);
-    ``None`` when it is (or when it printed nothing: a refusal goes to standard error)."""
+    ``None`` when it is.  Every ``--json`` prints its envelope, a log it cannot read
+    included (issue 32): printing nothing is an error too."""
     documents = [t for t in text.splitlines() if t.strip()] if lines else (
         [text] if text.strip() else [])
+    if not documents:
+        return "--json printed no document"
     for document in documents:
         try:
             json.loads(document)
