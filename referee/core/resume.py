@@ -45,9 +45,11 @@ class Kept:
 
 
 def header_of(log: ParsedLog) -> tuple[Any, ...]:
-    """What of a log, beside its entries, decides its replay: tags, options, its engine."""
-    return (tuple(sorted(log.tags.items())), tuple(log.options), id(log.engine),
-            log.unreadable)
+    """What of a log, beside its entries, decides its replay: tags, options, its engine (a
+    scenario file's by its SHA-256: read again on each change, it is the same board)."""
+    engine = None if log.engine is None else (log.scenario_sha256 or id(log.engine))
+    return (tuple(sorted(log.tags.items())), tuple(log.options), engine, log.unreadable,
+            log.position_sha256)
 
 
 def entry_key(entry: Entry) -> tuple[int, str]:
