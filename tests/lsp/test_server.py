@@ -11,9 +11,9 @@ import pytest
 
 pytest.importorskip("pygls", reason="referee lsp needs pygls (pip install '.[lsp]')")
 
-from referee.api import legal_moves, replay_text  # noqa: E402
-from referee.core.resources import bundled  # noqa: E402
-from tests.lsp.client import Client  # noqa: E402
+from referee.api import legal_moves, replay_text
+from referee.core.resources import bundled
+from tests.lsp.client import Client
 
 LOGS = bundled("logs")
 
