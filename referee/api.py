@@ -366,24 +366,3 @@ def is_sealed(lines: list[str]) -> bool:
     from referee.core.repair import sealed
 
     return sealed(lines)
-
-
-def rule_entry(game: str, section: str) -> tuple[Path, int, str] | None:
-    """Where ``referee rules GAME SECTION`` finds its entry: the rules-coverage document,
-    the 0-based line of the section's row, and its heading (``None``: no such section)."""
-    from referee.rules import coverage_path, rules_index
-
-    try:
-        found = rules_index(game).find(section)
-    except RefereeError:
-        return None
-    if not found:
-        return None
-    heading = found[0].heading
-    path = coverage_path(game)
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for number, line in enumerate(lines):
-        cells = line.split("|")
-        if len(cells) > 2 and cells[1].replace("`", "").replace("**", "").strip() == heading:
-            return path, number, heading
-    return path, 0, heading

@@ -21,6 +21,7 @@ from referee.core.log import ActionLine
 from referee.core.names import normalise, side_title
 from referee.core.replay import Report
 from referee.lsp.documents import Document, char_index, utf16_column
+from referee.rules import entry_line
 
 SOURCE = "referee"
 MAX_ITEMS = 500
@@ -497,7 +498,7 @@ def definition(document: Document, line: int, column: int) -> lsp.Location | Non
     at = char_index(text, column)
     for match in _CITATION.finditer(text):
         if match.start() <= at <= match.end():
-            found = api.rule_entry(report.game, match.group(1).strip())
+            found = entry_line(report.game, match.group(1).strip())
             if found is None:
                 return None
             path, number, _ = found

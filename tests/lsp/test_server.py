@@ -210,7 +210,7 @@ def test_hover_shows_the_position_after_the_line(client: Client) -> None:
 def test_go_to_definition_on_a_rule_citation_opens_its_rules_entry(client: Client) -> None:
     """`[6.3]` in a comment: the row of 6.3 in docs/wwiic-rules-coverage.md, the entry
     `referee rules wwiic 6.3` shows."""
-    from referee.api import rule_entry
+    from referee.rules import entry_line
 
     name = "wwiic/opening.log"
     uri = uri_of(name)
@@ -218,7 +218,7 @@ def test_go_to_definition_on_a_rule_citation_opens_its_rules_entry(client: Clien
     client.open(uri, text)
     column = text.splitlines()[7].index("[6.3]") + 2
     found = client.at("textDocument/definition", uri, 7, column)
-    entry = rule_entry("wwiic", "6.3")
+    entry = entry_line("wwiic", "6.3")
     assert entry is not None
     assert found["uri"] == entry[0].resolve().as_uri()
     assert found["range"]["start"]["line"] == entry[1]
