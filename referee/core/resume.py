@@ -14,7 +14,7 @@ rule; the driver (``referee.core.replay``) does it all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.core.errors import Problem, RefereeError
@@ -53,7 +53,11 @@ def header_of(log: ParsedLog) -> tuple[Any, ...]:
 
 
 def entry_key(entry: Entry) -> tuple[int, str]:
-    return (entry.number, entry.text)
+    """What of an entry its replay reads: its line number and its text before its comment.
+    The first ``#`` of an entry's line starts its comment (grammar/common.lark: no name,
+    number, die or expected value holds one), and a comment changes nothing the rules see,
+    so typing a remark keeps the positions after it."""
+    return (entry.number, entry.text.split("#", 1)[0].rstrip())
 
 
 def common_prefix(kept: Kept, log: ParsedLog) -> int:
@@ -101,6 +105,7 @@ class KeepingReplayer(Replayer):
         self._done = 0
         self._reading = len(self.report.problems)
         self._header = header_of(log)
+        self._made: list[tuple[int, str]] = list(start.entries) if start is not None else []
 
     def _restore(self) -> None:
         start, self._start = self._start, None
@@ -111,14 +116,18 @@ class KeepingReplayer(Replayer):
         self.position = start.position
         self._played, self._last_setup, self._cause, self._last = start.driver
         self._json = None
-        report.problems.extend(start.problems)
+        # A line whose comment changed since keeps its problems, with the text it has now.
+        texts = {e.number: e.text for e in self.log.entries[: start.index]}
+        report.problems.extend(
+            replace(p, text=texts[p.line]) if p.line in texts and p.text and
+            p.text != texts[p.line] else p for p in start.problems)
         report.events[:] = list(start.events)
 
     def _keep(self) -> None:
         report = self.report
         self.kept.append(Kept(
             index=self._done,
-            entries=tuple(entry_key(e) for e in self.log.entries[: self._done]),
+            entries=self._keys(),
             header=self._header,
             state=self.engine.copy(report.state),
             position=self.position,
@@ -126,6 +135,13 @@ class KeepingReplayer(Replayer):
             problems=tuple(report.problems[self._reading:]),
             events=tuple(report.events),
         ))
+
+    def _keys(self) -> tuple[tuple[int, str], ...]:
+        """The keys of the entries replayed so far, each made once."""
+        keys = self._made
+        for entry in self.log.entries[len(keys): self._done]:
+            keys.append(entry_key(entry))
+        return tuple(keys)
 
     def _entry(self, entry: Entry) -> None:
         index = self._done

@@ -24,12 +24,14 @@ def whole(report: object) -> object:
 
 
 def edits(lines: list[str]) -> list[tuple[int, list[str]]]:
-    """Some changes a player makes while typing: a line deleted, one inserted, one doubled."""
+    """Some changes a player makes while typing: a line deleted, one inserted, one doubled,
+    a remark added to one (the positions after it are kept: a comment changes nothing)."""
     out = []
     for n in range(1, len(lines), max(1, len(lines) // 5)):
         out.append((n, lines[:n] + lines[n + 1:]))
         out.append((n, [*lines[:n], "# a remark", *lines[n:]]))
         out.append((n, [*lines[:n], lines[n], *lines[n:]]))
+        out.append((n, [*lines[:n], lines[n] + "  # a remark typed", *lines[n + 1:]]))
     return out
 
 
