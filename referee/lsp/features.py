@@ -24,6 +24,11 @@ from referee.lsp.documents import Document, char_index, utf16_column
 from referee.rules import entry_line
 
 SOURCE = "referee"
+MAX_DIAGNOSTICS = 1000
+"""The most problems shown as diagnostics (then one says how many more there are)."""
+MAX_DICE_HINTS = 20
+"""The most problems with dice whose message is given the dice the command rolls (each is
+one replay from the kept position before its line)."""
 MAX_ITEMS = 500
 """The most completion items one answer holds (``isIncomplete`` says when there are more)."""
 
@@ -75,16 +80,23 @@ def diagnostics(document: Document) -> list[lsp.Diagnostic]:
     if report is None:
         return []
     out = []
+    causes: dict[int, Problem] = {}
     for problem in report.problems:
+        if problem.line is not None:
+            causes.setdefault(problem.line, problem)
+    hinted = 0
+    for problem in report.problems[:MAX_DIAGNOSTICS]:
         message = problem.message
         if problem.hint:
             message += f"\n{problem.hint}"
-        dice = _dice_of(document, problem)
-        if dice:
-            message += f"\n{dice}"
+        if str(problem.kind) in _ROLL_HINT and hinted < MAX_DICE_HINTS:
+            hinted += 1
+            dice = _dice_of(document, problem)
+            if dice:
+                message += f"\n{dice}"
         related = None
         if problem.follows is not None:
-            cause = next((p for p in report.problems if p.line == problem.follows), None)
+            cause = causes.get(problem.follows)
             related = [lsp.DiagnosticRelatedInformation(
                 location=lsp.Location(document.uri, _problem_range(document, cause) if cause
                                       else _range(document, problem.follows - 1, 0, 0)),
@@ -100,6 +112,13 @@ def diagnostics(document: Document) -> list[lsp.Diagnostic]:
             source=SOURCE,
             related_information=related,
         ))
+    more = len(report.problems) - MAX_DIAGNOSTICS
+    if more > 0:
+        last = max(0, len(document.lines) - 1)
+        out.append(lsp.Diagnostic(
+            range=_range(document, last, 0, 0), severity=lsp.DiagnosticSeverity.Information,
+            message=f"{more:,} more problems are not shown here; 'referee check' lists them",
+            source=SOURCE))
     return out
 
 
