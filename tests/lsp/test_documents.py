@@ -3,6 +3,12 @@ units, incremental edits, the rules entry a citation opens (issue 33)."""
 
 from __future__ import annotations
 
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import main
 from referee.lsp.documents import Documents, char_index, offset_of, utf16_column
 from referee.rules import entry_line
 
@@ -43,3 +49,13 @@ def test_a_rule_citation_opens_the_row_of_its_section() -> None:
     assert heading.startswith("Phase 3.3")
     assert path.read_text(encoding="utf-8").splitlines()[line].startswith("| Phase 3.3")
     assert entry_line("arnhem44", "no such section") is None
+
+
+def test_without_pygls_the_command_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server is an optional extra: without it, a sentence and exit code 2."""
+    monkeypatch.setitem(sys.modules, "pygls", None)
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
+    monkeypatch.delitem(sys.modules, "referee.lsp.server", raising=False)
+    result = CliRunner().invoke(main, ["lsp"])
+    assert result.exit_code == 2
+    assert "pip install 'market-garden-referee[lsp]'" in result.output

@@ -273,3 +273,17 @@ def test_hostile_documents_get_diagnostics_and_no_read_outside_the_folder(
     found = client.open("untitled:nofolder", header + '[Position "start.pos"]\n')
     assert "no folder" in found[0]["message"]
     client.close("untitled:nofolder")
+
+
+def test_completion_of_a_name_being_typed(client: Client) -> None:
+    """Past the command word, the game's place and unit names for the word typed."""
+    name = "wwiic/opening.log"
+    uri = uri_of(name)
+    text = text_of(name)
+    client.open(uri, text)
+    client.change(uri, 2, (10, 25), (10, 30), "Wy")
+    found = client.at("textDocument/completion", uri, 10, 27)
+    names = [i["label"] for i in found["items"] if i["kind"] == 12]
+    assert "Wyler" in names
+    assert all(n.lower().startswith("wy") for n in names)
+    client.close(uri)
