@@ -144,7 +144,7 @@ def first_steps(header: str, folder: Path | None = None) -> list[str]:
     """What to write after a new log's ``header``, in lines for a player: the first
     decision and some of its answers as log lines, and where the format is documented.
     ``folder``: where the log will lie (its scenario file, if it names one, is there)."""
-    from referee.core.ownscenario import apply_scenario_file
+    from referee.core.parsing import apply_scenario_file
 
     report = replay(apply_scenario_file(parse_log(header, "<new>"), header, folder))
     game = report.game or ""
@@ -211,8 +211,7 @@ def repair_source(path: Path | str) -> tuple[str, str, list[Any], Any]:
     ``RefereeError`` saying why the repaired log still cannot be formatted, or ``None`` for a
     play-by-e-mail log (only a mail client's damage is undone in it, never reformatted)."""
     from referee.core.fmt import format_log
-    from referee.core.ownscenario import apply_scenario_file
-    from referee.core.parsing import apply_position, find_game
+    from referee.core.parsing import apply_position, apply_scenario_file, find_game
     from referee.core.reading import read_bounded
     from referee.core.repair import repair, sealed
     from referee.core.resources import shown

@@ -454,7 +454,7 @@ def completion(shell: str) -> None:
     """
     from referee.completion import script
 
-    click.echo(script(shell))
+    click.echo(script(main, shell))
 
 
 @main.command()
@@ -859,7 +859,9 @@ def status(log: Path, as_json: bool) -> None:
         state = status_of(_table(log))
     except RefereeError as error:
         if as_json:
-            _unreadable_status_json(log, error)
+            _unreadable_json(log, error, title=None, scenario=None, dice=None, players=[],
+                             turn=None, last=None, next=None,
+                             result=envelope.outcome_words(None))
         _refused(error)
     code = state.exit_code
     if as_json:
@@ -873,17 +875,17 @@ def status(log: Path, as_json: bool) -> None:
     sys.exit(code)
 
 
-def _unreadable_status_json(log: Path, error: RefereeError) -> NoReturn:
-    """``status --json`` of a log it cannot use: the envelope all the same, as ``replay``
-    and ``moves`` print one, with the refusal as its problem."""
+def _unreadable_json(log: Path, error: RefereeError, **own: Any) -> NoReturn:
+    """``status --json`` or ``verify --json`` of a log it cannot use: the envelope all the
+    same, as ``replay`` and ``moves`` print one, with the refusal as its problem and the
+    command's own keys (``own``) empty."""
     code = int(getattr(error, "exit_code", 2))
     source = STDIN_SOURCE if str(log) == STDIN else str(log)
     output.print_json(envelope.envelope(
         source=source, game=None, exit_code=code,
         problems=[{"kind": "header" if code == 2 else "protocol", "message": error.message,
                    "text": ""}],
-        title=None, scenario=None, dice=None, players=[], turn=None, last=None, next=None,
-        result=envelope.outcome_words(None),
+        **own,
     ))
     sys.exit(code)
 
@@ -966,6 +968,9 @@ def verify(log: Path, secret_files: tuple[Path, ...], since: Path | None,
         table = _table(log, secret_files) if str(log) == STDIN else None
         verdict = verify_log(log, secret_files, since, table=table)
     except RefereeError as error:
+        if as_json:
+            _unreadable_json(log, error, mode="unknown", complete=False, proved=[],
+                             unchecked=[], next=None)
         _refused(error)
     if as_json:
         output.print_json(output.verdict_json(verdict))

@@ -48,12 +48,11 @@ def complete_bundled(folder: str, incomplete: str) -> list[CompletionItem]:
     return items
 
 
-def script(shell: str, program: str = "referee") -> str:
-    """The completion script of ``shell`` for ``program``, as click writes it."""
-    from referee.cli import main
-
+def script(command: click.Command, shell: str, program: str = "referee") -> str:
+    """The completion script of ``shell`` for ``command`` (the ``referee`` group) called as
+    ``program``, as click writes it."""
     kind = get_completion_class(shell)
     if kind is None:
         raise click.BadParameter(f"completion is written for {', '.join(SHELLS)}")
-    source: Any = kind(main, {}, program, COMPLETE_VARIABLE).source()
+    source: Any = kind(command, {}, program, COMPLETE_VARIABLE).source()
     return str(source)

@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from referee.core.engine import GameInfo
+from referee.core.engine import GameInfo, RollNeed, needs_text
 from referee.core.envelope import (
     ENVELOPE_KEYS,
     envelope,
@@ -287,6 +287,8 @@ def print_report(console: Console, report: Report, *, events: bool = False) -> N
         pending = report.pending()
         if pending is not None:
             console.print(Text(printable(pending["text"]), style="bold yellow"))
+            if pending["dice"]:
+                console.print(Text(printable("  " + dice_line(pending["dice"]))))
             if pending["choices"]:
                 shown = "; ".join(pending["choices"][:20])
                 console.print(Text(printable("  choices: " + shown)))
@@ -341,6 +343,9 @@ def print_status(out: IO[str], status: Status) -> None:
     if status.turn is not None:
         _lines(out, f"Turn:     {status.turn}")
     _lines(out, f"Next:     {step.sentence()}")
+    pending = status.report.pending() if status.report is not None else None
+    if pending is not None and pending["dice"]:
+        _lines(out, "Roll:     " + dice_line(pending["dice"]).removeprefix("roll: "))
     if step.kind == "move" and step.choices:
         shown = list(step.choices)
         if len(shown) > STATUS_CHOICES or step.more:
@@ -465,11 +470,20 @@ def print_games(console: Console, infos: Sequence[GameInfo]) -> None:
     console.print(table)
 
 
+def dice_line(dice: Sequence[Mapping[str, Any]]) -> str:
+    """The pending roll in words (``pending.dice``, as the engine described it): ``roll: 4
+    d10 for 406 at Wyler (strength 4), then 1 d10 per hit for the distribution``."""
+    needs = [RollNeed(d["die"], d["count"], d["for"], d.get("then")) for d in dice]
+    return "roll: " + needs_text(needs)
+
+
 def print_moves(console: Console, pending: Mapping[str, Any] | None) -> None:
     if pending is None:
         console.print("the game is over: nobody moves")
         return
     console.print(Text(printable(pending["text"]), style="bold"))
+    if pending["dice"]:
+        console.print(Text(printable("  " + dice_line(pending["dice"]))))
     for choice in pending["choices"]:
         console.print(Text(printable(f"  {choice}")))
 

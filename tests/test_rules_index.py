@@ -19,8 +19,8 @@ from .cli.schema_check import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
-CHECKED = ["battle-card", "wwiic"]
-"""The games whose coverage documents name their tests in a Tests column."""
+CHECKED = ["battle-card", "wwiic", "koenig-eindhoven", "arnhem44"]
+"""The games whose coverage documents name their tests in a Tests column: all four."""
 
 
 @cache
@@ -57,6 +57,14 @@ def test_every_refereed_section_names_tests_that_exist(game: str) -> None:
     wrong += [f"{s.heading}: `{t}` names no test" for s in index.sections
               for t in s.tests if not resolves(t)]
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("game", CHECKED)
+def test_one_row_per_heading(game: str) -> None:
+    """A heading stands once in its coverage document: a second row of it (one of them
+    stale) is a defect."""
+    headings = [s.heading for s in rules_index(game, ROOT / "docs").sections]
+    assert len(headings) == len(set(headings)), [h for h in headings if headings.count(h) > 1]
 
 
 def test_the_check_has_teeth(tmp_path: Path) -> None:

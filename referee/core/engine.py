@@ -17,7 +17,7 @@ from lark import Tree
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-from referee.core.dice import Dice, Roll
+from referee.core.dice import CUP, Dice, Roll
 
 Side = str
 """A side's id as written before a colon in a log: ``allied``, ``german``, ``referee``."""
@@ -120,6 +120,48 @@ class GameInfo:
     ``us``): a player of the game, answered "not your turn", never "not a side"."""
 
 
+@dataclass(frozen=True)
+class RollNeed:
+    """One batch of dice a roll needs, described before it is rolled.
+
+    ``die`` is the kind (``d6``, ``d10``, or ``cup`` for chits drawn), ``count`` how many,
+    ``for_`` for whom and why in the game's words ("German inf at Zon (2 figures + 2 for the
+    bridge)").  Where more dice follow whose number depends on these faces, ``then`` is the
+    rule for them ("1 d10 per hit for the distribution"): the count of a batch with ``then``
+    is exact, the dice after it follow its rule.  A rule that repeats the same roll says
+    "again" ("2 d10 again while the two dice are equal"): self-play's check
+    (``referee.core.rollcheck``) then accepts the same roll after the described dice.
+    """
+
+    die: str
+    count: int
+    for_: str
+    then: str | None = None
+
+    def __str__(self) -> str:
+        what = (f"{self.count} chit{'s' if self.count != 1 else ''} from the cup"
+                if self.die == CUP else f"{self.count} {self.die}")
+        text = f"{what} for {self.for_}" if self.for_ else what
+        return text + (f", then {self.then}" if self.then else "")
+
+    def to_json(self) -> dict[str, Any]:
+        """``pending.dice[]``: ``die``, ``count``, ``for`` and, where more dice follow, ``then``."""
+        out: dict[str, Any] = {"die": self.die, "count": self.count, "for": self.for_}
+        if self.then:
+            out["then"] = self.then
+        return out
+
+
+def needs_text(needs: Sequence[RollNeed]) -> str:
+    """Rolls described in one sentence: ``4 d10 for 406 at Wyler (strength 4), then ...``."""
+    return "; ".join(str(need) for need in needs)
+
+
+def needs_count(needs: Sequence[RollNeed]) -> int:
+    """How many dice (or chits) the described batches hold, the dice that follow left out."""
+    return sum(need.count for need in needs)
+
+
 S = TypeVar("S")
 C = TypeVar("C")
 
@@ -173,6 +215,17 @@ class Engine(Protocol[S, C]):
 
     def decision(self, state: S) -> str:
         """The open decision in words: ``"attack or defend at Eindhoven, Grave"``."""
+        ...
+
+    def rolls_needed(self, state: S, command: C | None) -> list[RollNeed]:
+        """The dice ``command`` rolls when applied now, described before they are rolled
+        (``[]``: none).  ``None``: the dice of the pending decision, where they do not depend
+        on the answer (a chance step, a fight whichever way it is fought); else ``[]``.
+
+        The first batches are exact; dice whose number depends on earlier faces are the
+        ``then`` rule of the batch they follow.  Used by ``pending.dice``, the text of
+        ``replay``, ``moves`` and ``status``, and the messages about missing or extra dice.
+        """
         ...
 
     def apply(self, state: S, command: C, dice: Dice) -> list[Event]:

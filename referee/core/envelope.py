@@ -88,13 +88,14 @@ def pending_json(report: Report) -> dict[str, Any] | None:
     empty one saying so (never a bare null); ``None`` only when there is no game state."""
     pending = report.pending()
     if pending is not None:
-        return {key: pending[key] for key in ("side", "decision", "text", "choices", "more")}
+        return {key: pending[key] for key in ("side", "decision", "text", "choices", "more",
+                                            "dice")}
     if report.engine is None or report.state is None:
         return None
     outcome = outcome_json(report.outcome()) or {}
     reason = outcome.get("reason") or outcome.get("result") or "it has ended"
     return {"side": None, "decision": "", "text": f"the game is over: {reason}",
-            "choices": [], "more": False}
+            "choices": [], "more": False, "dice": []}
 
 
 def envelope(

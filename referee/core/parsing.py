@@ -89,12 +89,52 @@ def read_log(path: Path, engine: Engine[Any, Any] | None = None) -> ParsedLog:
         return log
     log = parse_log(text, source, engine=engine)
     if engine is None:  # [Scenario "file:NAME"]: read again on that file's board
-        from referee.core.ownscenario import apply_scenario_file
-
         log = apply_scenario_file(log, text, path.parent)
     if "Position" in log.tags and not log.unreadable:
         _read_position(log, path)
     return log
+
+
+def apply_scenario_file(log: ParsedLog, text: str, folder: Path | None,
+                        engine: Any = None) -> ParsedLog:
+    """The log ``log`` (parsed from ``text``) read again on the scenario file its
+    ``[Scenario "file:NAME"]`` names, beside it in ``folder``: with the engine of that file
+    (``log.engine``) and the file's SHA-256 (``log.scenario_sha256``).  A file that cannot be
+    used makes the log unreadable, with one problem per sentence at the tag's line.
+    ``engine``: the log was parsed with the engine of that file already (play by e-mail
+    parses each new text of a game); the file is read again for its SHA-256 only."""
+    from referee.core.errors import Problem, ProblemKind
+    from referee.core.ownscenario import PREFIX, engine_of, file_name, read_scenario_file
+    from referee.core.scenario import ScenarioError
+    from referee.games import engine_for
+
+    name = file_name(log.tags.get("Scenario"))
+    if name is None or log.unreadable:
+        return log
+    line = log.tag_lines.get("Scenario")
+    shown = f'[Scenario "{PREFIX}{name}"]'
+    try:
+        if folder is None:
+            raise ScenarioError([f"a log read from standard input has no folder to find its "
+                                 f"scenario file {name} in; give the log's path instead of '-'"])
+        file = read_scenario_file(folder, name)
+        if engine is not None:
+            log.engine, log.scenario_sha256 = engine, file.sha256
+            return log
+        engine = engine_of(file, engine_for(log.game or ""))
+    except ScenarioError as error:
+        log.unreadable = True
+        log.problems[:0] = [Problem(ProblemKind.HEADER, sentence, line=line, column=1,
+                                    text=shown) for sentence in error.problems]
+        return log
+    except RefereeError as error:
+        log.unreadable = True
+        log.problems.insert(0, error.to_problem(line=line, text=shown))
+        return log
+    again = parse_log(text, log.source, engine=engine)
+    again.engine = engine
+    again.scenario_sha256 = file.sha256
+    return again
 
 
 def _read_position(log: ParsedLog, path: Path) -> None:

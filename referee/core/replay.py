@@ -15,6 +15,7 @@ from itertools import islice
 from typing import Any, Protocol
 
 from referee.core.dice import (
+    CUP,
     CURRENT_DICE_VERSION,
     DICE_VERSIONS,
     DiceStream,
@@ -22,7 +23,7 @@ from referee.core.dice import (
     FaceSource,
     Roll,
 )
-from referee.core.engine import REFEREE, Engine, Event
+from referee.core.engine import REFEREE, Engine, Event, RollNeed, needs_count, needs_text
 from referee.core.errors import (
     UNREADABLE_KINDS,
     DiceExtra,
@@ -40,6 +41,7 @@ from referee.core.errors import (
 from referee.core.log import (
     ActionLine,
     CommandItem,
+    DiceRecord,
     Entry,
     Expectation,
     ParsedLog,
@@ -117,6 +119,7 @@ class Report:
             "text": f"awaiting {side_title(side)}: {self.engine.decision(self.state)}",
             "choices": [str(c) for c in listed[:MAX_CHOICES]],
             "more": len(listed) > MAX_CHOICES,
+            "dice": [need.to_json() for need in self.engine.rolls_needed(self.state, None)],
         }
 
     def outcome(self) -> dict[str, Any] | None:
@@ -529,12 +532,19 @@ class Replayer:
             purpose=f"'{command}'",
         )
         self._json = None
+        # The roll described before it is rolled, for the messages about dice (a tabletop
+        # line, or one that records its dice); a seeded line without a record asks nothing.
+        needs = (self.engine.rolls_needed(self.report.state, command)
+                 if at.stream is None or record is not None else None)
         try:
             events = self.engine.apply(self.report.state, command, tray)
         except (DiceMissing, DiceFaceError) as error:
-            self._judge_without_dice(command)
+            self._judge_without_dice(command)  # illegal whatever the dice: that refusal
             if error.column is None and record is not None:
                 error.column = record.column  # the caret at the dice written
+            if isinstance(error, DiceMissing) and needs:
+                raise DiceMissing(_missing_text(command, needs, record),
+                                  column=error.column) from None
             raise
         self.dice.rolled(line, tray.rolls)
         drawn = tray.position - at.start
@@ -545,8 +555,12 @@ class Replayer:
         if record is not None:
             rolled = len(tray.faces)
             verb, die = ("drew", "chit") if record.chits else ("rolled", "die")
+            needed = f"'{command}' needs {needs_text(needs)}; " if needs else (
+                f"'{command}' rolls no dice; " if needs is not None and not rolled else "")
             if tray.unused:
                 raise DiceExtra(
+                    f"{needed}{record.count} {record.noun} recorded, {tray.unused} too many "
+                    f"(the rules {verb} {rolled})" if needed else
                     f"{record.count} {record.noun} recorded for '{command}', but the rules "
                     f"{verb} {rolled}{_breakdown(tray.rolls)}",
                     column=face_column(text, record.column, record.count - tray.unused),
@@ -554,8 +568,8 @@ class Replayer:
             if at.stream is not None and record.count < rolled:
                 self._problem(Problem(
                     ProblemKind.DICE_MISSING,
-                    f"{record.count} {record.noun} recorded for '{command}', but the rules "
-                    f"{verb} {rolled}: {' '.join(map(str, tray.faces))}",
+                    f"{needed}{record.count} {record.noun} recorded for '{command}', but the "
+                    f"rules {verb} {rolled}: {' '.join(map(str, tray.faces))}",
                     line=number, column=record.column, text=text,
                 ))
             for n, recorded, rolled_face in tray.mismatches:
@@ -802,6 +816,26 @@ _FOLLOW_KINDS = frozenset({
 turn, which step, what the state is): while a skipped line's decision is still open, they
 are what its absence causes.  An illegal move, an unknown name, a die too many or changed is
 a mistake of its own: the rules judged that very command at the step the log wrote it for."""
+
+
+def _missing_text(command: Any, needs: Sequence[RollNeed], record: DiceRecord | None) -> str:
+    """The dice a tabletop line lacks, as the engine describes them: ``'attack 406 Wyler'
+    needs 4 d10 for 406 at Wyler (strength 4); 3 dice recorded, 1 short``."""
+    needed = f"'{command}' needs {needs_text(needs)}"
+    first = needs[0]
+    chits = first.die == CUP
+    if record is None:
+        example = (f"{{{CUP}: NAME}}" if chits
+                   else "{" + first.die + ": " + " ".join(["4"] * min(first.count, 6)) + "}")
+        what = "no draw" if chits else "no dice"
+        return (f"{needed}; the log has no [Seed] tag and this line records {what}; write "
+                f"{'the chit drawn' if chits else 'the dice rolled'} at the table (for example "
+                f"{example}) or give a seed (--seed)")
+    count = needs_count(needs)
+    short = (f", {count - record.count} short" if count > record.count
+             else ", too few for the dice that follow")
+    noun = "die" if record.count == 1 and not record.chits else record.noun
+    return f"{needed}; {record.count} {noun} recorded{short}"
 
 
 _CITES_RULE = re.compile(r"\b\d+\.\d+\)$")

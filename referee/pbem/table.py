@@ -14,8 +14,14 @@ from referee.core.engine import REFEREE, Engine
 from referee.core.errors import Problem, ProblemKind, RefereeError
 from referee.core.files import LockHeld, locked
 from referee.core.log import ParsedLog
-from referee.core.ownscenario import apply_scenario_file, folder_of
-from referee.core.parsing import MAX_BYTES, apply_position, decode_log, parse_log
+from referee.core.ownscenario import folder_of
+from referee.core.parsing import (
+    MAX_BYTES,
+    apply_position,
+    apply_scenario_file,
+    decode_log,
+    parse_log,
+)
 from referee.core.reading import read_bounded
 from referee.core.replay import MAX_CHOICES, Replayer, Report
 from referee.pbem.chain import Plan, code_of, plan_of

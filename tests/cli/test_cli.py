@@ -235,7 +235,8 @@ def test_face_out_of_range_breaks_the_rules(tmp_path: Path) -> None:
 def test_too_few_and_too_many_dice(tmp_path: Path) -> None:
     few = write(tmp_path, '[Game "battle-card"]\nairdrop {d6: 1 2}\n', "few.log")
     code, out = run("check", few)
-    assert code == 1 and "more dice than the 2 recorded" in out
+    assert code == 1 and "'airdrop' needs 3 d6 for the airborne landing" in out
+    assert "2 dice recorded, 1 short" in out
     many = write(tmp_path, '[Game "battle-card"]\nairdrop {d6: 1 2 3 4}\n', "many.log")
     code, out = run("check", many)
     assert code == 1 and "4 dice recorded" in out

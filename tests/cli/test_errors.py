@@ -84,9 +84,13 @@ allied: activate 21G/5G Waalre->Geldorp, 32G Waalre->Geldorp
 allied: attack Geldorp {d10: 1 1 1 1 | 1 1 1 1 1 1 | 10 10}
 """
     report = replay_text(text)
-    assert [p.message for p in report.problems] == [
-        "12 dice recorded for 'attack Geldorp', but the rules rolled 11: 4 for 21G/5G at "
-        "Geldorp, 6 for 32G at Geldorp, 1 for 59 at Geldorp."]
+    (message,) = [p.message for p in report.problems]
+    # The roll as described before it is rolled (issue 28): one batch a unit, then the count.
+    assert message.startswith("'attack Geldorp' needs 4 d10 for 21G/5G attacking at Geldorp "
+                              "(strength 4, one die per strength point: 7.1)")
+    assert "; 6 d10 for 32G attacking at Geldorp (strength 6" in message
+    assert "; 1 d10 for 59 defending at Geldorp (strength 1" in message
+    assert message.endswith("; 12 dice recorded, 1 too many (the rules rolled 11).")
 
 
 def test_7_1_armor_in_rough_terrain_says_why_it_rolls_two() -> None:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from referee.cli import main
 
 from ..conftest import LOGS
-from .schema_check import SCHEMAS, validate
+from .schema_check import SCHEMAS, errors, load, validate
 
 BATTLE = LOGS / "battle-card"
 WWIIC = LOGS / "wwiic"
@@ -91,6 +91,7 @@ def test_pending_and_outcome_are_the_same_objects_everywhere() -> None:
 def test_a_finished_game_has_an_empty_pending_and_the_outcome() -> None:
     _, data = run_json("replay", str(BATTLE / "win.log"))
     assert data["pending"] == {"side": None, "decision": "", "choices": [], "more": False,
+                               "dice": [],
                                "text": "the game is over: 30th Corps reached Arnhem"}
     assert data["outcome"]["over"] is True and data["outcome"]["winner"] == "allied"
 
@@ -138,12 +139,42 @@ def test_simulate_is_an_envelope() -> None:
     assert data["schema"] == "referee/1" and data["games"] == 3
 
 
-def test_status_of_an_unreadable_log_prints_an_envelope(tmp_path: Path) -> None:
-    """Issue 32: `status --json` on a missing file printed nothing on stdout, where
-    `replay` and `moves` print an envelope: one behaviour."""
+@pytest.mark.parametrize("command", ["status", "verify"])
+def test_an_unreadable_log_prints_an_envelope(command: str, tmp_path: Path) -> None:
+    """Issue 32: `status --json` (and `verify --json`) on a missing file printed nothing on
+    stdout, where `replay` and `moves` print an envelope: one behaviour."""
     for log in (str(tmp_path / "missing.log"), "-"):
-        result = CliRunner().invoke(main, ["status", log, "--json"], input="garbage [\n")
+        result = CliRunner().invoke(main, [command, log, "--json"], input="garbage [\n")
         data = json.loads(result.stdout)
-        conforms(data, "status.json")
+        conforms(data, f"{command}.json")
         assert result.exit_code == data["exit_code"] == 2
         assert data["state"] is None and data["problems"][0]["message"]
+
+
+PENDING_ROLLS = {
+    # a log of each game whose last line leaves a roll pending (issue 28: pending.dice)
+    "battle-card": '[Game "battle-card"]\n',
+    "wwiic": '[Game "wwiic"]\nsetup: clear; turn 6; weather clear; phase weather\n',
+    "koenig-eindhoven": '[Game "koenig-eindhoven"]\nturn 1\n',
+    "arnhem44": "".join((LOGS / "arnhem44" / "tabletop.log").read_text(encoding="utf-8")
+                        .splitlines(True)[:68]),
+}
+
+
+@pytest.mark.parametrize("game", sorted(PENDING_ROLLS))
+@pytest.mark.parametrize("command", ["replay", "moves"])
+def test_pending_dice_keep_their_schema_in_every_game(
+    command: str, game: str, tmp_path: Path
+) -> None:
+    """pending.dice: one {die, count, for[, then]} a batch, published in envelope.json."""
+    log = tmp_path / f"{game}.log"
+    log.write_text(PENDING_ROLLS[game], encoding="utf-8")
+    _, data = run_json(command, str(log))
+    conforms(data, f"{command}.json")
+    dice = data["pending"]["dice"]
+    assert dice and all(need["count"] >= 1 and need["for"] for need in dice)
+    data["pending"]["dice"][0]["count"] = "four"
+    assert validate(data, f"{command}.json")
+    envelope = load("envelope.json")
+    found = errors(data["pending"], envelope["$defs"]["pending"], envelope, "$.pending")
+    assert any(problem.startswith("$.pending.dice[0].count") for problem in found)

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import pytest
 
 from referee.core.dice import DiceStream, DiceTray, Roll, record_text
-from referee.core.engine import REFEREE, Event, GameInfo
+from referee.core.engine import REFEREE, Event, GameInfo, RollNeed
 from referee.core.errors import DiceFaceError, DiceMissing, ProblemKind
 from referee.core.log import ActionLine, CommandItem, DiceRecord, ParsedLog
 from referee.core.replay import replay
@@ -134,6 +134,11 @@ class CupGame:
 
     def decision(self, state: CupState) -> str:
         return "the draw"
+
+    def rolls_needed(self, state: CupState, command: Draw | None) -> list[RollNeed]:
+        if len(state.drawn) >= 2:
+            return []
+        return [RollNeed("cup", 1, "command cup", then="1 d10 per place of the chit in the cup")]
 
     def apply(self, state: CupState, command: Draw, dice: Any) -> list[Event]:
         chit = dice.draw(CUP, "command cup")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.core.dice import Dice
-from referee.core.engine import REFEREE, Event, GameInfo
+from referee.core.engine import REFEREE, Event, GameInfo, RollNeed
 from referee.core.errors import IllegalMove
 from referee.core.log import ActionLine, CommandItem, DiceRecord, Expectation, ParsedLog
 from referee.core.replay import replay
@@ -59,6 +59,11 @@ class Relay:
 
     def decision(self, state: State) -> str:
         return {"a": "go", "b": "acknowledge", "roll": "the roll"}[state.phase]
+
+    def rolls_needed(self, state: State, command: Cmd | None) -> list[RollNeed]:
+        if state.phase != "roll" or (command is not None and str(command) != "roll"):
+            return []
+        return [RollNeed("d6", 1, "the roll")]
 
     def apply(self, state: State, command: Cmd, dice: Dice) -> list[Event]:
         if str(command) not in [str(c) for c in self.legal(state)]:

@@ -132,13 +132,19 @@ def _v1_secrets(name: str) -> list[str]:
 def test_a_v1_log_verifies_as_it_did(name: str) -> None:
     """The v1 logs in tests/pbem/data/v1 were made by 'referee play' before protocol v2
     (commit bf1993b), and their 'verify --json' kept beside them: the verdict is unchanged,
-    word for word."""
+    word for word: every key but the position the log reaches (``state``, ``pending``,
+    ``outcome``), which follows the rules as they are refereed now (issue 25's rulings
+    changed Arnhem '44's bridge control, issue 26's the Eindhoven Bridge state, issue 28
+    added ``pending.dice``): the dice, seals and findings are the protocol's."""
     assert '[Pbem "v1"]' in (DATA / f"{name}.log").read_text()
     ran = run("verify", DATA / f"{name}.log", *_v1_secrets(name), "--json")
     then = json.loads((DATA / f"{name}.verify.json").read_text())
     now = json.loads(ran.out)
     now["source"] = then["source"]
-    assert now == then
+    position = ("state", "pending", "outcome")
+    assert {k: v for k, v in now.items() if k not in position} == {
+        k: v for k, v in then.items() if k not in position}
+    assert (now["state"] is None) == (then["state"] is None)
     assert ran.code == 0 and now["findings"] == []
 
 

@@ -66,11 +66,24 @@ def _german_at(state: AState, sector: str) -> bool:
     return any(side_of(g) != ALLIED for g, _ in state.units.get(sector, Counter()))
 
 
-def pending(state: AState) -> list[Bailey]:
-    """Bridges whose assembly step this round is still to come, in the order they were
-    started ("He goes through the steps bridge after bridge")."""
+def _to_work(state: AState) -> list[Bailey]:
+    """Bridges under construction whose assembly step this round has not been dealt with, in
+    the order they were started ("He goes through the steps bridge after bridge")."""
     return [b for b in state.baileys
             if b.points > 0 and b.started < state.round and b.worked < state.round]
+
+
+def blocked(state: AState, bridge: Bailey) -> list[str]:
+    """The ends of the construction site that hold enemy troops (The Assembly of a Bridge:
+    "He can only continue the assembly on the condition that no enemy troops are present at
+    either side of the construction site")."""
+    return [s for s in (bridge.a, bridge.b) if _german_at(state, s)]
+
+
+def pending(state: AState) -> list[Bailey]:
+    """Bridges whose assembly roll this round is still to come: those of ``_to_work`` with no
+    enemy troops at either side (a blocked bridge gets no roll; its markers stay)."""
+    return [b for b in _to_work(state) if not blocked(state, b)]
 
 
 def free_squares(state: AState) -> int:
@@ -88,9 +101,8 @@ def site_problem(board: Board, state: AState, start: str, across: str) -> str | 
     if link is None or link.kind == "plain":
         return (f"{start} and {across} are not separated by a waterway: a Bailey bridge goes "
                 "across a river, canal or stream from one sector to another")
-    if link.bridge is not None and link.bridge not in state.destroyed:
-        return (f"the {board.bridges[link.bridge].name} already crosses the {link.water} "
-                f"between {start} and {across}")
+    # A Small Bailey Bridge: "It's not necessary to build a Bailey bridge next to a destroyed
+    # bridge. It can be placed anywhere on the map": beside an intact bridge too (B2).
     if bailey_between(state, start, across) is not None:
         return f"a Bailey bridge already crosses the {link.water} between {start} and {across}"
     for sector in (start, across):
@@ -193,6 +205,8 @@ def build(board: Board, state: AState, dice: Dice, command: Build) -> list[Event
     bridge = due[0]
     if command.bridge.casefold() != bridge.id.casefold():
         named = [b for b in state.baileys if b.id.casefold() == command.bridge.casefold()]
+        if named and named[0] in _to_work(state) and blocked(state, named[0]):
+            raise IllegalMove(ASSEMBLY, _halted(state, named[0]))
         if named and named[0].started == state.round:
             raise IllegalMove(RULE, f"no work on {named[0].id} this round: the Allied player "
                               "cannot work on a bridge the same turn he started the "
@@ -214,6 +228,13 @@ def build(board: Board, state: AState, dice: Dice, command: Build) -> list[Event
         text += f"; {bridge.id} {bridge.a}->{bridge.b} is finished and open to all units"
     return [Event("build", text, {"bailey": bridge.id, "face": face, "points": bridge.points,
                                   "open": bridge.points == 0})]
+
+
+def _halted(state: AState, bridge: Bailey) -> str:
+    return (f"no assembly roll for {bridge.id}: enemy troops are at "
+            f"{' and '.join(blocked(state, bridge))}; he can only continue the assembly when no "
+            "enemy troops are present at either side of the construction site (its markers "
+            "stay)")
 
 
 def starts(board: Board, state: AState) -> list[StartBailey]:
@@ -262,13 +283,13 @@ def open_phase(board: Board, state: AState, events: list[Event]) -> bool:
 def advance(board: Board, state: AState, events: list[Event]) -> bool:
     """Pass over bridges with enemy troops at either side (no work this round); True while a
     roll or a decision waits, False when the phase is over."""
-    for bridge in pending(state):
-        blocked = [s for s in (bridge.a, bridge.b) if _german_at(state, s)]
-        if not blocked:
+    for bridge in _to_work(state):
+        enemy = blocked(state, bridge)
+        if not enemy:
             return True
         bridge.worked = state.round
         events.append(Event("build-halted", f"no work on {bridge.id} this round: enemy troops "
-                            f"at {' and '.join(blocked)} (The Assembly of a Bridge)",
+                            f"at {' and '.join(enemy)} (The Assembly of a Bridge)",
                             {"bailey": bridge.id}))
     if starts(board, state):
         return True
@@ -291,6 +312,9 @@ def act(board: Board, state: AState, command: Command, dice: Dice) -> tuple[list
         events = start(board, state, command)
         return events, advance(board, state, events)
     if isinstance(command, Build):
+        named = [b for b in _to_work(state) if b.id.casefold() == command.bridge.casefold()]
+        if named and blocked(state, named[0]):
+            raise IllegalMove(ASSEMBLY, _halted(state, named[0]))
         raise IllegalMove(ASSEMBLY, f"no assembly roll waits: {command.bridge} is not under "
                           "construction, was started this round (the material has to be "
                           "transported first) or has had its roll")

@@ -125,9 +125,6 @@ def check_bailey(board: Board, state: AState) -> list[str]:
         if border in seen:
             out.append(f"two Bailey bridges between {bridge.a} and {bridge.b}")
         seen.add(border)
-        link = board.links[bridge.a].get(bridge.b)
-        if link is not None and link.bridge is not None and link.bridge not in state.destroyed:
-            out.append(f"{bridge.id} crosses where the {link.bridge} stands intact")
         if bridge.started > state.round:
             out.append(f"{bridge.id} is started after the current round")
     return out

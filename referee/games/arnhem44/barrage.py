@@ -52,6 +52,7 @@ from referee.games.arnhem44.fire import counts_text, expand, outcome_of
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
 from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import AState
+from referee.games.arnhem44.supply import hq_status, penalty
 
 PHASE = "Phase 1"
 THREE = "Veterans/3"
@@ -64,10 +65,11 @@ RANGE = 2
 
 
 def barrage_dice(board: Board, state: AState, key: Key) -> int:
-    """Dice one artillery unit rolls in the barrage: its long-range firepower (6).  The supply
-    penalties of the airborne groups (Phase 2.3: "artillery rolls 5 D10 instead of 6") belong
-    to the supply rules and are subtracted here once those rules keep the HQ status."""
-    return board.fp["art"]
+    """Dice one artillery unit rolls in the barrage: its long-range firepower (6) less its HQ's
+    supply penalty (Phase 2.3: "artillery rolls 5 D10 instead of 6 in the barrage fire phase"
+    when the HQ has distributed its last token; "If HQ cannot provide any supplies at all, the
+    HQ card is flipped over: each unit of the group now suffers a minus 2 D10 penalty": 4)."""
+    return max(0, board.fp["art"] - penalty(state, key))
 
 
 def three(state: AState) -> bool:
@@ -230,7 +232,20 @@ def _pass_three(state: AState, side: str, player: str) -> None:
         state.barrage_turn = None
 
 
-def _check(board: Board, state: AState, side: str, command: Barrage) -> tuple[
+def from_disputed(state: AState, command: Barrage) -> None:
+    """Artillery in Disputed Sectors or Enemy Territory: "Artillery in disputed sectors cannot
+    give barrage fire".  A barrage out of such a sector is refused with that rule first,
+    whatever the phase (when no battery could fire, phase 1 is over by itself: the rule the
+    player broke is the disputed sector's, not the sequence of play's)."""
+    for groups, source, _ in command.shots:
+        for (group, _), _ in groups:
+            if enemies(state, source, side_of(group)):
+                raise IllegalMove(IN_DISPUTED, f"{source} is disputed: artillery in disputed "
+                                  "sectors cannot give barrage fire (it functions as an "
+                                  "anti-tank weapon)")
+
+
+def check_shots(board: Board, state: AState, side: str, command: Barrage) -> tuple[
         str, list[tuple[list[Key], str]]]:
     """The battery's sector and, per shot, the firing figures one by one and the target."""
     sources = [a for _, a, _ in command.shots]
@@ -291,7 +306,7 @@ def _figures(state: AState, side: str, source: str, groups: Groups) -> list[tupl
 def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Barrage,
                  events: list[Event]) -> None:
     """One battery's barrage (checked first, so an illegal command rolls nothing)."""
-    source, shots = _check(board, state, side, command)
+    source, shots = check_shots(board, state, side, command)
     player = firer(board, state, side)
     joker = jokers.Joker(state, side, dice, command.joker, player)
     name = side_title(player)
@@ -301,7 +316,9 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
         number = board.number(target, "art")
         faces: list[int] = []
         for key in figures:
-            n = barrage_dice(board, state, key) + (1 if disputed else 0)
+            plain = barrage_dice(board, state, key)
+            state.barrage_rolls.append((key[0], hq_status(state, key[0]), plain))
+            n = plain + (1 if disputed else 0)
             faces += dice.roll(10, n, f"{name} barrage {source}->{target}: {key_text(key)} "
                                f"hits (<= {number})", low=0)
         rolled.append(faces)

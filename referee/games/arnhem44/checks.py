@@ -18,30 +18,54 @@ from referee.games.arnhem44.board import SIDES, Board
 from referee.games.arnhem44.damage import problems as damage_problems
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US
 from referee.games.arnhem44.state import AState
-from referee.games.arnhem44.victory import destroyed, points, standing
+from referee.games.arnhem44.victory import contested, destroyed, points, standing
 
 SUPPLY_TOKENS = 29
 """The Game Board and Game Components: "29 supply tokens"."""
 
 
 def bridge_points(board: Board, state: AState) -> list[str]:
-    """The points of both sides add up to 100 less the value of the destroyed bridges
-    (Winning the Game: "At the start of the game the total value of the bridges represents 100
-    points"), and every standing bridge has a controller."""
+    """The points of both sides add up to 100 less the value of the destroyed bridges and of
+    the bridges held by neither side (Winning the Game: "At the start of the game the total
+    value of the bridges represents 100 points"; Waterways: control only while both ends are
+    free of enemy troops), and every standing bridge has an owner (reading A6)."""
     out: list[str] = []
     bridges = board.bridges
     total = sum(b.value for b in bridges.values())
     lost = destroyed(state)
     gone = sum(bridges[b].value for b in lost if b in bridges)
+    open_ = sum(bridges[b].value for b in contested(board, state))
     held = points(board, state)
-    if sum(held.values()) != total - gone:
-        out.append(f"bridge points {held} do not add up to {total} less {gone} destroyed")
+    if sum(held.values()) != total - gone - open_:
+        out.append(f"bridge points {held} do not add up to {total} less {gone} destroyed and "
+                   f"{open_} held by neither side")
     control = state.control
     for bridge in standing(board, state):
         if control.get(bridge) not in SIDES:
             out.append(f"the standing bridge {bridge} has no controller")
     if not lost <= bridges.keys():
         out.append("an unknown bridge is destroyed")
+    return out
+
+
+BARRAGE_DICE = {"full": 6, "short": 5, "flipped": 4}
+"""Phase 2.3 / Artillery (as a Long Range Weapon): a battery's unit rolls 6 white D10 in phase
+1; "artillery rolls 5 D10 instead of 6 in the barrage fire phase" once its HQ has distributed
+its last token; the flipped card's "minus 2 D10 penalty" leaves 4.  Written out here, apart
+from the penalty the engine uses, so that the invariant checks the engine against the text."""
+
+
+def barrage_supply(state: AState) -> list[str]:
+    """Every figure that fired in the last command's barrage rolled the dice its HQ's supply
+    allows (``state.barrage_rolls``: the status its card showed when it fired)."""
+    out: list[str] = []
+    for group, status, n in state.barrage_rolls:
+        want = BARRAGE_DICE.get(status)
+        if want is None:
+            out.append(f"artillery of {group} fired with an unknown HQ status {status!r}")
+        elif n != want:
+            out.append(f"artillery of {group} rolled {n} d10 in the barrage with its HQ {status} "
+                       f"(Phase 2.3: {want})")
     return out
 
 
@@ -78,4 +102,4 @@ def turn(state: AState) -> list[str]:
 
 def game_invariants(board: Board, state: AState) -> list[str]:
     return (bridge_points(board, state) + tokens_conserved(state) + turn(state)
-            + damage_problems(board, state))
+            + damage_problems(board, state) + barrage_supply(state))

@@ -33,7 +33,7 @@ def disputed(board: Board, state: AState) -> list[str]:
             and friends(state, s, ALLIED) and friends(state, s, GERMAN)]
 
 
-def _bonus(state: AState, key: Key) -> int:
+def combat_dice_change(state: AState, key: Key) -> int:
     """The 1st Round: Allied airborne units +1 d10 in phase 4.2 of round 1; Phase 2.3: - 1 or
     - 2 D10 for a unit whose HQ has no supplies."""
     first = 1 if state.round == 1 and state.phase == "4.2" and key[0] in AIRBORNE else 0
@@ -48,7 +48,7 @@ def combat(board: Board, state: AState, dice: Dice, sector: str,
     sides = {side: {k: n for k, n in here.items() if side_of(k[0]) == side}
              for side in (ALLIED, GERMAN)}
     figures = {side: expand(sides[side]) for side in sides}
-    shooters = {side: [Shooter(k, board.combat_fp(k) + _bonus(state, k),
+    shooters = {side: [Shooter(k, board.combat_fp(k) + combat_dice_change(state, k),
                                board.number(sector, k[1])) for k in figures[side]]
                 for side in sides}
     cards = combat_jokers(state, dice, sector, joker_players, shooters, figures)
@@ -116,11 +116,15 @@ def destinations(board: Board, state: AState, sector: str, side: str) -> list[st
     def homeward(s: str) -> bool:
         return board.xy[s][1] < own_y if side == ALLIED else board.xy[s][1] > own_y
 
-    # towards friendly troops; away from the enemy; the Allies south, the Germans north
+    # RoE/Withdrawal: "The list beneath is to be followed until the first item is met that can
+    # be performed": towards friendly troops; away from the enemy; the Allies south, the
+    # Germans north.  The first item some legal sector meets decides, and the later items are
+    # not read; among its sectors (or, when no item can be performed, among all the legal
+    # ones) the last item applies: "a sector selected by the strongest" (reading A15).
     for test in (has_friends, away, homeward):
         kept = [s for s in legal if test(s)]
         if kept:
-            legal = kept
+            return kept
     return legal
 
 

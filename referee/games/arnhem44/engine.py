@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from lark import Tree
 
 from referee.core.dice import Dice
-from referee.core.engine import REFEREE, Event, GameInfo, Side
+from referee.core.engine import REFEREE, Event, GameInfo, RollNeed, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.arnhem44 import (
@@ -72,7 +72,7 @@ from referee.games.arnhem44.position import (
     place,
     position_lines,
 )
-from referee.games.arnhem44.report import invariants, state_json, update_control
+from referee.games.arnhem44.report import invariants, judge_control, state_json
 from referee.games.arnhem44.sequence import (
     after_barrage,
     after_combat,
@@ -307,21 +307,31 @@ class Arnhem44Engine:
 
     # -- applying -----------------------------------------------------------------------------
 
+    def rolls_needed(self, state: AState, command: Command | None) -> list[RollNeed]:
+        from referee.games.arnhem44.dice_needed import rolls_needed
+
+        return rolls_needed(self, state, command)
+
     def apply(self, state: AState, command: Command, dice: Dice) -> list[Event]:
         if state.phase == OVER:
             reason = (state.result or {}).get("reason", "the game has ended")
             raise GameOver(f"the game is over: {reason}")
         work = state.copy()
+        if work.barrage_rolls:
+            work.barrage_rolls = []  # the record is of one command's barrage (checks.py)
         part = state.part if state.phase == "4.1" else None  # Veterans/3: the movement parts
         before = turns.others(work) if part else None
         events = self._dispatch(work, command, dice)
         if before is not None:
             turns.check_own(before, work, part)
         events += supply.update_contact(work)
+        veterans.update_nijmegen(self.board, work)
         events += ferries.update(self.board, work)
-        for bridge, side in update_control(self.board, work):
-            events.append(Event("control", f"{side.capitalize()} controls {bridge}",
-                                {"bridge": bridge, "control": side}))
+        if state.phase not in (SETUP_GERMAN, SETUP_ALLIED):
+            # Waterways: "At the start of the game the German player controls all of the 13
+            # bridges; the German player always starts with the complete 100 points": the
+            # set-up (both sides') is before the start and judges no bridge.
+            events += judge_control(self.board, state, work)
         victory.check_end(self.board, work, events)
         state.take(work)
         return events
@@ -335,6 +345,8 @@ class Arnhem44Engine:
                 raise IllegalMove("Winning", "a player resigns at one of his own decisions")
             return victory.resign(board, work, veterans.side_for(side))
         events: list[Event] = []
+        if isinstance(command, Barrage) and phase != "1":
+            barrage.from_disputed(work, command)  # Artillery in Disputed Sectors: any phase
         if isinstance(command, (Initiative, Barrage, NoBarrage)) and phase != "1":
             # The 1st Round: "there's NO barrage fire the first round" - said in round 1 only
             first = " (there is no phase 1 in the first round)" if work.round == 1 else ""

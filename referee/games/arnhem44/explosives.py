@@ -181,14 +181,18 @@ NEXT = {"3.1-german": "3.1-allied", "3.1-allied": "3.2", "3.2": "3.3", "3.3": DO
 NOTHING = {"3.1-german": "no crate (left) to try at a bridge with a German unit",
            "3.1-allied": "no crate (left) to try at a bridge with an Allied unit",
            "3.2": "no crate (left) to try at a bridge with a German unit",
-           "3.3": "no crate in stock, or no German unit at a bridge that may take one"}
+           "3.3": "no crate in stock to exchange, and none that a bridge with a German unit "
+                  "may take"}
 
 
 def advance(board: Board, state: AState, events: list[Event]) -> None:
     """Go on through the steps that have nothing to decide; stop at a decision or after 3.3
-    (phase ``DONE``)."""
+    (phase ``DONE``).  Phase 3.3 is a decision while a crate may be rigged or exchanged."""
     while state.phase in EXPLOSIVES and state.explosives.attempt is None:
-        if actions(board, state):
+        if actions(board, state) or (state.phase == "3.3" and swaps(state)):
+            # Explosives in General: the exchange of a 7, 6 or 5 for a 4 is his "at ANY
+            # time": phase 3.3 waits for the German while one is possible
+            # (it may make a rig under a major bridge possible).
             events.append(Event("phase", TITLES[state.phase], {"phase": state.phase}))
             return
         events.append(Event("phase", f"{TITLES[state.phase]}: {NOTHING[state.phase]}",

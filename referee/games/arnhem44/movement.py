@@ -53,7 +53,10 @@ def crossing(board: Board, state: AState, here: str, there: str, kind: str, side
     if link.bridge is not None and link.bridge not in state.destroyed:
         return 1, False, 2  # "Crossing a bridge is free"; the defender gets +2 d10
     if link.ferry is not None and side == "german" and usable(state, link.ferry):
-        return 1, False, 2  # "Using the ferry is free" (German only, Ferry)
+        # "Using the ferry is free" (German only, Ferry).  Crossing Waterways gives the +2 d10
+        # to a defender "Crossing a bridge" only; a ferry is "Crossing a waterway without a
+        # bridge": +3 d10 by day, +1 at night (reading in docs/arnhem44-interpretations.md).
+        return 1, False, (1 if state.night else 3)
     water = link.water or "the waterway"
     if link.ferry is not None and (link.kind == "stream" or kind != "inf"):
         raise IllegalMove("Ferry", f"the {link.ferry} marker was removed at the end of the round "
@@ -344,7 +347,12 @@ def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> lis
             bonus = max(bonus, extra)
     _bridges_crossed(board, state, dice, [(start, dest)] * total, f"fall back from {start}")
     e = enemies(state, start, side)
-    s_value = e + total
+    # Fall Back: "F = the TOTAL number of units that Fall back": the units of every fall back
+    # out of this sector this phase, this one's included, so that writing them on several
+    # lines never lowers S (reading in docs/arnhem44-interpretations.md, Move/FallBack).
+    f = state.fallen_back.get(start, 0) + total
+    state.fallen_back[start] = f
+    s_value = e + f
     listed = expand(dict(figures))
     rollers = [k for k in listed if (k[1] != "inf") == state.night]
     unseen: list[Key] = [k for k in listed if k[1] == "inf"] if state.night else []
@@ -358,11 +366,11 @@ def fall_back(board: Board, state: AState, dice: Dice, command: FallBack) -> lis
                           "the joker would counter nothing, so it is kept")
     joker = Joker(state, side, dice, command.joker)
     if rollers:
-        label = f"spotting at {start} (S = {e} + {total} = {s_value}; higher escapes)"
+        label = f"spotting at {start} (S = {e} + {f} = {s_value}; higher escapes)"
         faces = joker(dice.roll(10, len(rollers), label, low=0), label)
         for key, face in zip(rollers, faces, strict=True):
             (unseen if face > s_value else spotted).append(key)
-        words.append(f"spotting: S = E {e} + F {total} = {s_value}; "
+        words.append(f"spotting: S = E {e} + F {f} = {s_value}; "
                      f"{len(unseen)} unseen, {len(spotted)} spotted")
     elif state.night:
         words.append(f"at night infantry falls back unseen (S = {s_value})")

@@ -119,10 +119,21 @@ def may_destroy(board: Board, state: AState, bridge: str, how: str) -> None:
         raise IllegalMove("Veterans/1", f"the Arnhem bridge cannot be destroyed before round "
                           f"{board.rounds} (option arnhem-bridge-order)")
     if bridge == NIJMEGEN and how == "blow" and has(state, NIJMEGEN_BRIDGE) \
-            and state.round <= NIJMEGEN_FREE_AFTER and not tanks_at_nijmegen(board, state):
+            and state.round <= NIJMEGEN_FREE_AFTER and not state.nijmegen_reached \
+            and not tanks_at_nijmegen(board, state):
         raise IllegalMove("Veterans/2", "the Nijmegen bridge cannot be blown before Allied "
                           "tanks reach its south end or a sector next to it, until round "
                           f"{NIJMEGEN_FREE_AFTER} is over (option nijmegen-bridge-order)")
+
+
+def update_nijmegen(board: Board, state: AState) -> None:
+    """After every command (Veterans/2): once the first Allied tanks have reached the south end
+    of the Nijmegen bridge or a sector next to it, the order no longer holds, even after they
+    have gone (reading A40: "before the first Allied tanks reach" is a moment, not a
+    presence)."""
+    if not state.nijmegen_reached and has(state, NIJMEGEN_BRIDGE) \
+            and tanks_at_nijmegen(board, state):
+        state.nijmegen_reached = True
 
 
 def tanks_at_nijmegen(board: Board, state: AState) -> bool:

@@ -75,7 +75,7 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, value=str(ch[0]).casefold(), number=int(str(ch[1])))
     if kind in ("phase", "weather", "first", "strongest", "part"):
         return Statement(kind, value=str(ch[0]).casefold())
-    if kind in ("reserve", "pool", "eliminated", "arriving"):
+    if kind in ("reserve", "pool", "eliminated", "arriving", "held_above", "held_free"):
         return Statement(kind, groups=_groups(board, ch[0]))
     if kind in ("icons", "above_rhine", "box", "supplies_used"):
         return Statement(kind, number=int(str(ch[0])))
@@ -91,14 +91,14 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
         return Statement(kind, groups=_groups(board, ch[0]), sector=_sector(board, ch[1]))
     if kind == "dropping":
         return Statement(kind, sector=_sector(board, ch[0]))
-    if kind == "token_won":
+    if kind in ("token_won", "nijmegen_reached"):
         return Statement(kind)
     if kind in ("place", "withdrawing"):
         return Statement(kind, groups=_groups(board, ch[0]), sector=_sector(board, ch[1]))
     if kind == "moved":
         return Statement(kind, groups=_groups(board, ch[0]), sector=_sector(board, ch[1]),
                          number=int(str(ch[2])))
-    if kind == "intruded":
+    if kind in ("intruded", "fallen_back"):
         return Statement(kind, sector=_sector(board, ch[1]), number=int(str(ch[0])))
     if kind == "combat":
         return Statement(kind, sector=_sector(board, ch[0]))
@@ -128,10 +128,13 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.waiting = Counter(totals(board))
         state.moved = {}
         state.intruded = {}
+        state.fallen_back = {}
         state.combats = []
         state.withdrawals = []
         state.arriving = []
         state.above_rhine = 0
+        state.held_above = Counter()
+        state.held_free = Counter()
         state.icons_used = 0
         state.control = {b: GERMAN for b in board.bridges}
         state.barrage_turn = None
@@ -144,6 +147,7 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.tokens = {}
         state.dropping = []
         state.token_won = False
+        state.nijmegen_reached = False
         state.hq = {}
         state.status = {}
         state.contact = set()
@@ -182,11 +186,20 @@ def place(board: Board, state: AState, st: Statement) -> None:
         state.contact.add(st.value)
     elif kind == "token_won":
         state.token_won = True
+    elif kind == "nijmegen_reached":
+        state.nijmegen_reached = True
     elif kind == "anti_aircraft":
         keys = [k for k, n in _keys(st.groups) for _ in range(n)]
         if any(side_of(k[0]) != ALLIED for k in keys):
             raise IllegalMove(RULE, "anti-aircraft fire waits for Allied airborne figures")
         state.anti_aircraft.append((st.sector, sorted(keys, key=key_order)))
+    elif kind in ("held_above", "held_free"):
+        # held-back German reserves stay off the board (counted as waiting)
+        held = state.held_above if kind == "held_above" else state.held_free
+        for key, n in _keys(st.groups):
+            if side_of(key[0]) != GERMAN:
+                raise IllegalMove(RULE, "only German reserves are held back (Phase 6.3)")
+            held[key] += n
     elif kind in ("place", "reserve", "eliminated", "pool", "arriving"):
         for key, n in _keys(st.groups):
             _take_off_board(state, key, n)
@@ -205,6 +218,8 @@ def place(board: Board, state: AState, st: Statement) -> None:
             state.moved.setdefault(st.sector, Counter())[(key[0], key[1], st.number)] += n
     elif kind == "intruded":
         state.intruded[st.sector] = st.number
+    elif kind == "fallen_back":
+        state.fallen_back[st.sector] = st.number
     elif kind == "combat":
         state.combats.append(st.sector)
     elif kind == "withdrawing":
@@ -288,8 +303,8 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("combats wait only in phase 4.2 or 5.2")
     if state.withdrawals and state.phase not in COMBAT:
         out.append("withdrawals wait only in phase 4.2 or 5.2")
-    if (state.moved or state.intruded) and state.phase not in MOVEMENT:
-        out.append("moved figures and intrusions belong to phase 4.1 or 5.1")
+    if (state.moved or state.intruded or state.fallen_back) and state.phase not in MOVEMENT:
+        out.append("moved figures, intrusions and fall backs belong to phase 4.1 or 5.1")
     if (state.anti_aircraft and state.phase != "2.1") or (
             state.dropping and state.phase != "2.2"):
         out.append("anti-aircraft fire waits only in phase 2.1, falling tokens only in 2.2")
@@ -298,6 +313,8 @@ def check_position(board: Board, state: AState) -> list[str]:
         out.append("arriving reserves wait only in phase 6.2 or 6.3")
     if state.above_rhine > len(state.arriving):
         out.append("more reserves above the Rhine than are arriving")
+    if any(state.waiting[k] < n for k, n in (state.held_above + state.held_free).items()):
+        out.append("more German reserves held back than figures off the board")
     if (state.barrage_turn or state.barrage_fired or state.barrage_over) \
             and state.phase != "1":
         out.append("barrage turns, fired batteries and skips belong to phase 1")
@@ -365,6 +382,8 @@ def position_lines(board: Board, state: AState) -> list[str]:
                 lines.append(f"setup: moved {n} {key_text((g, k))} {sector} mp {mp}")
         if state.intruded.get(sector):
             lines.append(f"setup: intruded {state.intruded[sector]} {sector}")
+        if state.fallen_back.get(sector):
+            lines.append(f"setup: fallen-back {state.fallen_back[sector]} {sector}")
     for sector in state.combats:
         lines.append(f"setup: combat {sector}")
     for w in state.withdrawals:
@@ -385,6 +404,10 @@ def position_lines(board: Board, state: AState) -> list[str]:
         lines.append(f"setup: arriving {groups_text(tuple(runs2))}")
     if state.above_rhine:
         lines.append(f"setup: above-rhine {state.above_rhine}")
+    if state.held_above:
+        lines.append(f"setup: held-back-above {_groups_of(state.held_above)}")
+    if state.held_free:
+        lines.append(f"setup: held-back {_groups_of(state.held_free)}")
     if state.part is not None and state.part != first_part(state):
         lines.append(f"setup: part {state.part}")
     if state.barrage_turn:
@@ -403,6 +426,8 @@ def position_lines(board: Board, state: AState) -> list[str]:
     lines += bailey_lines(board, state)
     lines += explosives_position.lines(board, state)
     lines += damage.lines(board, state)
+    if state.nijmegen_reached:
+        lines.append("setup: nijmegen-reached")  # Veterans/2
     return lines + supply_lines(board, state)
 
 

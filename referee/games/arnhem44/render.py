@@ -21,6 +21,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.state import AState
+from referee.games.arnhem44.victory import contested, holder
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -65,9 +66,13 @@ def render(board: Board, state: AState, to_act: str | None, decision: str) -> Se
     hurt = damage.view(board, state)  # Veterans/4: bridge damage
     if hurt:
         out.append(Text(hurt))
-    held = [f"{b} {s}" for b, s in sorted(state.control.items()) if s == ALLIED]
+    held = [f"{b} {ALLIED}" for b in sorted(state.control)
+            if b not in state.destroyed and holder(board, state, b) == ALLIED]
     if held:
         out.append(Text("Allied bridges: " + ", ".join(held)))
+    neither = contested(board, state)  # Waterways: troops of both sides at the bridge
+    if neither:
+        out.append(Text("Bridges held by neither side: " + ", ".join(sorted(neither))))
     out += supply_lines(state)
     ex = state.explosives  # face-down crates show no value (Explosives in General)
     if ex.crates or ex.stock or state.destroyed:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from referee.core.engine import Event
 from referee.games.arnhem44 import damage, jokers
 from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
@@ -25,7 +26,7 @@ from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.explosives import explosives_json
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
-from referee.games.arnhem44.victory import points_json
+from referee.games.arnhem44.victory import holder, points_json, standing
 
 
 def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
@@ -66,7 +67,8 @@ def bridge_json(board: Board, state: AState) -> list[dict[str, Any]]:
     """The bridges of the map; with bridge damage (Veterans/4) their hit points left too."""
     out = [{"id": b.id, "name": b.name, "kind": b.kind, "value": b.value,
             "state": "destroyed" if b.id in state.destroyed else "intact",
-            "between": [b.a, b.b], "control": state.control.get(b.id)}
+            "between": [b.a, b.b], "control": holder(board, state, b.id),
+            "owner": state.control.get(b.id)}
            for b in board.bridges.values()]
     if damage.active(state):
         for entry, b in zip(out, board.bridges.values(), strict=True):
@@ -113,6 +115,7 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
         "bridges": bridge_json(board, state),
         "victory": points_json(board, state),
         "options": sorted(state.options),
+        "nijmegen_reached": state.nijmegen_reached,
         "part": state.part,
         "tracks": {
             "reserve": [key_text(k) for k in state.track],
@@ -123,11 +126,14 @@ def state_json(board: Board, state: AState, to_act: str | None) -> dict[str, Any
         "waiting": figures_json(state.waiting),
         "arriving": [key_text(k) for k in state.arriving],
         "above_rhine": state.above_rhine,
+        "held_back": {"above_rhine": figures_json(state.held_above),
+                      "free": figures_json(state.held_free)},
         "eliminated": figures_json(state.eliminated),
         "movement": {
             "moved": {s: {f"{key_text((g, k))} mp {mp}": n for (g, k, mp), n in sorted(c.items())}
                       for s, c in sorted(state.moved.items()) if c},
             "intruded": dict(sorted(state.intruded.items())),
+            "fallen_back": dict(sorted(state.fallen_back.items())),
             "fall_back": None if state.fallback is None else {
                 "from": state.fallback.start, "to": state.fallback.dest,
                 "spotted": [key_text(k) for k in state.fallback.spotted],
@@ -288,9 +294,11 @@ _NONE: dict[Key, int] = {}
 
 
 def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
-    """Waterways: a player controls a bridge when both sides of it are free of enemy troops
-    (A6: a side with units at the bridge and no enemy at either end takes control; otherwise the
-    control stays as it was)."""
+    """Waterways: "A player is only in control of a bridge when both sides of the bridge are free
+    of enemy troops."  Reading A6: a side with units at the bridge and no enemy at either end
+    takes it (becomes its owner, ``state.control``); with troops of both sides there the owner
+    stays but controls it no more (``victory.holder``: held by neither, worth nothing); with
+    nobody there the owner keeps it.  Returns the bridges that changed owner."""
     changes = []
     units = state.units
     for bridge in board.bridges.values():
@@ -313,4 +321,28 @@ def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
     return changes
 
 
-__all__ = ["ALLIED", "GERMAN", "invariants", "state_json", "update_control"]
+def judge_control(board: Board, before: AState, state: AState) -> list[Event]:
+    """After a command of play (``before``: the state it started from): who takes a bridge
+    (``update_control``), and which bridges come to be held by neither side or return to their
+    owner (Waterways: "only in control of a bridge when both sides of the bridge are free of
+    enemy troops"), each said in the events."""
+    was = {b: holder(board, before, b) for b in board.bridges}
+    events = []
+    taken = set()
+    for bridge, side in update_control(board, state):
+        taken.add(bridge)
+        events.append(Event("control", f"{side.capitalize()} controls {bridge}",
+                            {"bridge": bridge, "control": side}))
+    for bridge in standing(board, state):
+        now = holder(board, state, bridge)
+        if bridge in taken or now == was[bridge]:
+            continue
+        text = (f"{bridge} is held by neither side: troops of both stand at its ends "
+                "(Waterways)" if now is None else
+                f"{now.capitalize()} controls {bridge} again: both its ends are free of enemy "
+                "troops (Waterways)")
+        events.append(Event("control", text, {"bridge": bridge, "control": now}))
+    return events
+
+
+__all__ = ["ALLIED", "GERMAN", "invariants", "judge_control", "state_json", "update_control"]

@@ -132,9 +132,18 @@ def stuck_allied(board: Board, state: AState, events: list[Event]) -> None:
 
 
 def due_german(board: Board, state: AState) -> list[Event]:
-    """Phase 6.3: the round's German reserves arrive (the above-the-Rhine group first)."""
-    arriving: list[Key] = []
-    above = 0
+    """Phase 6.3: the round's German reserves arrive (the above-the-Rhine group first), with
+    those held back in an earlier 6.3 for want of a flag sector ("Reserve units must be
+    placed": they come again, each in its group)."""
+    held_above = [k for k, n in sorted(state.held_above.items()) for _ in range(n)]
+    held_free = [k for k, n in sorted(state.held_free.items()) for _ in range(n)]
+    for key in (*held_above, *held_free):
+        state.waiting[key] -= 1
+    state.held_above = Counter()
+    state.held_free = Counter()
+    arriving: list[Key] = list(held_above)
+    above = len(held_above)
+    free: list[Key] = []
     crates = 0
     for entry in sorted(board.scenario.forces.german_reserves,
                         key=lambda e: not e.above_rhine):
@@ -145,11 +154,12 @@ def due_german(board: Board, state: AState) -> list[Event]:
                 key = (GERMAN_GROUP, kind)
                 if state.waiting[key] > 0:  # a position may have put that figure elsewhere
                     state.waiting[key] -= 1
-                    arriving.append(key)
+                    (arriving if entry.above_rhine else free).append(key)
                     above += entry.above_rhine
         crates += len(entry.crates)
         receive(state, list(entry.crates))  # the reinforcement table's crates (explosives.py)
     state.waiting += Counter()
+    arriving += held_free + free
     state.arriving = arriving
     state.above_rhine = above
     text = "Phase 6.3 - German reserves: " + (
@@ -204,16 +214,18 @@ def reinforce(board: Board, state: AState, command: Reinforce) -> list[Event]:
 
 
 def stuck_german(board: Board, state: AState, events: list[Event]) -> None:
-    """Reserves with no flag sector to go to wait off the board for a later round."""
+    """Reserves with no flag sector to go to wait off the board and arrive in the next 6.3
+    ("Reserve units must be placed"), each in its group (above the Rhine or free)."""
     if not state.arriving:
         return
     key = state.arriving[0]
     if flag_sectors(board, state, state.above_rhine > 0):
         return
-    for k in state.arriving:
+    for index, k in enumerate(state.arriving):
         state.waiting[k] += 1
+        (state.held_above if index < state.above_rhine else state.held_free)[k] += 1
     events.append(Event("reserves-wait", "no German flag sector free of enemy troops has room: "
                         f"{counts_text(dict(Counter(state.arriving)))} stay off the board "
-                        "(they are not placed this round)", {"figure": key_text(key)}))
+                        "until the next round's phase 6.3", {"figure": key_text(key)}))
     state.arriving = []
     state.above_rhine = 0

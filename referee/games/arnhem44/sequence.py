@@ -65,6 +65,7 @@ def start_movement(state: AState, phase: str, events: list[Event]) -> None:
     state.phase = phase
     state.moved = {}
     state.intruded = {}
+    state.fallen_back = {}
     state.part = first_part(state)
     state.joker_sector = None
     who = "Allies move their units" if phase == "4.1" else "German player moves his troops"
@@ -78,6 +79,7 @@ def start_combat(board: Board, state: AState, events: list[Event]) -> None:
     state.part = None
     state.moved = {}
     state.intruded = {}
+    state.fallen_back = {}
     state.joker_sector = None
     state.combats = disputed(board, state)
     events.append(Event("phase", f"Phase {state.phase} - Combat: "

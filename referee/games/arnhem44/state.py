@@ -86,6 +86,10 @@ class AState:
     intruded: dict[str, int] = field(default_factory=dict)
     """Units counted against the 9 of intrusions into a sector this phase (Move/Contact, A8):
     the friendly units present at the first intrusion plus every unit that took part."""
+    fallen_back: dict[str, int] = field(default_factory=dict)
+    """Units that fell back out of each disputed sector this phase (Fall Back: "F = the TOTAL
+    number of units that Fall back", counted over every fall back from the sector, however
+    many lines the player wrote)."""
     fallback: FallBackPending | None = None
     # -- combat and withdrawal
     combats: list[str] = field(default_factory=list)
@@ -101,6 +105,11 @@ class AState:
     arriving: list[Key] = field(default_factory=list)
     """Reserves mounted this round and not placed yet (Phase 6.2: Allied; 6.3: German)."""
     above_rhine: int = 0
+    held_above: Counter[Key] = field(default_factory=Counter)
+    """German reserves that found no flag sector free of enemy troops (Phase 6.3) and arrive
+    in the next 6.3: those that must go above the Rhine.  They are counted in ``waiting``."""
+    held_free: Counter[Key] = field(default_factory=Counter)
+    """The same, of the group that may be placed under the Rhine."""
     """How many of the German figures arriving (the first ones) must go above the Rhine."""
     control: dict[str, str] = field(default_factory=dict)
     """Bridge -> the side controlling it (Waterways; all German at the start)."""
@@ -111,6 +120,11 @@ class AState:
     """Sectors whose battery has fired this phase 1 (A22: once per phase)."""
     barrage_over: list[str] = field(default_factory=list)
     """Sides that skipped a turn: their barrage fire phase has ended."""
+    barrage_rolls: list[tuple[str, str, int]] = field(default_factory=list)
+    """The last command's barrage, one entry per firing figure: its group, its HQ card's status
+    when it fired (full for a group no HQ card tracks) and the hit dice it rolled without the
+    disputed-sector bonus.  Emptied at the start of every command; the self-play invariant
+    (``checks.barrage_supply``) reads it.  Not part of a position."""
     # -- jokers (jokers.py)
     jokers: dict[str, int] = field(default_factory=lambda: {"allied": 1, "german": 1})
     """Unused jokers each side holds (Jokers: one each; a side may hold more)."""
@@ -144,6 +158,9 @@ class AState:
     options: frozenset[str] = frozenset()
     """The options of the log's header (Veterans Only 1-5)."""
     part: str | None = None
+    nijmegen_reached: bool = False
+    """Veterans/2: Allied tanks have reached the south end of the Nijmegen bridge or a sector
+    next to it at least once ("before the first Allied tanks reach"); for good once true."""
     """Veterans/3, three players: whose part of the Allied movement phase it is (uk, us)."""
     # -- Phases 3.1-3.3 explosives (explosives.py)
     explosives: Explosives = field(default_factory=Explosives)

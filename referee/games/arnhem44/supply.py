@@ -62,6 +62,14 @@ def tracked(state: AState, group: str) -> bool:
     return group in state.hq and group not in state.contact
 
 
+def hq_status(state: AState, group: str) -> str:
+    """The status of the HQ card keeping ``group``'s supplies (Phase 2.3): full, short or
+    flipped; full for a group no card tracks (ground units, airborne groups in contact)."""
+    if group not in AIRBORNE or not tracked(state, group):
+        return FULL
+    return state.status.get(group, FULL)
+
+
 def penalty(state: AState, key: Key) -> int:
     """Phase 2.3: dice a figure loses for its HQ's supplies: 1 when the last token has been
     distributed ("- D10 if no supplies"), 2 when the HQ card is flipped.  The barrage fire of

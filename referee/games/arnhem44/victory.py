@@ -7,8 +7,10 @@ points his opponent has."  Points come from bridges: "Every captured bridge has 
 value ... At the start of the game the total value of the bridges represents 100 points."
 
 Reading A7 (docs/arnhem44-interpretations.md): a side scores the values of the standing bridges
-it controls (control by reading A6); a destroyed bridge scores for nobody; equal points are a
-draw; a major victory needs twice the opponent's points and more than 0.
+it controls (control by reading A6: Waterways, "A player is only in control of a bridge when
+both sides of the bridge are free of enemy troops", so a bridge with troops of both sides at its
+ends is held by neither and scores for nobody); a destroyed bridge scores for nobody; equal
+points are a draw; a major victory needs twice the opponent's points and more than 0.
 
 Every question "is this bridge still there?" goes through :func:`standing`, so that the
 demolition of bridges (Phase 3.1/3.2) and Bailey bridges (Phase 3.4) only have to fill the state
@@ -21,7 +23,15 @@ from collections import Counter
 from typing import Any
 
 from referee.core.engine import Event
-from referee.games.arnhem44.board import ALLIED, GERMAN, SIDES, Board, other, side_of
+from referee.games.arnhem44.board import (
+    ALLIED,
+    GERMAN,
+    GERMAN_GROUP,
+    SIDES,
+    Board,
+    other,
+    side_of,
+)
 from referee.games.arnhem44.state import OVER, AState
 
 RULE = "Winning"
@@ -47,25 +57,60 @@ def bridge_values(board: Board, state: AState) -> dict[str, int]:
     return {b.id: 0 if b.id in gone else b.value for b in board.bridges.values()}
 
 
+def sides_at(board: Board, state: AState, bridge: str) -> tuple[bool, bool]:
+    """(German, Allied): which sides have troops at either end of ``bridge``."""
+    b = board.bridges[bridge]
+    german = allied = False
+    for end in (b.a, b.b):
+        for (group, _), n in state.units.get(end, {}).items():
+            if n:
+                if group == GERMAN_GROUP:
+                    german = True
+                else:
+                    allied = True
+    return german, allied
+
+
+def holder(board: Board, state: AState, bridge: str) -> str | None:
+    """The side in control of ``bridge`` now (Waterways: "A player is only in control of a
+    bridge when both sides of the bridge are free of enemy troops"): its owner (``state.control``,
+    the last side to stand at it alone, reading A6) while no enemy troops stand at either end;
+    None while troops of both sides are there (held by neither, worth nothing to either)."""
+    owner = state.control.get(bridge, GERMAN)
+    german, allied = sides_at(board, state, bridge)
+    return None if german and allied else owner
+
+
 def points(board: Board, state: AState) -> dict[str, int]:
-    """Each side's points now: the values of the standing bridges it controls (A6, A7)."""
+    """Each side's points now: the values of the standing bridges it controls (A6, A7); a
+    bridge held by neither scores for nobody."""
     out = dict.fromkeys(SIDES, 0)
     for bridge in standing(board, state):
-        side = state.control.get(bridge, GERMAN)
-        out[side] += board.bridges[bridge].value
+        side = holder(board, state, bridge)
+        if side is not None:
+            out[side] += board.bridges[bridge].value
     return out
 
 
+def contested(board: Board, state: AState) -> list[str]:
+    """The standing bridges held by neither side now (troops of both at their ends)."""
+    return [b for b in standing(board, state) if holder(board, state, b) is None]
+
+
 def bridge_points(board: Board, state: AState) -> dict[str, dict[str, int]]:
-    """Per side, the points of each bridge it holds; destroyed bridges under ``destroyed``."""
+    """Per side, the points of each bridge it holds; destroyed bridges under ``destroyed``, the
+    bridges held by neither side under ``contested`` (0 points each)."""
     out: dict[str, dict[str, int]] = {f"{s}_bridges": {} for s in SIDES}
     gone = destroyed(state)
     for bridge in board.bridges.values():
         if bridge.id in gone:
             out.setdefault("destroyed_bridges", {})[bridge.id] = 0
         else:
-            side = state.control.get(bridge.id, GERMAN)
-            out[f"{side}_bridges"][bridge.id] = bridge.value
+            side = holder(board, state, bridge.id)
+            if side is None:
+                out.setdefault("contested_bridges", {})[bridge.id] = 0
+            else:
+                out[f"{side}_bridges"][bridge.id] = bridge.value
     return out
 
 

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 from lark import Tree
 
 from referee.core.dice import Dice, Roll
-from referee.core.engine import REFEREE, Event, GameInfo, Side
+from referee.core.engine import REFEREE, Event, GameInfo, RollNeed, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.scenario import ScenarioError
-from referee.games.battle_card import position
+from referee.games.battle_card import dice_needed, position
 from referee.games.battle_card.card import Card, bundled_card, bundled_names
 from referee.games.battle_card.commands import (
     AIRDROP,
@@ -279,6 +279,9 @@ class BattleCardEngine:
 
     def position(self, state: BattleCardState) -> list[str]:
         return position.position_lines(state)
+
+    def rolls_needed(self, state: BattleCardState, command: Command | None) -> list[RollNeed]:
+        return dice_needed.rolls_needed(state, command)
 
     def apply(self, state: BattleCardState, command: Command, dice: Dice) -> list[Event]:
         step = state.step

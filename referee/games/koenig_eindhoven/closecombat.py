@@ -49,15 +49,25 @@ def _hit(state: KState, unit: str, events: list[Event]) -> bool:
     return True
 
 
+def round_factors(board: Board, state: KState) -> tuple[str, str, int, int]:
+    """The round of Close Combat now (10.0 steps 4 and 5): the attacker, the defender, the
+    defender's AF and the attacker's AF: the net support (offensive less defensive, fixed for
+    every round, 10.2) taken from the defender's strength and added to the attacker's.  One
+    reckoning, for the round and for the description of its dice."""
+    battle = state.battle
+    assert battle is not None
+    (attacker,), (defender,) = battle.attackers, battle.defenders
+    net = battle.offensive - battle.defensive
+    return (attacker, defender, strength(board, state, defender) - net,
+            strength(board, state, attacker) + net)
+
+
 def fire_round(board: Board, state: KState, faces: list[int], events: list[Event]) -> None:
     """One round (10.0 steps 4 and 5): ``faces`` holds the defensive die, then the offensive
     die when the first missed."""
     battle = state.battle
     assert battle is not None
-    (attacker,), (defender,) = battle.attackers, battle.defenders
-    net = battle.offensive - battle.defensive
-    def_af = strength(board, state, defender) - net
-    att_af = strength(board, state, attacker) + net
+    attacker, defender, def_af, att_af = round_factors(board, state)
     undamaged = state.hits[attacker] == 0
     face = faces[0]
     if face <= def_af:

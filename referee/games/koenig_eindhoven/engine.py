@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 from lark import Tree
 
 from referee.core.dice import Dice
-from referee.core.engine import REFEREE, Event, GameInfo, Side
+from referee.core.engine import REFEREE, Event, GameInfo, RollNeed, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
-from referee.games.koenig_eindhoven import closecombat, combat
+from referee.games.koenig_eindhoven import closecombat, combat, dice_needed
 from referee.games.koenig_eindhoven.board import (
     ALLIED,
     DEFAULT_SCENARIO,
@@ -280,6 +280,9 @@ class KoenigEngine:
         return f"{unit} was hit (9.2.3): retreat {unit}->HEX (11.0, ->off 11.1), or stay"
 
     # -- applying commands -----------------------------------------------------------------
+
+    def rolls_needed(self, state: KState, command: Command | None) -> list[RollNeed]:
+        return dice_needed.rolls_needed(self.board, state, command)
 
     def apply(self, state: KState, command: Command, dice: Dice) -> list[Event]:
         if state.phase is Phase.OVER:

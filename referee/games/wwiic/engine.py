@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from lark import Tree
 
 from referee.core.dice import Dice
-from referee.core.engine import REFEREE, Event, GameInfo, Side
+from referee.core.engine import REFEREE, Event, GameInfo, RollNeed, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
-from referee.games.wwiic import battle
+from referee.games.wwiic import battle, dice_needed
 from referee.games.wwiic.arrivals import (
     place_unit,
     placement_refusal,
@@ -288,6 +288,9 @@ class WWIICEngine:
         return "nothing: the game is over"
 
     # -- applying commands -------------------------------------------------------------------
+
+    def rolls_needed(self, state: WState, command: Command | None) -> list[RollNeed]:
+        return dice_needed.rolls_needed(self.board, state, command)
 
     def apply(self, state: WState, command: Command, dice: Dice) -> list[Event]:
         if state.phase is Phase.OVER:

@@ -101,18 +101,19 @@ def test_phase_2_3_distributing_supplies_penalties_and_the_flipped_hq() -> None:
 
 def test_phase_2_3_artillery_rolls_5_instead_of_6_in_the_barrage() -> None:
     """Phase 2.3: "artillery rolls 5 D10 instead of 6 in the barrage fire phase" (short) and
-    two fewer with the card flipped: the penalty phase 1 takes from the barrage dice."""
-    from referee.games.arnhem44.supply import penalty
+    two fewer with the card flipped: the dice phase 1 gives each unit of a battery
+    (``barrage.barrage_dice``, the count the barrage rolls)."""
+    from referee.games.arnhem44.barrage import barrage_dice
 
+    board = ENGINE.board
     state = ENGINE.setup(None, {})
     state.hq = {"1AB": 0, "82": 0}
     state.status = {"1AB": "short", "82": "flipped"}
-    art = ENGINE.board.fp["art"]
-    assert art - penalty(state, ("1AB", "art")) == 5
-    assert art - penalty(state, ("82", "art")) == 4
-    assert penalty(state, ("UK", "art")) == 0
+    assert barrage_dice(board, state, ("1AB", "art")) == 5
+    assert barrage_dice(board, state, ("82", "art")) == 4
+    assert barrage_dice(board, state, ("UK", "art")) == 6
     state.contact.add("1AB")
-    assert penalty(state, ("1AB", "art")) == 0
+    assert barrage_dice(board, state, ("1AB", "art")) == 6
 
 
 def test_contact_with_operation_garden_ends_supply_tracking() -> None:

@@ -87,9 +87,13 @@ def _token_appears(state: AState) -> None:
 
 
 def _token_negative(state: AState) -> None:
-    state.box -= 1
-    state.supplies_used += 2
+    """One HQ card holds -1 token, the others none; the total is kept (the used tokens make
+    up for it), so only the negative count can be caught."""
+    held = sum(state.hq.values())
+    for group in state.hq:
+        state.hq[group] = 0
     state.hq[next(iter(state.hq))] = -1
+    state.supplies_used += held + 1
 
 
 BREAKS: dict[str, tuple[Callable[[AState], None], str]] = {
