@@ -272,8 +272,7 @@ def read_text(text: str, source: str, folder: Path | None) -> ParsedLog:
     editor's unsaved buffer): its scenario file and ``[Position]`` file are read from that
     folder as ``read_log`` reads them (contained in it, regular, bounded); without a folder
     a log that names one is refused, as on standard input."""
-    from referee.core.ownscenario import apply_scenario_file
-    from referee.core.parsing import apply_position
+    from referee.core.parsing import apply_position, apply_scenario_file
 
     if len(text) > MAX_BYTES:
         log = ParsedLog(source, unreadable=True)
@@ -319,37 +318,16 @@ def parse_line(report: Report, text: str) -> Any:
     return None
 
 
-TRIAL_DICE = ("referee trial dice 1", "referee trial dice 2", "referee trial dice 3")
-"""The streams a tabletop log's next roll is tried with (``dice_needed``)."""
-
-
-def dice_needed(report: Report, command: Any) -> list[tuple[int, int, int, str]]:
-    """The dice ``command`` rolls at the end of ``report``'s replay, tried on a copy of the
-    state: (sides, count, lowest face, what for) per roll.  A seeded log's trial rolls its own
-    next dice, so the count is the one the rules will ask for.  A tabletop log's is tried with
-    a few streams of trial dice and the fewest dice any needed are given (a roll again on a
-    tie is then left out: the player adds its dice if the table rolled it).  Empty when the
-    command rolls none or is refused."""
-    from referee.core.dice import DiceStream, DiceTray
-
+def dice_needed(report: Report, command: Any) -> list[Any]:
+    """The dice ``command`` rolls at the end of ``report``'s replay, described before they
+    are rolled (``Engine.rolls_needed``: ``RollNeed`` batches, the same as ``pending.dice``);
+    empty when it rolls none or the log cannot be replayed."""
     if report.engine is None or report.state is None:
         return []
-    seed = report.tags.get("Seed")
-    trials = [(DiceStream(seed), report.draws)] if seed is not None else [
-        (DiceStream(name), 0) for name in TRIAL_DICE]
-    fewest: list[tuple[int, int, int, str]] | None = None
-    for stream, start in trials:
-        trial = report.engine.copy(report.state)
-        tray = DiceTray(stream, start, purpose=f"'{command}'")
-        try:
-            report.engine.apply(trial, command, tray)
-        except RefereeError:
-            return []
-        rolls = [(roll.sides, len(roll.faces), roll.low, roll.label)
-                 for roll in tray.rolls if not roll.drawn]
-        if fewest is None or sum(r[1] for r in rolls) < sum(r[1] for r in fewest):
-            fewest = rolls
-    return fewest or []
+    try:
+        return list(report.engine.rolls_needed(report.state, command))
+    except RefereeError:
+        return []
 
 
 def format_text(text: str, log: ParsedLog) -> str:

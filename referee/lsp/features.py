@@ -16,6 +16,7 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from referee import api
+from referee.core.engine import needs_text
 from referee.core.errors import Problem, ProblemKind, RefereeError
 from referee.core.log import ActionLine
 from referee.core.names import normalise, side_title
@@ -142,16 +143,17 @@ def _dice_of(document: Document, problem: Problem) -> str:
     if not isinstance(entry, ActionLine) or len(entry.items) != 1:
         return ""
     needed = api.dice_needed(before, entry.items[0].command)
-    return f"the dice it needs: {skeleton(needed)}" if needed else ""
+    return f"the dice to write: {skeleton(needed)}" if needed else ""
 
 
-def skeleton(needed: list[tuple[int, int, int, str]]) -> str:
-    """The dice record to fill in, as ``referee.core.dice.record_text`` writes one:
-    ``{d10: _ _ | _ _}``, a group per roll (one record per kind of die)."""
-    kinds: dict[int, list[str]] = {}
-    for sides, count, _, _ in needed:
-        kinds.setdefault(sides, []).append(" ".join("_" for _ in range(count)))
-    return " ".join(f"{{d{sides}: {' | '.join(groups)}}}" for sides, groups in kinds.items())
+def skeleton(needed: list[Any]) -> str:
+    """The dice record to fill in for the described batches (``RollNeed``): ``{d10: _ _ _ _}``,
+    one record per kind of die (``{cup: _}`` for chits), the dice that follow a ``then``
+    rule left for the player to add."""
+    kinds: dict[str, list[str]] = {}
+    for need in needed:
+        kinds.setdefault(need.die, []).append(" ".join("_" for _ in range(need.count)))
+    return " ".join(f"{{{die}: {' | '.join(groups)}}}" for die, groups in kinds.items())
 
 
 # -- completion --------------------------------------------------------------------------
@@ -224,11 +226,9 @@ def _dice_items(before: Report, line: int, typed: str, cursor: int,
     if not needed:
         return []
     record = skeleton(needed)
-    count = sum(n for _, n, _, _ in needed)
     return [lsp.CompletionItem(
         label=record, kind=lsp.CompletionItemKind.Snippet, sort_text="0",
-        detail=f"the rules roll {count} {'die' if count == 1 else 'dice'} here",
-        documentation="; ".join(label for *_, label in needed if label) or None,
+        detail=f"the dice: {needs_text(needed)}",
         text_edit=lsp.TextEdit(_range(document, line, cursor, cursor), record),
     )]
 
