@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/lsp_keystroke.py [KEYSTROKES]
 
-Opens ``logs/arnhem44/complete-game.log`` (693 lines, a complete game) in the server's
+Opens ``logs/arnhem44/complete-game.log`` (778 lines, a complete game) in the server's
 document store, then types KEYSTROKES characters (default 40) one at a time at five places:
 a new line at the end (where a player writes the next move), a remark in the middle and one
 near the top (a comment: the positions after it are kept), and a letter typed and taken
