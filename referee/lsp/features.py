@@ -41,7 +41,7 @@ _NAME_CHARS = re.compile(r"[\w'./-]+")
 _NAME_KEYS = ("name", "id", "unit", "space", "sector", "hex", "city", "bridge", "area")
 _IDENTITY_KEYS = ("name", "id")
 """The keys of a thing's own name in a state's JSON (its other names are references)."""
-_FOLLOWS = frozenset({ProblemKind.WRONG_SIDE, ProblemKind.MISSING_DECISION})
+_OUT_OF_TURN = frozenset({ProblemKind.WRONG_SIDE, ProblemKind.MISSING_DECISION})
 _ROLL_HINT = ("dice-missing", "dice-extra", "dice-face")
 
 
@@ -381,7 +381,7 @@ def _find(value: Any, wanted: str, depth: int = 0) -> tuple[str, Any] | None:
 def _brief(value: Any) -> str:
     if isinstance(value, dict):
         shown = [f"{k} {_brief(v)}" for k, v in value.items()
-                 if v not in (None, [], {}, "") and k not in _NAME_KEYS[:2]]
+                 if v not in (None, [], {}, "") and k not in _IDENTITY_KEYS]
         text = ", ".join(shown)
         return text if len(text) <= 600 else text[:599] + "…"
     if isinstance(value, list):
@@ -405,7 +405,7 @@ def code_actions(document: Document, first: int, last: int) -> list[lsp.CodeActi
             continue
         if problem.kind is ProblemKind.UNKNOWN_NAME:
             actions += _respell(document, problem)
-        elif problem.kind in _FOLLOWS and problem.follows is None:
+        elif problem.kind in _OUT_OF_TURN and problem.follows is None:
             actions += _insert_awaited(document, problem)
     formatted = _formatted(document)
     if formatted is not None:
