@@ -265,3 +265,81 @@ def format_source(path: Path | str) -> tuple[str, str, Any]:
         log = read_log(Path(path))  # with its [Position] file, if it names one
     formatted = format_log(text, log)
     return text, formatted.text, formatted
+
+
+def read_text(text: str, source: str, folder: Path | None) -> ParsedLog:
+    """Parse the text of a log that lies in ``folder`` (``None``: it has none, like an
+    editor's unsaved buffer): its scenario file and ``[Position]`` file are read from that
+    folder as ``read_log`` reads them (contained in it, regular, bounded); without a folder
+    a log that names one is refused, as on standard input."""
+    from referee.core.parsing import apply_position, apply_scenario_file
+
+    if len(text) > MAX_BYTES:
+        log = ParsedLog(source, unreadable=True)
+        log.problems.append(HeaderError(
+            f"the log is {len(text):,} characters; the referee reads logs of up to "
+            f"{MAX_BYTES:,} bytes").to_problem(line=1))
+        return log
+    log = apply_scenario_file(parse_log(text, source), text, folder)
+    if folder is not None:
+        apply_position(log, folder / "log")  # the [Position] file lies beside the log
+    elif "Position" in log.tags and not log.unreadable:
+        log.unreadable = True
+        log.problems.append(HeaderError(
+            "this log has no folder to find its [Position] file in; save it beside that file"
+        ).to_problem(line=log.tag_lines.get("Position"), text=""))
+    return log
+
+
+def replay_kept(log: ParsedLog, kept: list[Any] | None = None, *, every: int | None = None,
+                upto: int | None = None) -> tuple[Report, list[Any]]:
+    """Replay ``log`` from the last position of ``kept`` (from an earlier call on the same
+    log before a change) that it allows, keeping a position every ``every`` entries: the
+    report, equal to ``replay``'s, and the positions to give the next call
+    (``referee.core.resume``).  ``upto``: the position after that line."""
+    from referee.core.resume import KEEP_EVERY, replay_keeping
+
+    return replay_keeping(log, kept, every=every or KEEP_EVERY, upto=upto)
+
+
+def parse_line(report: Report, text: str) -> Any:
+    """One line read with the grammar and names of ``report``'s game: its entry
+    (``referee.core.log``), or the ``RefereeError`` saying why it cannot be read."""
+    if report.engine is None:
+        return HeaderError("the log's game is not known")
+    log = parse_log(text, "<line>", engine=report.engine)
+    if log.entries:
+        return log.entries[0]
+    if log.problems:
+        problem = log.problems[0]
+        error = RefereeError(problem.message, column=problem.column)
+        error.kind = problem.kind
+        return error
+    return None
+
+
+def dice_needed(report: Report, command: Any) -> list[Any]:
+    """The dice ``command`` rolls at the end of ``report``'s replay, described before they
+    are rolled (``Engine.rolls_needed``: ``RollNeed`` batches, the same as ``pending.dice``);
+    empty when it rolls none or the log cannot be replayed."""
+    if report.engine is None or report.state is None:
+        return []
+    try:
+        return list(report.engine.rolls_needed(report.state, command))
+    except RefereeError:
+        return []
+
+
+def format_text(text: str, log: ParsedLog) -> str:
+    """``referee fmt`` of a log's text (parsed as ``log``): its canonical text, or the
+    ``RefereeError`` raised when it cannot be formatted safely (a sealed log, for one)."""
+    from referee.core.fmt import format_log
+
+    return format_log(text, log).text
+
+
+def is_sealed(lines: list[str]) -> bool:
+    """A play-by-e-mail log, whose seals cover each line's text: no tool may edit it."""
+    from referee.core.repair import sealed
+
+    return sealed(lines)

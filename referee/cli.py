@@ -490,6 +490,19 @@ def examples(name: str | None) -> None:
     click.echo(known[wanted].read_text(encoding="utf-8"), nl=False)
 
 
+@main.command()
+def lsp() -> None:
+    """Run the language server over standard input and output, for an editor: the log's
+    problems as it is typed, the legal moves, the position at any line (docs/editors.md).
+    Needs the optional extra: pip install 'market-garden-referee[lsp]'."""
+    try:
+        from referee.lsp.server import serve
+    except ImportError as error:
+        _fail(f"referee lsp needs pygls ({error.name} is not installed): "
+              "pip install 'market-garden-referee[lsp]'")
+    serve()
+
+
 @main.command("fmt")
 @click.argument("log", type=LogPath())
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False),

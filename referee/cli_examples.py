@@ -91,6 +91,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "referee rules arnhem44 Waterways",
         "referee rules koenig-eindhoven 8.1.1 --json",
     ),
+    "lsp": (
+        "referee lsp",
+    ),
     "completion": (
         "referee completion bash",
         "referee completion zsh",

@@ -232,3 +232,22 @@ def bundled_problems(game: str) -> list[tuple[str, int, str, str]]:
             if problem.rule and problem.line is not None:
                 found.append((name, problem.line, problem.rule, problem.message))
     return found
+
+
+def entry_line(game: str, section: str) -> tuple[Path, int, str] | None:
+    """Where ``referee rules GAME SECTION`` finds its entry: the rules-coverage document,
+    the 0-based line of the section's row, and its heading (``None``: no such section)."""
+    try:
+        found = rules_index(game).find(section)
+    except RefereeError:
+        return None
+    if not found:
+        return None
+    heading = found[0].heading
+    path = coverage_path(game)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines):
+        cells = _cells(line) if line.startswith("|") else []
+        if cells and _unmark(cells[0]) == heading:
+            return path, number, heading
+    return path, 0, heading

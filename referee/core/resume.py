@@ -1,0 +1,189 @@
+"""A replay that keeps positions as it goes and can start again from one of them.
+
+An editor re-checks a log on every keystroke; replaying the whole log each time would cost
+its length.  ``KeepingReplayer`` keeps the replay as it stands before every ``every``-th line
+(a ``Kept``: the engine's copy of the state and the driver's own memory); a later replay of
+the same log with a change at line N starts from the last kept position before N and
+replays only from there.
+
+A position is kept only after an action or setup line: what an assertion (``turn``,
+``expect``) leaves depends on the action line after it (the referee's single-answer steps it
+sees), so the position after it is not fixed by the lines above.  Nothing here applies a
+rule; the driver (``referee.core.replay``) does it all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.core.errors import Problem, RefereeError
+from referee.core.log import ActionLine, Entry, ParsedLog, SetupLine
+from referee.core.replay import LineEvent, Replayer, Report
+
+KEEP_EVERY = 16
+"""How many entries apart positions are kept by default."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The replay as it stood before entry ``index`` of its log (``index`` entries done)."""
+
+    index: int
+    entries: tuple[tuple[int, str], ...]
+    """The (line number, text) of the entries replayed: a log that differs in none of them
+    may start from here."""
+    header: tuple[Any, ...]
+    state: Any
+    position: int
+    driver: tuple[Any, ...]
+    """The driver's own memory: whether a line was played, the setup line still open, the
+    cause a later problem follows from, the last command applied."""
+    problems: tuple[Problem, ...]
+    """The problems the replay itself found before this point (not those of reading)."""
+    events: tuple[LineEvent, ...]
+
+
+def header_of(log: ParsedLog) -> tuple[Any, ...]:
+    """What of a log, beside its entries, decides its replay: tags, options, its engine (a
+    scenario file's by its SHA-256: read again on each change, it is the same board)."""
+    engine = None if log.engine is None else (log.scenario_sha256 or id(log.engine))
+    return (tuple(sorted(log.tags.items())), tuple(log.options), engine, log.unreadable,
+            log.position_sha256)
+
+
+def entry_key(entry: Entry) -> tuple[int, str]:
+    """What of an entry its replay reads: its line number and its text before its comment.
+    The first ``#`` of an entry's line starts its comment (grammar/common.lark: no name,
+    number, die or expected value holds one), and a comment changes nothing the rules see,
+    so typing a remark keeps the positions after it."""
+    return (entry.number, entry.text.split("#", 1)[0].rstrip())
+
+
+def common_prefix(kept: Kept, log: ParsedLog) -> int:
+    """How many of ``log``'s first entries are those ``kept`` was replayed from."""
+    count = 0
+    for key, entry in zip(kept.entries, log.entries, strict=False):
+        if entry_key(entry) != key:
+            break
+        count += 1
+    return count
+
+
+def latest(kept: list[Kept], log: ParsedLog, upto: int | None = None) -> Kept | None:
+    """The last kept position ``log`` may start from: the same header, the same entries
+    above it (with ``upto``, none of them after that line).  The positions of ``kept`` are
+    in order and come from replays of one log as it was edited, so the longest tells how
+    far the log is unchanged."""
+    header = header_of(log)
+    usable = [k for k in kept if k.header == header]
+    if not usable:
+        return None
+    same = common_prefix(max(usable, key=lambda k: k.index), log)
+    best: Kept | None = None
+    for candidate in usable:
+        if candidate.index > same or (
+            upto is not None and candidate.index
+            and log.entries[candidate.index - 1].number > upto
+        ):
+            continue
+        if best is None or candidate.index > best.index:
+            best = candidate
+    return best
+
+
+class KeepingReplayer(Replayer):
+    """The replay driver, keeping positions (``every`` entries apart) and starting from one
+    (``start``).  Its report equals the one a plain replay of the whole log gives."""
+
+    def __init__(self, log: ParsedLog, engine: Any, *, start: Kept | None = None,
+                 every: int = KEEP_EVERY, upto: int | None = None) -> None:
+        super().__init__(log, engine, upto=upto)
+        self.kept: list[Kept] = [start] if start is not None else []
+        self._start = start
+        self._every = max(1, every)
+        self._done = 0
+        self._reading = len(self.report.problems)
+        self._header = header_of(log)
+        self._made: list[tuple[int, str]] = list(start.entries) if start is not None else []
+
+    def _restore(self) -> None:
+        start, self._start = self._start, None
+        if start is None:
+            return
+        report = self.report
+        report.state = self.engine.copy(start.state)
+        self.position = start.position
+        self._played, self._last_setup, self._cause, self._last = start.driver
+        self._json = None
+        # A line whose comment changed since keeps its problems, with the text it has now.
+        texts = {e.number: e.text for e in self.log.entries[: start.index]}
+        report.problems.extend(
+            replace(p, text=texts[p.line]) if p.line in texts and p.text and
+            p.text != texts[p.line] else p for p in start.problems)
+        report.events[:] = list(start.events)
+
+    def _keep(self) -> None:
+        report = self.report
+        self.kept.append(Kept(
+            index=self._done,
+            entries=self._keys(),
+            header=self._header,
+            state=self.engine.copy(report.state),
+            position=self.position,
+            driver=(self._played, self._last_setup, self._cause, self._last),
+            problems=tuple(report.problems[self._reading:]),
+            events=tuple(report.events),
+        ))
+
+    def _keys(self) -> tuple[tuple[int, str], ...]:
+        """The keys of the entries replayed so far, each made once."""
+        keys = self._made
+        for entry in self.log.entries[len(keys): self._done]:
+            keys.append(entry_key(entry))
+        return tuple(keys)
+
+    def _entry(self, entry: Entry) -> None:
+        index = self._done
+        if self._start is not None:
+            if index < self._start.index:
+                self._done += 1
+                return  # replayed before: the kept position holds what it did
+            self._restore()
+        elif index and index % self._every == 0 and (
+            not self.kept or self.kept[-1].index < index
+        ) and isinstance(self.log.entries[index - 1], ActionLine | SetupLine):
+            self._keep()
+        super()._entry(entry)
+        self._done += 1
+
+    def _close_setup(self) -> None:
+        if self._start is not None:
+            self._restore()  # every entry before the end was replayed before
+        super()._close_setup()
+
+
+def replay_keeping(log: ParsedLog, kept: list[Kept] | None = None, *,
+                   every: int = KEEP_EVERY, upto: int | None = None,
+                   ) -> tuple[Report, list[Kept]]:
+    """Replay ``log``, starting from the last of ``kept`` that it allows; the report, and
+    the positions kept (those it started from and the new ones).  ``upto``: replay only up
+    to that line (the position after it), keeping nothing new."""
+    from referee.core.replay import replay
+
+    engine = log.engine
+    if engine is None and not log.unreadable:
+        from referee.games import engine_for
+
+        try:
+            engine = engine_for(log.game or "")
+        except RefereeError:  # the plain replay says why, as a problem
+            engine = None
+    if engine is None:
+        return replay(log), []
+    start = latest(kept or [], log, upto)
+    replayer = KeepingReplayer(log, engine, start=start, every=every, upto=upto)
+    report = replayer.run()
+    held = [k for k in (kept or []) if start is not None and k.index <= start.index]
+    fresh = [k for k in replayer.kept if start is None or k.index > start.index]
+    return report, held + fresh if upto is None else held

@@ -1,0 +1,84 @@
+"""A replay started from a kept position reports exactly what a replay of the whole log
+reports (``referee.core.resume``, the language server's incremental replay, issue 33)."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.api import replay_text
+from referee.core.parsing import parse_log
+from referee.core.resources import bundled
+from referee.core.resume import replay_keeping
+
+LOGS = ("battle-card/illegal.log", "wwiic/illegal-combat-and-turns.log",
+        "koenig-eindhoven/illegal-turns.log", "arnhem44/illegal-ground-war.log",
+        "arnhem44/tabletop.log")
+
+
+def whole(report: object) -> object:
+    from referee.core.replay import Report
+
+    assert isinstance(report, Report)
+    return ([p.to_json() for p in report.problems], report.state_json(), report.pending(),
+            [e.to_json() for e in report.events], report.draws)
+
+
+def edits(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """Some changes a player makes while typing: a line deleted, one inserted, one doubled,
+    a remark added to one (the positions after it are kept: a comment changes nothing)."""
+    out = []
+    for n in range(1, len(lines), max(1, len(lines) // 5)):
+        out.append((n, lines[:n] + lines[n + 1:]))
+        out.append((n, [*lines[:n], "# a remark", *lines[n:]]))
+        out.append((n, [*lines[:n], lines[n], *lines[n:]]))
+        out.append((n, [*lines[:n], lines[n] + "  # a remark typed", *lines[n + 1:]]))
+    return out
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_resumed_replay_equals_the_whole_replay(name: str) -> None:
+    text = (bundled("logs") / name).read_text(encoding="utf-8")
+    report, kept = replay_keeping(parse_log(text), every=3)
+    assert whole(report) == whole(replay_text(text))
+    assert len(kept) > 1
+    for n, lines in edits(text.splitlines()):
+        changed = "\n".join(lines) + "\n"
+        again, held = replay_keeping(parse_log(changed), kept, every=3)
+        assert whole(again) == whole(replay_text(changed)), (name, n)
+        upto, _ = replay_keeping(parse_log(changed), held, every=3, upto=n + 2)
+        assert whole(upto) == whole(replay_text(changed, upto=n + 2)), (name, n)
+
+
+def test_a_change_at_line_n_replays_from_the_position_kept_before_it() -> None:
+    """Never from the start: the replay of a log changed at its end begins at the last kept
+    position, and replays only the entries after it."""
+    from referee.core import resume
+
+    text = (bundled("logs") / "arnhem44/complete-game.log").read_text(encoding="utf-8")
+    _, kept = replay_keeping(parse_log(text), every=16)
+    changed = text + "# one more remark\nturn 99\n"
+    log = parse_log(changed)
+    start = resume.latest(kept, log)
+    assert start is not None and len(log.entries) - start.index <= 17
+    seen: list[int] = []
+
+    class Counting(resume.KeepingReplayer):
+        def _entry(self, entry: object) -> None:
+            if self._start is None or self._done >= self._start.index:
+                seen.append(self._done)
+            super()._entry(entry)  # type: ignore[arg-type]
+
+    assert log.engine is None
+    from referee.games import engine_for
+
+    Counting(log, engine_for("arnhem44"), start=start).run()
+    assert len(seen) <= 17
+
+
+def test_a_changed_header_keeps_nothing() -> None:
+    text = (bundled("logs") / "battle-card/illegal.log").read_text(encoding="utf-8")
+    _, kept = replay_keeping(parse_log(text), every=2)
+    other = text.replace("[Game", '[Annotator "someone"]\n[Game', 1)
+    from referee.core.resume import latest
+
+    assert latest(kept, parse_log(other)) is None
