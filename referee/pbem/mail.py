@@ -96,9 +96,9 @@ class Mail:
         elif self.v2:
             whose = ("the moderator's" if self.kind is DiceMode.MODERATED
                      else "its roller's")
-            count = ("the 1 rolled line" if self.rolled == 1
+            rolled = ("the 1 rolled line" if self.rolled == 1
                      else f"the {self.rolled} rolled lines")
-            parts.append(f"every die of {count} follows {whose} committed chain")
+            parts.append(f"every die of {rolled} follows {whose} committed chain")
         else:
             parts.append("the dice wait for the secrets (protocol v1)")
         if self.copy is not None:
