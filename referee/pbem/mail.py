@@ -20,6 +20,7 @@ from referee.pbem.chain import code_of
 from referee.pbem.mode import DiceMode, who
 from referee.pbem.table import Table, open_log, parse_text, read_text
 from referee.pbem.verify import Finding, Verdict, verify_table
+from referee.pbem.verify import _order as finding_order
 from referee.pbem.verify import extends as extends_copy
 
 
@@ -133,7 +134,7 @@ def mail_of_table(table: Table, log_name: str, since: Path | None = None) -> Mai
         older_count = len(older.actions)
         if older.actions and not any(i.dice is not None for i in older.actions[-1].items):
             older_pending = older_count
-    verdict.findings.sort(key=lambda f: (f.line or 0))
+    verdict.findings.sort(key=finding_order)
     step = verdict.next
     assert step is not None and verdict.report is not None
     advice = advise(table.mode, step, log_name)

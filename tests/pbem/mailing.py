@@ -33,6 +33,8 @@ class Mailbox:
     sent: int = 0
     """How many times the log went from one folder to the other."""
     plays: int = 0
+    holder: str = ""
+    """The side that received the log last."""
 
     def folder(self, party: str) -> Path:
         return self.root / party
@@ -57,7 +59,7 @@ def start(root: Path, game: str, first: str, second: str, position: str | None =
     assert ran.code == 0, ran.err
     _mail(box, first, second)
     assert run("join", box.log(second), "--side", second).code == 0
-    _mail(box, second, first)
+    box.holder = second  # who joined holds the log
     return box
 
 
@@ -95,11 +97,14 @@ def command_in(body: str) -> list[str] | None:
 
 
 def play_out(box: Mailbox, choose: Chooser, monkeypatch: pytest.MonkeyPatch, *,
-             max_plays: int = 400) -> None:
-    """Play to the end: the side whose step it is reads its mail and runs its command; when
-    the step passes to the other side, the log is mailed."""
-    holder = box.parties[0]
+             max_plays: int = 400, until: Callable[[Mailbox], bool] | None = None) -> str:
+    """Play to the end (or until ``until(box)`` holds just after a mail): the side whose step
+    it is reads its mail and runs its command; when the step passes to the other side, the
+    log is mailed.  Returns the side that holds the log."""
+    holder = box.holder
     for _ in range(max_plays):
+        if until is not None and until(box):
+            return holder
         data = read_mail(box, holder, monkeypatch)
         body = str(data["body"])
         assert body.startswith("Verified:"), body
@@ -108,10 +113,11 @@ def play_out(box: Mailbox, choose: Chooser, monkeypatch: pytest.MonkeyPatch, *,
         party = step["party"]
         if step["command"] is None and step["template"] is None:
             assert "the game is over" in str(step["text"]), body
-            return
+            return holder
         if party != holder:
             _mail(box, holder, str(party))
             holder = str(party)
+            box.holder = holder
             continue
         words = command_in(body)
         assert words is not None and words[0] == "referee", body

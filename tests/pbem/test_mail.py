@@ -3,13 +3,14 @@ e-mail between two folders with it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from .helpers import run
-from .mailing import play_out, start
+from .helpers import run, status
+from .mailing import Mailbox, play_out, read_mail, start
 
 
 def first_or_pass(party: str, choices: Sequence[str]) -> str:
@@ -20,9 +21,9 @@ def first_or_pass(party: str, choices: Sequence[str]) -> str:
 def test_a_whole_battle_card_game_by_mail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                           ) -> None:
     box = start(tmp_path, "battle-card", "allied", "keeper")
-    play_out(box, first_or_pass, monkeypatch)
+    last = play_out(box, first_or_pass, monkeypatch)
     monkeypatch.chdir(tmp_path)
-    ran = run("verify", box.log("allied"), "--secret", box.folder("allied") /
+    ran = run("verify", box.log(last), "--secret", box.folder("allied") /
               "game.allied.secret", "--secret", box.folder("keeper") / "game.keeper.secret")
     assert ran.code == 0 and "verdict: proved" in ran.out, ran.out
     assert box.sent > 6 and len(box.mails) > box.plays  # one mail read before every play
@@ -58,9 +59,100 @@ def test_the_end_of_a_game_by_mail(game: str, tmp_path: Path,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     log, upto = NEAR_THE_END[game]
     box = start(tmp_path, game, "allied", "german", position_near_the_end(log, upto))
-    play_out(box, ending, monkeypatch)
+    last = play_out(box, ending, monkeypatch)
     monkeypatch.chdir(tmp_path)
-    ran = run("verify", box.log("allied"), "--secret", box.folder("allied") /
+    ran = run("verify", box.log(last), "--secret", box.folder("allied") /
               "game.allied.secret", "--secret", box.folder("german") / "game.german.secret")
     assert ran.code == 0 and "verdict: proved" in ran.out, ran.out
     assert box.plays >= 3 and box.sent >= 3
+
+
+CHEATS = {
+    "battle-card": ("battle-card", "allied", "keeper", None),
+    "wwiic": ("wwiic", "allied", "german", NEAR_THE_END["wwiic"]),
+    "koenig-eindhoven": ("koenig-eindhoven", "allied", "german",
+                         NEAR_THE_END["koenig-eindhoven"]),
+    "arnhem44": ("arnhem44", "allied", "german", NEAR_THE_END["arnhem44"]),
+}
+
+
+def _new_dice_line(box: Mailbox) -> int | None:
+    """The number of a line of the received log that records d-dice and is not in the copy
+    the receiver mailed (the sender rolled it)."""
+    folder = box.folder(box.holder)
+    if not (folder / "mailed.log").exists():
+        return None
+    old = set((folder / "mailed.log").read_text().splitlines())
+    for number, line in enumerate(box.log(box.holder).read_text().splitlines(), 1):
+        if line not in old and re.search(r"\{(d\d+|cup): \w", line):
+            return number
+    return None
+
+
+def _mailed_actions(box: Mailbox) -> list[str]:
+    """The action lines of the copy the holder mailed last."""
+    mailed = box.folder(box.holder) / "mailed.log"
+    if box.sent < 2 or not mailed.exists():
+        return []
+    now = set(box.log(box.holder).read_text().splitlines())
+    return [line for line in mailed.read_text().splitlines()
+            if line.strip() and not line.startswith(("[", "#", "turn ", "setup"))
+            and line in now]
+
+
+def _first_lines(box: Mailbox, monkeypatch: pytest.MonkeyPatch) -> str:
+    body = str(read_mail(box, box.holder, monkeypatch)["body"])
+    return "\n".join(body.splitlines()[:8])
+
+
+@pytest.mark.usefixtures("fast_disk")
+@pytest.mark.parametrize("name", list(CHEATS))
+def test_a_die_edited_in_a_mailed_copy_is_the_first_thing_the_mail_says(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: "A cheat added to a mailed copy (an edited die ...) is named in the first
+    lines of the receiving side's mail, in each game"."""
+    game, first, second, near = CHEATS[name]
+    position = position_near_the_end(*near) if near else None
+    box = start(tmp_path, game, first, second, position)
+    play_out(box, ending, monkeypatch,
+             until=lambda b: b.sent > 1 and _new_dice_line(b) is not None)
+    number = _new_dice_line(box)
+    assert number is not None
+    log = box.log(box.holder)
+    lines = log.read_text().splitlines()
+    cup = re.search(r"\{cup: ([^}|]+)", lines[number - 1])
+    if cup:  # a drawn chit: another that was in the cup at the draw
+        state = status(log)["state"]
+        assert isinstance(state, dict)
+        chit = next(str(c) for c in state["cup"] if str(c) != cup.group(1).strip())
+        lines[number - 1] = lines[number - 1].replace(cup.group(0), "{cup: " + chit, 1)
+    else:
+        found = re.search(r"\{d(\d+): (\d+)", lines[number - 1])
+        assert found
+        sides, face = int(found.group(1)), int(found.group(2))
+        other = face + 1 if face + 1 <= sides - 1 else face - 1
+        lines[number - 1] = lines[number - 1].replace(found.group(0), f"{{d{sides}: {other}",
+                                                      1)
+    log.write_text("\n".join(lines) + "\n")
+    head = _first_lines(box, monkeypatch)
+    assert head.startswith("WARNING: "), head
+    assert f"line {number}: dice-mismatch" in " ".join(head.split()), head
+
+
+@pytest.mark.usefixtures("fast_disk")
+@pytest.mark.parametrize("name", list(CHEATS))
+def test_a_line_removed_from_a_mailed_copy_is_the_first_thing_the_mail_says(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: "... a removed line ..." named first: the receiver's own last line, taken
+    out of the copy it gets back, is 'rewritten' against the copy it mailed."""
+    game, first, second, near = CHEATS[name]
+    position = position_near_the_end(*near) if near else None
+    box = start(tmp_path, game, first, second, position)
+    play_out(box, ending, monkeypatch, until=lambda b: bool(_mailed_actions(b)))
+    log = box.log(box.holder)
+    gone = _mailed_actions(box)[-1]
+    log.write_text("".join(line + "\n" for line in log.read_text().splitlines()
+                           if line != gone))
+    head = _first_lines(box, monkeypatch)
+    assert head.startswith("WARNING: "), head
+    assert "rewritten" in head and "mailed.log" in head, head
