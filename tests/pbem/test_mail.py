@@ -156,3 +156,46 @@ def test_a_line_removed_from_a_mailed_copy_is_the_first_thing_the_mail_says(
     head = _first_lines(box, monkeypatch)
     assert head.startswith("WARNING: "), head
     assert "rewritten" in head and "mailed.log" in head, head
+
+
+CRATE_START = """[Game "arnhem44"]
+setup: clear; round 2; phase 3.3; icons 8
+setup: place 2 inf Eindhoven; place 2 inf/UK Zon
+setup: unseen 7 6; stock 2
+"""
+"""Round 2, phase 3.3: the German may rig the Son bridge (tests/pbem/test_hidden.py)."""
+
+
+@pytest.mark.usefixtures("fast_disk")
+def test_a_crate_changed_in_a_mailed_copy_is_the_first_thing_the_mail_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: "... a changed crate ..." named first: the German's face-down crate (Arnhem
+    '44, Explosives in General: "He must conceal the numeric value"), committed when rigged,
+    is committed otherwise in the copy the Allied player gets back."""
+    rigged: list[bool] = []
+
+    def choose(party: str, choices: Sequence[str]) -> str:
+        if party == "german" and not rigged and any(c.startswith("rig Son-bridge")
+                                                    for c in choices):
+            rigged.append(True)
+            return "rig Son-bridge 7"
+        for answer in ("reveal 7", "end movement", "end", "pass"):
+            if answer in choices:
+                return answer
+        return choices[0]
+
+    def seen(box: Mailbox) -> bool:
+        mailed = box.folder("allied") / "mailed.log"
+        return box.holder == "allied" and mailed.exists() and " hidden " in mailed.read_text()
+
+    box = start(tmp_path, "arnhem44", "german", "allied", CRATE_START)
+    play_out(box, choose, monkeypatch, until=seen)
+    log = box.log("allied")
+    text = log.read_text()
+    crate = re.search(r"rig Son-bridge hidden ([0-9a-f]{64})", text)
+    assert crate, text
+    changed = crate.group(1)[::-1]
+    log.write_text(text.replace(crate.group(1), changed))
+    head = _first_lines(box, monkeypatch)
+    assert head.startswith("WARNING: "), head
+    assert "rewritten" in head and "mailed.log" in head, head
