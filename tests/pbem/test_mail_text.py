@@ -1,0 +1,98 @@
+"""The mail's text: at most 72 columns, wrapped and never cut, nothing a mail client rewrites
+(issue 29); the command wrapped so that it runs as written; ``--board`` beside the log; a
+refused move lists the legal moves; ``play`` ends with who is next and what they run."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from referee.core.mail import MAIL_WIDTH, mail_safe, wrap, wrap_command
+
+from .helpers import run
+
+
+def test_a_long_line_is_wrapped_never_cut() -> None:
+    text = " ".join(f"word{n}" for n in range(200)) + " " + "x" * 150
+    lines = wrap(text, "  ")
+    assert all(len(line) <= MAIL_WIDTH for line in lines)
+    assert "".join(line.strip() + " " for line in lines).replace(" ", "") == text.replace(
+        " ", "")
+
+
+def test_no_line_starts_as_a_quote_or_an_mbox_from() -> None:
+    assert mail_safe("> quoted") == " > quoted"
+    assert mail_safe("From here") == " From here"
+    assert mail_safe("from here") == "from here"
+    for line in wrap("a " * 30 + "From the bridge >x " * 10):
+        assert not line.startswith((">", "From "))
+
+
+def test_a_wrapped_command_runs_as_written() -> None:
+    move = "german: invade Zon from Eindhoven: 1 art from Best: 2 inf from Son: 1 tank joker"
+    command = f'referee play game.log "{move}" --secret game.german.secret'
+    lines = wrap_command(command)
+    assert len(lines) > 1 and all(len(line) <= MAIL_WIDTH for line in lines)
+    assert all(line.endswith(" \\") for line in lines[:-1])
+    words = shlex.split("\n".join(lines).replace("\\\n", ""))
+    assert words[:3] == ["referee", "play", "game.log"]
+    assert " ".join(words[3].split()) == move  # the spaces a break adds read as one
+    assert words[4:] == ["--secret", "game.german.secret"]
+
+
+def test_a_word_longer_than_a_line_is_split_with_a_continuation() -> None:
+    path = "->".join(f"{n:04d}" for n in range(30))
+    lines = wrap_command(f'referee play game.log "allied: move 1/506 {path}"')
+    assert all(len(line) <= MAIL_WIDTH for line in lines)
+    words = shlex.split("\n".join(lines).replace("\\\n", ""))
+    assert " ".join(words[3].split()) == f"allied: move 1/506 {path}"
+
+
+@pytest.mark.usefixtures("fast_disk")
+def test_the_board_is_written_beside_the_log_never_over_a_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "battle-card", "--seed", "5", "-o", "game.log").code == 0
+    ran = run("mail", "game.log", "--board", "board.svg")
+    assert ran.code == 0, ran.err
+    assert "<svg " in (tmp_path / "board.svg").read_text()
+    assert "Board: board.svg (attached)" in ran.out
+    again = run("mail", "game.log", "--board", "board.svg")
+    assert again.code == 2 and "exists already" in again.err
+    assert run("mail", "game.log", "--board", "game.log").code == 2
+    elsewhere = tmp_path / "other"
+    elsewhere.mkdir()
+    ran = run("mail", "game.log", "--board", elsewhere / "b.svg")
+    assert ran.code == 2 and "beside the log" in ran.err
+
+
+@pytest.mark.usefixtures("fast_disk")
+def test_play_says_who_is_next_and_what_they_run_after_a_pass_and_a_roll(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: "After every play, one line says who is next and what they run (also after a
+    pass that hands the turn over, and after a roll)"."""
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "battle-card", "--commit", "--side", "allied", "-o", "game.log").code == 0
+    assert run("join", "game.log").code == 0
+    ran = run("play", "game.log", "allied: attack Eindhoven", "--secret",
+              "game.allied.secret")
+    assert ran.code == 0, ran.err
+    assert ("mail game.log to Keeper, who runs: referee play game.log --secret "
+            "game.keeper.secret") in ran.out
+    ran = run("play", "game.log", "--secret", "game.keeper.secret")  # the roll
+    assert ran.code == 0, ran.err
+    assert "mail game.log to Allied, who runs: referee play game.log \"allied: MOVE\" " \
+           "--secret game.allied.secret" in ran.out
+
+
+@pytest.mark.usefixtures("fast_disk")
+def test_a_move_out_of_turn_is_refused_with_the_legal_moves(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: "A refused move lists the legal alternatives, as replay does"."""
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "battle-card", "--seed", "5", "-o", "game.log").code == 0
+    ran = run("play", "game.log", "allied: attack Nijmegen")
+    assert ran.code == 1
+    assert "legal here: attack Eindhoven; defend Eindhoven" in ran.err
