@@ -962,8 +962,8 @@ def verify(log: Path, secret_files: tuple[Path, ...], since: Path | None,
 
 
 @main.command()
-@click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--since", type=click.Path(path_type=Path, dir_okay=False),
+@click.argument("log", type=LogPath())
+@click.option("--since", type=LogPath(),
               help="The copy of LOG the other side mailed last (or you mailed): the mail "
               "tells what was added since, and LOG must only add to it.")
 @click.option("--board", type=click.Path(path_type=Path, dir_okay=False),

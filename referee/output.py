@@ -739,6 +739,9 @@ def mail_text(mail: Mail) -> str:
         if len(shown) > MAIL_CHOICES or advice.more:
             shown = grouped_choices(shown, MAIL_CHOICES)
         out.append(f"Choices ({total}):")
+        if any(choice.endswith(" VALUE") for choice in advice.choices):
+            out += wrap("(VALUE: the value you choose face down; 'play' writes only its "
+                        "commitment)", "  ")
         for choice in shown:
             out += wrap(choice, "      " if choice.startswith(" ") else "  ", "      ")
         if len(shown) != len(advice.choices) or advice.more:
