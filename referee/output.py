@@ -724,11 +724,17 @@ def mail_text(mail: Mail) -> str:
     out.append("")
     advice = mail.advice
     out += wrap(f"Next: {advice.what}")
+    run = "Run"
+    if advice.party == "moderator" and advice.actor is not None:
+        run = f"{who(advice.actor)} mails the move to the moderator, who runs"
     if advice.command is not None:
-        out.append("Run:")
+        out += wrap(f"{run}:")
         out += wrap_command(advice.command)
+    elif advice.template is not None and not advice.choices:
+        out += wrap(f"{run}, with the dice rolled at the table in the braces:")
+        out += wrap_command(advice.template)
     elif advice.template is not None:
-        out.append("Run, with MOVE one of the choices below:")
+        out += wrap(f"{run}, with MOVE one of the choices below:")
         out += wrap_command(advice.template)
         if advice.example is not None:
             out.append("For example:")

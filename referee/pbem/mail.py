@@ -97,9 +97,12 @@ class Mail:
         elif self.v2:
             whose = ("the moderator's" if self.kind is DiceMode.MODERATED
                      else "its roller's")
-            rolled = ("the 1 rolled line" if self.rolled == 1
-                     else f"the {self.rolled} rolled lines")
-            parts.append(f"every die of {rolled} follows {whose} committed chain")
+            if self.rolled == 0:
+                parts.append("no die has been rolled yet")
+            else:
+                rolled = ("the 1 rolled line" if self.rolled == 1
+                          else f"the {self.rolled} rolled lines")
+                parts.append(f"every die of {rolled} follows {whose} committed chain")
         else:
             parts.append("the dice wait for the secrets (protocol v1)")
         if self.copy is not None:
@@ -111,6 +114,8 @@ class Mail:
         other = "the other seals" if self.given else "the seals"
         tail = (f"; {other} are proved at the end, by 'referee verify' with the secrets"
                 if seals else "")
+        if seals and self.kind is DiceMode.MODERATED:
+            tail = "; the moderator's seals are proved when the secret is published"
         return "Verified: " + ", ".join(parts[:-1]) + f" and {parts[-1]}" + tail + "."
 
 

@@ -96,3 +96,42 @@ def test_a_move_out_of_turn_is_refused_with_the_legal_moves(
     ran = run("play", "game.log", "allied: attack Nijmegen")
     assert ran.code == 1
     assert "legal here: attack Eindhoven; defend Eindhoven" in ran.err
+
+
+@pytest.mark.usefixtures("fast_disk")
+def test_in_a_moderated_game_the_move_goes_to_the_moderator(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "battle-card", "--commit", "-o", "game.log").code == 0
+    ran = run("mail", "game.log")
+    assert ran.code == 0, ran.err
+    assert "the moderator's seals are proved when the secret is published" in " ".join(
+        ran.out.split())
+    assert "referee play game.log --secret game.secret" in ran.out  # the opening airdrop
+    assert run("play", "game.log", "--secret", "game.secret").code == 0
+    ran = run("mail", "game.log")
+    assert "Allied mails the move to the moderator, who runs" in " ".join(ran.out.split())
+    assert 'referee play game.log "allied: MOVE" --secret game.secret' in ran.out
+
+
+@pytest.mark.usefixtures("fast_disk")
+def test_with_a_secret_the_mail_proves_that_sides_seals(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "battle-card", "--commit", "--side", "allied", "-o", "game.log").code == 0
+    assert run("join", "game.log").code == 0
+    assert run("play", "game.log", "attack Eindhoven", "--secret", "game.allied.secret").code == 0
+    ran = run("mail", "game.log", "--secret", "game.allied.secret")
+    assert ran.code == 0, ran.err
+    assert "the seals of Allied are good" in " ".join(ran.out.split())
+
+
+def test_a_tabletop_log_asks_for_the_dice_rolled_at_the_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "battle-card", "-o", "t.log").code == 0
+    ran = run("mail", "t.log")
+    assert ran.code == 0, ran.err
+    assert "the dice are those the table recorded (nothing proves them)" in " ".join(
+        ran.out.split())
+    assert 'referee play t.log "airdrop {dN: ...}"' in ran.out
