@@ -135,3 +135,33 @@ def test_a_tabletop_log_asks_for_the_dice_rolled_at_the_table(
     assert "the dice are those the table recorded (nothing proves them)" in " ".join(
         ran.out.split())
     assert 'referee play t.log "airdrop {dN: ...}"' in ran.out
+
+
+def test_the_mailed_command_runs_as_written_in_a_real_shell(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command block of a mail, pasted into bash as it stands (continuation lines and
+    all), plays the move."""
+    import os
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "battle-card", "--commit", "--side", "allied", "-o", "game.log").code == 0
+    assert run("join", "game.log").code == 0
+    assert run("play", "game.log", "--secret", "game.allied.secret").code == 0  # the airdrop
+    body = run("mail", "game.log").out
+    lines = body.splitlines()
+    start = lines.index("For example:") + 1
+    block = []
+    for line in lines[start:]:
+        block.append(line)
+        if not line.endswith("\\"):
+            break
+    assert len(block) > 1, body  # the example is wrapped: the shell must join it
+    before = (tmp_path / "game.log").read_text()
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    done = subprocess.run(["bash", "-c", "\n".join(block)], cwd=tmp_path, timeout=60,
+                          env={**os.environ, "PATH": path}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    after = (tmp_path / "game.log").read_text()
+    assert after != before and after.startswith(before.rstrip("\n").rsplit("\n", 1)[0])
