@@ -165,3 +165,25 @@ def test_the_mailed_command_runs_as_written_in_a_real_shell(
     assert done.returncode == 0, done.stdout + done.stderr
     after = (tmp_path / "game.log").read_text()
     assert after != before and after.startswith(before.rstrip("\n").rsplit("\n", 1)[0])
+
+
+@pytest.mark.usefixtures("fast_disk")
+def test_play_says_who_is_next_after_a_pass(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `pass` (Battle Card's movement step: "no Allied movement this turn") ends with the
+    next line too."""
+    from .helpers import status
+
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "battle-card", "--seed", "5", "-o", "game.log").code == 0
+    for _ in range(20):
+        step = status(Path("game.log"))["next"]
+        assert isinstance(step, dict)
+        choices = list(step["choices"])
+        if "pass" in choices:
+            ran = run("play", "game.log", "pass")
+            assert ran.code == 0, ran.err
+            assert 'Allied runs: referee play game.log "allied: ' in ran.out, ran.out
+            return
+        assert run("play", "game.log", choices[0]).code == 0
+    raise AssertionError("no pass was offered")
