@@ -989,6 +989,49 @@ def verify(log: Path, secret_files: tuple[Path, ...], since: Path | None,
 
 
 @main.command()
+@click.argument("log", type=LogPath())
+@click.option("--since", type=LogPath(),
+              help="The copy of LOG the other side mailed last (or you mailed): the mail "
+              "tells what was added since, and LOG must only add to it.")
+@click.option("--board", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the board beside LOG as FILE.svg (or FILE.png with the 'png' "
+              "extra) to attach to the mail; never over an existing file.")
+@_secret_option
+@click.option("--json", "as_json", is_flag=True, help="The mail as one JSON document.")
+def mail(log: Path, since: Path | None, board: Path | None, secret_files: tuple[Path, ...],
+         as_json: bool) -> None:
+    """The body of the next e-mail of LOG: what happened since THEIR copy, proved, whose
+    turn it is and the exact command they run; plain text, at most 72 columns."""
+    from referee.core.svg import write_picture
+    from referee.pbem.board import board_svg
+    from referee.pbem.mail import mail_of_table
+
+    if board is not None:
+        if board.name == str(board):
+            board = log.parent / board  # a bare name: beside the log
+        _refuse_output(board, False, [log, since], picture=True)
+        if not same_folder(board, log):
+            _fail(f"{board}: the board is written beside the log, in {log.parent}")
+    try:
+        table = _table(log, secret_files)
+        letter = mail_of_table(table, log.name, since)
+        if board is not None:
+            write_picture(board, board_svg(table), replace=False)
+            letter.board = board.name
+    except FileExistsError:
+        _fail(f"{board} exists already; 'referee mail' never writes over a file")
+    except RefereeError as error:
+        _refused(error)
+    except OSError as error:
+        _fail(f"cannot write {board}: {error.strerror or error}")
+    if as_json:
+        output.print_json(output.mail_json(letter))
+    else:
+        output.print_mail(sys.stdout, letter)
+    sys.exit(letter.exit_code)
+
+
+@main.command()
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--side", help="The side that joins (default: the one that has not yet).")
 @click.option("--secret-out", type=click.Path(path_type=Path, dir_okay=False),

@@ -47,6 +47,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "referee status bundled:battle-card/pending.log",
         "referee status bundled:wwiic/opening.log --json",
     ),
+    "mail": (
+        "referee mail bundled:battle-card/pending.log",
+        "referee mail bundled:battle-card/pending.log --since bundled:battle-card/pending.log "
+        "--json",
+    ),
     "verify": (
         "referee verify bundled:battle-card/win.log",
         "referee verify bundled:battle-card/win.log --json",

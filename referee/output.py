@@ -37,6 +37,7 @@ from referee.core.selfplay import Summary
 if TYPE_CHECKING:  # play-by-email results, printed below; imported only for the types
 
     from referee.pbem.header import Created
+    from referee.pbem.mail import Mail
     from referee.pbem.play import IllegalPlay, PlayResult, UndoResult
     from referee.pbem.status import Status
     from referee.pbem.verify import Verdict
@@ -349,7 +350,7 @@ def print_status(out: IO[str], status: Status) -> None:
     if step.kind == "move" and step.choices:
         shown = list(step.choices)
         if len(shown) > STATUS_CHOICES or step.more:
-            shown = grouped_choices(step.choices)
+            shown = grouped_choices(step.choices, STATUS_GROUPS)
             count = f"more than {len(step.choices)}" if step.more else str(len(step.choices))
             shown.append(f"({count} choices in all; 'referee moves {status.source}' lists "
                          f"every one)")
@@ -364,24 +365,25 @@ def print_status(out: IO[str], status: Status) -> None:
 STATUS_CHOICES = 15
 """``status`` lists at most this many choices one by one; more are grouped."""
 
+STATUS_GROUPS = 12
+"""``status`` shows at most this many groups of choices."""
+
 _GROUP_WIDTH = 72
 
 
 def grouped_choices(choices: Sequence[str], groups: int = 25) -> list[str]:
-    """Choices grouped by their first two words (a command and its unit), one line each:
-    ``move-out K/1AB: Heide->Bennekom, Heide->Ede, ... (5)``; at most ``groups`` lines."""
+    """Choices grouped by their first two words (a command and its unit): each group's
+    first choice as the command ``play`` takes, then how many more the group has
+    (``    and 4 more 'move K/1AB ...'``); at most ``groups`` groups."""
     by_head: dict[str, list[str]] = {}
     for choice in choices:
-        words = choice.split(" ", 2)
-        head = " ".join(words[:2])
-        by_head.setdefault(head, []).append(words[2] if len(words) > 2 else "")
+        head = " ".join(choice.split(" ", 2)[:2])
+        by_head.setdefault(head, []).append(choice)
     lines = []
-    for head, rests in list(by_head.items())[:groups]:
-        listed = ", ".join(r for r in rests if r)
-        if len(listed) > _GROUP_WIDTH:
-            listed = listed[:_GROUP_WIDTH].rsplit(", ", 1)[0] + ", ..."
-        count = f" ({len(rests)})" if len(rests) > 1 else ""
-        lines.append(f"{head}: {listed}{count}" if listed else head)
+    for head, members in list(by_head.items())[:groups]:
+        lines.append(members[0])
+        if len(members) > 1:
+            lines.append(f"    and {len(members) - 1} more '{head} ...'")
     if len(by_head) > groups:
         lines.append(f"... and {len(by_head) - groups} more groups")
     return lines
@@ -399,11 +401,7 @@ def print_play(out: IO[str], result: PlayResult, *, dry_run: bool = False) -> No
     elif result.saved:
         count = len(result.written)
         _lines(out, f"saved {result.source} ({count} line{'s' if count != 1 else ''})")
-    _lines(out, f"next: {result.next.sentence()}")
-    if result.next.kind == "roll" or (result.next.kind == "chance" and result.next.party):
-        _lines(out, f"mail {result.source} to {str(result.next.party).capitalize()}, who "
-               f"runs: referee play "
-               f"{result.source} --secret THEIR-SECRET-FILE")
+    _lines(out, f"next: {result.next.sentence()}", result.then)
 
 
 def print_refusal(out: IO[str], refusal: IllegalPlay, source: str) -> None:
@@ -413,6 +411,9 @@ def print_refusal(out: IO[str], refusal: IllegalPlay, source: str) -> None:
     _lines(out, f"illegal{rule}: {problem.message}", f"  move: {refusal.line}")
     if problem.hint:
         _lines(out, f"  {problem.hint}")
+    elif refusal.choices:
+        listed = "; ".join(refusal.choices)
+        _lines(out, f"  legal here: {listed}" + (" ..." if refusal.more else ""))
     _lines(out, f"nothing was written: {source} is unchanged")
 
 
@@ -700,3 +701,101 @@ def print_rules(console: Console, data: Mapping[str, Any]) -> None:
         for problem in cited:
             console.print(Text(printable(f"  {problem['log']}:{problem['line']}: "
                                          f"[{problem['rule']}] {problem['message']}")))
+
+
+# -- referee mail: the body of the next e-mail (72 columns, nothing a mail client rewrites) --
+
+MAIL_CHOICES = 30
+"""``mail`` lists at most this many choices; ``referee moves`` lists every one."""
+
+
+def mail_text(mail: Mail) -> str:
+    """The body of the e-mail: the proof (a problem first of all), the new lines with their
+    dice and events, whose step and the command, the board; every line at most 72 columns."""
+    from referee.core.mail import wrap, wrap_command
+    from referee.pbem.mode import who
+
+    out: list[str] = []
+    out += wrap(mail.proof())
+    for finding in mail.verdict.findings:
+        where = f"line {finding.line}: " if finding.line else ""
+        out += wrap(f"{where}{finding.kind}: {finding.message}", "  ")
+    out.append("")
+    out += wrap(f"{mail.title}, {mail.log_name}" + (f", turn {mail.turn}" if mail.turn
+                                                     else ""))
+    if mail.lines:
+        first, last = mail.lines[0].number, mail.lines[-1].number
+        span = f"line {first}" if first == last else f"lines {first}-{last}"
+        out += wrap(f"New {mail.since} ({span}):")
+        for line in mail.lines:
+            author = who(line.side) if line.side else "Referee"
+            verb = " (now rolled)" if line.rolled else ""
+            out += wrap(f"{line.number} {author}{verb}: {line.text}", "  ", "      ")
+            for event in line.events:
+                out += wrap(event, "      ", "  ")
+    else:
+        out += wrap(f"Nothing new {mail.since}.")
+    out.append("")
+    advice = mail.advice
+    out += wrap(f"Next: {advice.what}")
+    run = "Run"
+    if advice.party == "moderator" and advice.actor is not None:
+        run = f"{who(advice.actor)} mails the move to the moderator, who runs"
+    if advice.command is not None:
+        out += wrap(f"{run}:")
+        out += wrap_command(advice.command)
+    elif advice.template is not None and not advice.choices:
+        out += wrap(f"{run}, with the dice rolled at the table in the braces:")
+        out += wrap_command(advice.template)
+    elif advice.template is not None:
+        out += wrap(f"{run}, with MOVE one of the choices below:")
+        out += wrap_command(advice.template)
+        if advice.example is not None:
+            out.append("For example:")
+            out += wrap_command(advice.example)
+    if advice.command is None and advice.choices:
+        shown = list(advice.choices)
+        total = f"{len(shown)}{' or more' if advice.more else ''}"
+        if len(shown) > MAIL_CHOICES or advice.more:
+            shown = grouped_choices(shown, MAIL_CHOICES)
+        out.append(f"Choices ({total}):")
+        if any(choice.endswith(" VALUE") for choice in advice.choices):
+            out += wrap("(VALUE: the value you choose face down; 'play' writes only its "
+                        "commitment)", "  ")
+        for choice in shown:
+            out += wrap(choice, "      " if choice.startswith(" ") else "  ", "      ")
+        if len(shown) != len(advice.choices) or advice.more:
+            out += wrap(f"(every one: referee moves {mail.log_name})", "  ")
+    out += wrap(f"Result: {mail.result}")
+    if mail.board is not None:
+        out += wrap(f"Board: {mail.board} (attached)")
+    return "\n".join(printable(line) for line in out) + "\n"
+
+
+def print_mail(out: IO[str], mail: Mail) -> None:
+    out.write(mail_text(mail))
+
+
+def mail_json(mail: Mail) -> dict[str, Any]:
+    """``referee mail --json``: the envelope (its problems are the verify findings), then
+    the mail's parts and its text."""
+    advice = mail.advice
+    report = mail.verdict.report
+    own = {
+        "verified": mail.proof(), "since": mail.since, "copy": mail.copy,
+        "reader": mail.reader, "lines": [line.to_json() for line in mail.lines],
+        "next": {"party": advice.party, "actor": advice.actor, "text": advice.what,
+                 "command": advice.command, "template": advice.template,
+                 "example": advice.example, "choices": list(advice.choices),
+                 "more": advice.more},
+        "turn": mail.turn, "result": mail.result, "board": mail.board,
+        "body": mail_text(mail),
+    }
+    return envelope(
+        source=mail.source, game=mail.game,
+        problems=[finding.to_json() for finding in mail.verdict.findings],
+        exit_code=mail.exit_code,
+        state=None if report is None else report.state_json(),
+        pending=None if report is None else pending_json(report),
+        outcome=None if report is None else outcome_json(report.outcome()), **own,
+    )

@@ -77,3 +77,62 @@ def explain(lines: list[str], problems: list[Problem]) -> list[Problem]:
     if found is None:
         return problems
     return [found, *(p for p in problems if p.kind is not ProblemKind.SYNTAX)]
+
+
+# -- writing for a mail body: at most MAIL_WIDTH columns, nothing a mail client rewrites ---
+
+MAIL_WIDTH = 72
+"""The widest line a mail body has: mail clients wrap plain text at 72 to 78 columns."""
+
+_MANGLED = (">", "From ")
+"""Line starts a mail client rewrites: ``>`` reads as a quote, ``From `` is escaped as
+``>From `` by mbox."""
+
+
+def mail_safe(line: str) -> str:
+    """``line`` with a space before it when a mail client would rewrite its start."""
+    return " " + line if line.startswith(_MANGLED) else line
+
+
+def wrap(text: str, indent: str = "", more: str = "    ", width: int = MAIL_WIDTH
+         ) -> list[str]:
+    """``text`` wrapped at ``width`` columns (``indent`` first, ``more`` on the lines that
+    continue it); a word longer than a line is split, never cut."""
+    import textwrap
+
+    words = " ".join(text.split())
+    if not words:
+        return [indent.rstrip()]
+    lines = textwrap.wrap(words, width=width, initial_indent=indent,
+                          subsequent_indent=indent + more, break_long_words=True,
+                          break_on_hyphens=False)
+    return [mail_safe(line) for line in lines]
+
+
+def wrap_command(command: str, indent: str = "  ", width: int = MAIL_WIDTH) -> list[str]:
+    """A shell command laid out at ``width`` columns that runs as written: each line but
+    the last ends with `` \\`` (a shell line continuation, inside quotes too: the move then
+    holds a few more spaces, which the referee reads as one).  A word longer than a line is
+    split with a ``\\`` at its end and the rest at the start of the next line."""
+    room = width - 2  # for " \"
+    lines: list[str] = []
+    current = indent
+    for word in command.split(" "):
+        while len(indent) + 4 + len(word) > room:  # a word longer than any line
+            if current.strip():
+                lines.append(current + " \\")
+                current = indent + "    "
+            cut = room - len(current)
+            while word[cut:].startswith(_MANGLED) and cut > 1:
+                cut -= 1
+            lines.append(current + word[:cut] + "\\")
+            current, word = "", word[cut:]
+        if not current.strip():
+            current += word
+        elif len(current) + 1 + len(word) <= room:
+            current += " " + word
+        else:
+            lines.append(current + " \\")
+            current = indent + "    " + word
+    lines.append(current)
+    return lines

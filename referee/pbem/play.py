@@ -16,6 +16,7 @@ from referee.core.errors import Problem
 from referee.core.files import write_atomic
 from referee.core.log import ActionLine, Expectation, TurnAssertion
 from referee.core.parsing import MAX_LINE_CHARS, parse_log
+from referee.pbem.advice import advise, next_line
 from referee.pbem.chain import (
     broken_seals,
     code_of,
@@ -50,10 +51,15 @@ class IllegalPlay(NotAllowed):
     """The move breaks the rules: nothing is written.  ``problem`` has the rule and the
     legal alternatives."""
 
-    def __init__(self, problem: Problem, line: str) -> None:
+    def __init__(self, problem: Problem, line: str, choices: Sequence[str] = (),
+                 more: bool = False) -> None:
         super().__init__(problem.message)
         self.problem = problem
         self.line = line
+        self.choices = tuple(choices)
+        """The legal moves at that point (as ``replay`` lists them), when the problem has
+        no list of its own."""
+        self.more = more
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,8 @@ class PlayResult:
     next: NextStep
     saved: bool
     notes: list[str] = field(default_factory=list)
+    then: str = ""
+    """Who is next and what they run (``referee.pbem.advice.next_line``)."""
 
 
 def play(table: Table, move: str | None, *, dry_run: bool = False,
@@ -105,8 +113,11 @@ def play(table: Table, move: str | None, *, dry_run: bool = False,
         hint += "".join(f"; {note}" for note in writer.notes)
         raise PbemError(f"nothing to play: {step.sentence()}{hint}")
     _remember_reveals(table, writer, dry_run)
+    log_name = path.name if path is not None else table.source
+    advice = advise(table.mode, writer.replay.next, log_name)
     result = PlayResult(table.source, writer.written, writer.table.text,
-                        writer.replay.next, saved=False, notes=writer.notes)
+                        writer.replay.next, saved=False, notes=writer.notes,
+                        then=next_line(advice, log_name, frozenset(table.secrets)))
     if not dry_run and path is not None:
         save(path, table.text, writer.table.text)
         result.saved = True
@@ -307,7 +318,9 @@ class _Writer:
         here = [p for p in tried.report.problems if p.line == number]
         awaiting = tried.pending_line == number
         if here and not awaiting:
-            raise IllegalPlay(here[0], code)
+            step = self.replay.next
+            choices = step.choices if step.kind == "move" else ()
+            raise IllegalPlay(here[0], code, choices, step.more)
         secrets = {party: s.value for party, s in self.table.secrets.items()}
         lines = {line.number: line for line in trial.log.actions}
         changed = [f for f in check_hidden(tried.report.events, tried.plan, lines,

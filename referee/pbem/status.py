@@ -55,7 +55,13 @@ class Status:
 
 def status_of(table: Table) -> Status:
     replay = table.replay()
-    report = replay.report
+    status = status_of_replay(table, replay.report, replay.next)
+    status.problems = replay.problems
+    return status
+
+
+def status_of_replay(table: Table, report: Report, step: NextStep) -> Status:
+    """The status of ``table`` from a replay already made (``report``, its ``step``)."""
     state = report.state_json() or {}
     turn = None
     if "turn" in state:
@@ -86,9 +92,8 @@ def status_of(table: Table) -> Status:
         players=players,
         turn=turn,
         last=last,
-        next=replay.next,
+        next=step,
         result=_result(report.outcome() or {}),
-        problems=replay.problems,
         report=report,
     )
 

@@ -13,6 +13,7 @@ from typing import Any
 from referee.core.engine import REFEREE, Engine
 from referee.core.errors import Problem, ProblemKind, RefereeError
 from referee.core.files import LockHeld, locked
+from referee.core.hidden import Concealable
 from referee.core.log import ParsedLog
 from referee.core.ownscenario import folder_of
 from referee.core.parsing import (
@@ -176,9 +177,26 @@ class Table:
             return NextStep("chance", plan.chance_roller, engine.decision(state), rolls)
         # A page of the answers: two WWII Commander units in one space can have hundreds of
         # thousands of joint moves, which the engine yields lazily.
-        listed = tuple(str(c) for c in islice(engine.legal(state), MAX_CHOICES + 1))
+        listed = tuple(self._choice_text(c) for c in islice(engine.legal(state),
+                                                             MAX_CHOICES + 1))
         return NextStep("move", actor, engine.decision(state), listed[:MAX_CHOICES],
                         more=len(listed) > MAX_CHOICES)
+
+
+    def _choice_text(self, command: object) -> str:
+        """A legal command as ``play`` takes it: in a committed game a face-down choice
+        (``rig Son-bridge``) needs its value, which ``play`` turns into a commitment
+        (``rig Son-bridge VALUE``; docs/pbem.md, "Hidden values")."""
+        text = str(command)
+        if (self.mode.committed and isinstance(command, Concealable)
+                and command.conceal_value is None
+                and getattr(command, "commitment", None) is None):
+            return f"{text} {HIDDEN_VALUE}"
+        return text
+
+
+HIDDEN_VALUE = "VALUE"
+"""The word a listed face-down choice carries where its value goes."""
 
 
 def parse_text(text: str, source: str, engine: Engine[Any, Any] | None = None,

@@ -32,7 +32,7 @@ def conforms(value: Any, schema: str) -> None:
 
 
 @pytest.mark.parametrize("log", SAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
-@pytest.mark.parametrize("command", ["replay", "moves", "status", "verify", "position"])
+@pytest.mark.parametrize("command", ["replay", "moves", "status", "verify", "position", "mail"])
 def test_every_command_keeps_its_schema(command: str, log: Path) -> None:
     code, data = run_json(command, str(log))
     conforms(data, f"{command}.json")
@@ -120,7 +120,7 @@ def test_every_schema_file_is_tested() -> None:
     names = {path.name for path in SCHEMAS.glob("*.json")}
     assert names == {"envelope.json", "replay.json", "check.json", "moves.json", "status.json",
                      "verify.json", "position.json", "scenario-show.json", "batch-row.json",
-                     "games.json", "simulate.json", "rules.json"}
+                     "games.json", "simulate.json", "rules.json", "mail.json"}
 
 
 def test_games_is_an_envelope() -> None:

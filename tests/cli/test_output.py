@@ -216,7 +216,8 @@ def test_status_groups_many_choices_to_fit_an_email() -> None:
     lines = out.splitlines()
     assert len(lines) < 40 and max(len(line) for line in lines) < 120
     assert f"choices in all; 'referee moves {log}' lists every one)" in out
-    assert "activate 505/82: Hengstal" in out
+    assert "activate 505/82 Hengstal" in out  # each listed choice is a command (issue 29)
+    assert "activate 505/82: " not in out
     assert "scenario market-garden" in out and "{'" not in out
 
 
