@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.engine import Engine
+from referee.core.engine import Engine, Event
 from referee.core.errors import UNREADABLE_KINDS, ProblemKind, RefereeError
 from referee.core.log import ActionLine, Entry, ParsedLog
 from referee.core.replay import Replayer, Report
@@ -84,11 +84,21 @@ def _events_by_line(report: Report) -> dict[int | None, tuple[str, ...]]:
     return {line: tuple(texts) for line, texts in found.items()}
 
 
+def _facts_by_line(report: Report) -> dict[int | None, tuple[Event, ...]]:
+    """The events of each line themselves (kind and data), gathered in one pass."""
+    found: dict[int | None, list[Event]] = {}
+    for item in report.events:
+        found.setdefault(item.line, []).append(item.event)
+    return {line: tuple(events) for line, events in found.items()}
+
+
 def _highlight(report: Report, line: ActionLine,
-               by_line: dict[int | None, tuple[str, ...]] | None = None) -> Highlight:
+               by_line: dict[int | None, tuple[str, ...]] | None = None,
+               facts: dict[int | None, tuple[Event, ...]] | None = None) -> Highlight:
     events = (by_line if by_line is not None else _events_by_line(report)).get(line.number, ())
+    found = (facts if facts is not None else _facts_by_line(report)).get(line.number, ())
     return Highlight(line.number, " ".join(line.text.split("#", 1)[0].split()),
-                     tuple(item.command for item in line.items), events)
+                     tuple(item.command for item in line.items), events, found)
 
 
 def _state_text(engine: Engine[Any, Any], state: Any) -> str:
@@ -118,15 +128,16 @@ def view_data(log: ParsedLog, engine: Engine[Any, Any], seed: str | None = None)
         opening = recorder.opening if recorder.opening is not None else report.state
         add(0, "opening", opening, None)
         by_line = _events_by_line(report)
+        facts = _facts_by_line(report)
         for line, state in recorder.after:
-            add(line.number, line.text, state, _highlight(report, line, by_line))
+            add(line.number, line.text, state, _highlight(report, line, by_line, facts))
         if recorder.after:
             # The end of the log: what the referee applied by itself after the last line.
             last_line = recorder.after[-1][0]
             final = engine.to_json(report.state)
             if final != engine.to_json(recorder.after[-1][1]):
                 add(last_line.number, "(the referee's own steps at the end)", report.state,
-                    _highlight(report, last_line, by_line))
+                    _highlight(report, last_line, by_line, facts))
     events: dict[int, list[dict[str, Any]]] = {}
     for item in report.events:
         events.setdefault(item.line or 0, []).append({

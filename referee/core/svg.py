@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from referee.core.engine import Engine
+from referee.core.engine import Engine, Event
 from referee.core.errors import ProblemKind, RefereeError
 from referee.core.files import write_atomic
 
@@ -43,6 +43,8 @@ class Highlight:
     text: str
     commands: tuple[Any, ...] = ()
     events: tuple[str, ...] = ()
+    facts: tuple[Event, ...] = ()
+    """The line's events themselves (kind and data), for what the words do not say."""
 
 
 Drawer = Callable[[Engine[Any, Any], Any, Highlight | None], str]
