@@ -100,17 +100,43 @@ def place(blocks: Sequence[Block], at: Mapping[str, Point],
     return anchors
 
 
+class _Taken:
+    """The boxes placed so far, filed by the cells of a coarse grid they touch, so a
+    candidate is checked only against its neighbours (the map has some 800 boxes)."""
+
+    CELL = 64.0
+
+    def __init__(self, boxes: Sequence[Box]) -> None:
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+        for box in boxes:
+            self.add(box)
+
+    def _keys(self, box: Box) -> list[tuple[int, int]]:
+        c = self.CELL
+        return [(gx, gy) for gx in range(int(box[0] // c), int(box[2] // c) + 1)
+                for gy in range(int(box[1] // c), int(box[3] // c) + 1)]
+
+    def add(self, box: Box) -> None:
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append(box)
+
+    def hits(self, box: Box) -> int:
+        """How many placed boxes ``box`` meets."""
+        met = {other for key in self._keys(box) for other in self.cells.get(key, ())
+               if overlap(box, other)}
+        return len(met)
+
+
 def _greedy(order: Sequence[Block], at: Mapping[str, Point],
             fixed: Sequence[Box]) -> tuple[dict[str, Point], list[Block]]:
-    taken: list[Box] = list(fixed)
+    taken = _Taken(fixed)
     anchors: dict[str, Point] = {}
     stuck: list[Block] = []
     for block in order:
         x, y = at[block.sector]
         best: tuple[int, Point] | None = None
         for dx, dy in OFFSETS:
-            boxes = block.boxes(x + dx, y + dy)
-            hits = sum(1 for box in boxes for other in taken if overlap(box, other))
+            hits = sum(taken.hits(box) for box in block.boxes(x + dx, y + dy))
             if best is None or hits < best[0]:
                 best = (hits, (x + dx, y + dy))
             if hits == 0:
@@ -119,5 +145,6 @@ def _greedy(order: Sequence[Block], at: Mapping[str, Point],
         if best[0]:
             stuck.append(block)
         anchors[block.sector] = best[1]
-        taken.extend(block.boxes(*best[1]))
+        for box in block.boxes(*best[1]):
+            taken.add(box)
     return anchors, stuck
