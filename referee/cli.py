@@ -916,8 +916,17 @@ def view(log: Path, out: Path, seed: str | None, force: bool) -> None:
     if out.suffix.lower() not in (".html", ".htm"):
         _fail(f"{out}: the page is HTML; name it FILE.html")
     _refuse_output(out, force, [log])
+    errors = output.make_console(stderr=True)
     try:
-        page = view_page(api.read_source(log), seed)
+        # A long game takes seconds: a progress bar with its total on a terminal (standard
+        # error; standard output stays clean), nothing on a pipe.
+        with progress.progress_bar(errors, total=0) as bar:
+            task = bar.add_task("replaying", total=None)
+
+            def step(what: str, done: int, total: int) -> None:
+                bar.update(task, description=what, completed=done, total=total)
+
+            page = view_page(api.read_source(log), seed, None if bar.disable else step)
     except ViewError as error:
         _fail(error.message)
     except RefereeError as error:

@@ -592,7 +592,11 @@ def print_scenario(console: Console, data: Mapping[str, Any]) -> None:
             flags = [f for f, on in (("above the Rhine", s["above_rhine"]),
                                      ("German flag", s["flag"]),
                                      (f"start {s['start']}", s["start"])) if on]
-            sectors.add_row(s["name"], s["type"], " ".join(map(str, s["numbers"])),
+            # A start sector goes by two names: the logs' (Start-West) and the map's town
+            # (Lommel); both are shown, as on the map (Arnhem '44 interpretations, A-names).
+            name = (f"{s['id']} ({s['name']})" if s.get("start") and s.get("id")
+                    and s["id"] != s["name"] else s["name"])
+            sectors.add_row(name, s["type"], " ".join(map(str, s["numbers"])),
                             ", ".join(flags))
         console.print(sectors)
         console.print(f"{len(data['borders'])} borders, {len(data['bridges'])} bridges, "

@@ -15,10 +15,11 @@ from __future__ import annotations
 import html
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.engine import Engine
+from referee.core.engine import Engine, Event
 from referee.core.errors import UNREADABLE_KINDS, ProblemKind, RefereeError
 from referee.core.log import ActionLine, Entry, ParsedLog
 from referee.core.replay import Replayer, Report
@@ -59,13 +60,21 @@ class _Lines:
         return runs
 
 
-class _Recorder(Replayer):
-    """A replay that draws the board after each action line, as the line leaves it."""
+Progress = Callable[[str, int, int], None]
+"""Told ``(what, done, total)`` as a long page is made: the lines replayed, then the
+positions drawn (``referee view`` shows it as a progress bar on a terminal)."""
 
-    def __init__(self, log: ParsedLog, engine: Engine[Any, Any], seed: str | None) -> None:
+
+class _Recorder(Replayer):
+    """A replay that keeps the position after each action line, as the line leaves it."""
+
+    def __init__(self, log: ParsedLog, engine: Engine[Any, Any], seed: str | None,
+                 progress: Progress | None = None) -> None:
         super().__init__(log, engine, seed=seed)
         self.opening: Any = None
         self.after: list[tuple[ActionLine, Any]] = []
+        self.progress = progress
+        self.lines = sum(1 for entry in log.entries if isinstance(entry, ActionLine))
 
     def _entry(self, entry: Entry) -> None:
         if isinstance(entry, ActionLine) and self.opening is None:
@@ -74,6 +83,8 @@ class _Recorder(Replayer):
         super()._entry(entry)
         if isinstance(entry, ActionLine):
             self.after.append((entry, self.engine.copy(self.report.state)))
+            if self.progress is not None:
+                self.progress("replaying", len(self.after), self.lines)
 
 
 def _events_by_line(report: Report) -> dict[int | None, tuple[str, ...]]:
@@ -84,11 +95,21 @@ def _events_by_line(report: Report) -> dict[int | None, tuple[str, ...]]:
     return {line: tuple(texts) for line, texts in found.items()}
 
 
+def _facts_by_line(report: Report) -> dict[int | None, tuple[Event, ...]]:
+    """The events of each line themselves (kind and data), gathered in one pass."""
+    found: dict[int | None, list[Event]] = {}
+    for item in report.events:
+        found.setdefault(item.line, []).append(item.event)
+    return {line: tuple(events) for line, events in found.items()}
+
+
 def _highlight(report: Report, line: ActionLine,
-               by_line: dict[int | None, tuple[str, ...]] | None = None) -> Highlight:
+               by_line: dict[int | None, tuple[str, ...]] | None = None,
+               facts: dict[int | None, tuple[Event, ...]] | None = None) -> Highlight:
     events = (by_line if by_line is not None else _events_by_line(report)).get(line.number, ())
+    found = (facts if facts is not None else _facts_by_line(report)).get(line.number, ())
     return Highlight(line.number, " ".join(line.text.split("#", 1)[0].split()),
-                     tuple(item.command for item in line.items), events)
+                     tuple(item.command for item in line.items), events, found)
 
 
 def _state_text(engine: Engine[Any, Any], state: Any) -> str:
@@ -100,33 +121,39 @@ def _state_text(engine: Engine[Any, Any], state: Any) -> str:
     return console.export_text()
 
 
-def view_data(log: ParsedLog, engine: Engine[Any, Any], seed: str | None = None) -> dict[str, Any]:
-    """Everything the page shows, as plain data (also what the tests read)."""
-    recorder = _Recorder(log, engine, seed)
+def view_data(log: ParsedLog, engine: Engine[Any, Any], seed: str | None = None,
+              progress: Progress | None = None) -> dict[str, Any]:
+    """Everything the page shows, as plain data (also what the tests read); ``progress``
+    is told how far the work has come."""
+    recorder = _Recorder(log, engine, seed, progress)
     report = recorder.run()
     draw = drawer_for(engine.info.id)
     lines = _Lines()
     positions: list[Position] = []
+    total = len(recorder.after) + 1
 
     def add(number: int, text: str, state: Any, highlight: Highlight | None) -> None:
         if draw is not None:
             positions.append(Position(number, text, lines.runs(draw(engine, state, highlight))))
         else:
             positions.append(Position(number, text, [], _state_text(engine, state)))
+        if progress is not None:
+            progress("drawing", len(positions), max(total, len(positions)))
 
     if report.state is not None:
         opening = recorder.opening if recorder.opening is not None else report.state
         add(0, "opening", opening, None)
         by_line = _events_by_line(report)
+        facts = _facts_by_line(report)
         for line, state in recorder.after:
-            add(line.number, line.text, state, _highlight(report, line, by_line))
+            add(line.number, line.text, state, _highlight(report, line, by_line, facts))
         if recorder.after:
             # The end of the log: what the referee applied by itself after the last line.
             last_line = recorder.after[-1][0]
             final = engine.to_json(report.state)
             if final != engine.to_json(recorder.after[-1][1]):
                 add(last_line.number, "(the referee's own steps at the end)", report.state,
-                    _highlight(report, last_line, by_line))
+                    _highlight(report, last_line, by_line, facts))
     events: dict[int, list[dict[str, Any]]] = {}
     for item in report.events:
         events.setdefault(item.line or 0, []).append({
@@ -175,7 +202,8 @@ class Page:
     exit_code: int
 
 
-def view_page(log: ParsedLog, seed: str | None = None) -> Page:
+def view_page(log: ParsedLog, seed: str | None = None,
+              progress: Progress | None = None) -> Page:
     """The page of a parsed log, with what ``referee view`` says of it."""
     from referee.games import engine_for
 
@@ -183,7 +211,7 @@ def view_page(log: ParsedLog, seed: str | None = None) -> Page:
         reasons = "; ".join(p.message for p in log.problems) or "it cannot be read"
         raise ViewError(f"{log.source}: {reasons}")
     engine = engine_for(log.game or "")
-    data = view_data(log, engine, seed)
+    data = view_data(log, engine, seed, progress)
     problems = sum(len(v) for v in data["problems"].values())
     unreadable = any(p.kind in UNREADABLE_KINDS for p in log.problems)
     return Page(_page(data), len(data["positions"]), problems,

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from referee.core.engine import Engine
+from referee.core.engine import Engine, Event
 from referee.core.errors import ProblemKind, RefereeError
 from referee.core.files import write_output
 
@@ -41,6 +43,8 @@ class Highlight:
     text: str
     commands: tuple[Any, ...] = ()
     events: tuple[str, ...] = ()
+    facts: tuple[Event, ...] = ()
+    """The line's events themselves (kind and data), for what the words do not say."""
 
 
 Drawer = Callable[[Engine[Any, Any], Any, Highlight | None], str]
@@ -120,6 +124,90 @@ def haloed_text(x: str, y: str, text: str, attrs: str, *, ink: str | None = None
     return (f'<text x="{x}" y="{y}"{attrs} fill="{halo}" stroke="{halo}" '
             f'stroke-width="{_number(width)}" stroke-linejoin="round" aria-hidden="true">'
             f'{body}</text><text x="{x}" y="{y}"{attrs}{fill}>{body}</text>')
+
+
+LAST_ACTION = "#e07000"
+"""The colour of the last action: its arrows, outlines and words."""
+ARROW_MARKER = "last-action-head"
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """One arrow of the last action, as python-chess draws a last move: from the moving or
+    firing units (``start``, the id of their place) along ``points`` to the target (``end``)."""
+
+    start: str
+    end: str
+    points: tuple[Point, ...]
+
+
+def arrow_layer(arrows: Sequence[Arrow], *, width: float = 4.0, gap: float = 9.0,
+                colour: str = LAST_ACTION) -> Element:
+    """``<g id="last-action-arrows">``: the arrowhead's marker, then a line (a polyline for
+    a path of more than two points) per arrow, its last stretch stopped ``gap`` pixels short
+    of the target's centre so the head points at it without covering it.  Each arrow names
+    its places in ``data-from`` and ``data-to``.  An arrow with no length is left out."""
+    layer = Element.make("g", None, id="last-action-arrows")
+    drawn = [a for a in arrows if len(a.points) >= 2 and _length(a.points) > gap]
+    if not drawn:
+        return layer
+    defs = layer.add("defs")
+    marker = defs.add("marker", id=ARROW_MARKER, viewBox="0 0 10 10", refX=6, refY=5,
+                      markerWidth=4, markerHeight=4, markerUnits="strokeWidth", orient="auto")
+    marker.add("path", d="M 0 0 L 10 5 L 0 10 z", fill=colour)
+    for arrow in drawn:
+        points = list(arrow.points)
+        (x1, y1), (x2, y2) = points[-2], points[-1]
+        span = math.hypot(x2 - x1, y2 - y1)
+        if span > gap:
+            points[-1] = (x2 - (x2 - x1) * gap / span, y2 - (y2 - y1) * gap / span)
+        style: dict[str, str | float] = {
+            "fill": "none", "stroke": colour, "stroke_width": width,
+            "stroke_linecap": "round", "stroke_linejoin": "round", "stroke_opacity": 0.9,
+            "marker_end": f"url(#{ARROW_MARKER})", "class_": "last-arrow",
+            "data_from": arrow.start, "data_to": arrow.end,
+        }
+        if len(points) == 2:
+            layer.add("line", x1=round(points[0][0], 1), y1=round(points[0][1], 1),
+                      x2=round(points[1][0], 1), y2=round(points[1][1], 1), **style)
+        else:
+            layer.add("polyline", points=" ".join(f"{_number(round(x, 1))},"
+                                                  f"{_number(round(y, 1))}"
+                                                  for x, y in points), **style)
+    return layer
+
+
+def _length(points: Sequence[Point]) -> float:
+    return sum(math.dist(a, b) for a, b in pairwise(points))
+
+
+def written(element: Element, depth: int = 0) -> str:
+    """One element (and its children) as SVG text, for drawers that write their text
+    directly."""
+    out: list[str] = []
+    element.write(out, depth)
+    return "\n".join(out)
+
+
+def last_action_words(highlight: Highlight | None, results: Sequence[str]) -> str:
+    """The last action in words for a board's heading: its line, what it says and what came
+    of it (``results``, the game's own words: the die, the Attack Factor, the hits)."""
+    if highlight is None:
+        return ""
+    words = f"Last: line {highlight.line}: {highlight.text}"
+    kept = [r for r in results if r]
+    return words + (" \u2014 " + "; ".join(kept) if kept else "")
+
+
+def heading_line(x: float, y: float, words: str, *, limit: int, attrs: str) -> str:
+    """A ``class="heading"`` text of the board, cut to ``limit`` characters on the board
+    with the whole sentence in ``data-full`` (what the viewer's caption shows) and in its
+    tooltip."""
+    shown = words if len(words) <= limit else words[: limit - 1] + "\u2026"
+    return (f'<text x="{_number(x)}" y="{_number(y)}" class="heading" '
+            f"data-full={quoteattr(words)}{attrs}><title>{escape(words)}</title>"
+            f"{escape(shown)}</text>")
 
 
 def svg_root(width: int, height: int, title: str) -> Element:

@@ -38,5 +38,6 @@ def board_svg(table: Table, upto: int | None = None) -> str:
             " ".join(code_of(last.text).split()),
             tuple(item.command for item in last.items),
             tuple(replay.events_of(last.number)),
+            tuple(e.event for e in replay.report.events if e.line == last.number),
         )
     return drawer(table.engine, replay.report.state, highlight)

@@ -127,7 +127,9 @@ def test_the_wwiic_map_is_hooked_in_while_its_drawer_exists() -> None:
                                                (move,), ("505/82 moves Mook->Groesbeek",)))
     root = ET.fromstring(text.encode())
     assert root.tag == f"{{{svg.SVG_NS}}}svg"
-    assert root.find(".//svg:g[@id='last-action']/svg:polyline", NS) is not None
+    arrow = root.find(".//svg:g[@id='last-action']//*[@class='last-arrow']", NS)
+    assert arrow is not None
+    assert (arrow.get("data-from"), arrow.get("data-to")) == ("Mook", "Groesbeek")
     assert "505/82 moves Mook-&gt;Groesbeek" in text
 
 
@@ -141,4 +143,4 @@ def test_golden_wwiic_board() -> None:
         golden.write_text(ran.out, encoding="utf-8")
     assert ran.out == golden.read_text(encoding="utf-8")
     root = ET.fromstring(ran.out.encode())
-    assert root.find(".//svg:g[@id='last-action']/svg:polyline", NS) is not None
+    assert root.find(".//svg:g[@id='last-action']//*[@class='last-arrow']", NS) is not None

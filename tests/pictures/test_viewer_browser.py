@@ -1,8 +1,10 @@
 """Issue 30: the viewer of every game in a real browser (headless Chromium through
 Playwright): the board fills the space it has and keeps its aspect, steps with the arrows,
 Home/End, the slider, a line number and ``p``, zooms (keys, buttons, the wheel), pans by
-dragging, fits again, and reads its heading at the page's own size.  A screenshot of a
-mid-game position is kept where the test ran (``REFEREE_SCREENSHOTS=DIR``)."""
+dragging, fits again, and reads its heading at the page's own size.  From mid-game it steps
+to a position whose last action is drawn as an arrow, checks the arrow lies whole on screen
+and the result is in words above the board.  Screenshots of that position and of the end of
+the checks are kept where the test ran (``REFEREE_SCREENSHOTS=DIR``)."""
 
 from __future__ import annotations
 
@@ -77,6 +79,23 @@ def _check_page(browser: Any, game: str, path: Path) -> None:
     assert f"position {total // 2} of" in page.inner_text("#where")
     page.keyboard.press("p")  # no problem in these logs: the position stays
     assert f"position {total // 2} of" in page.inner_text("#where")
+    # The last action as python-chess draws a last move: from the middle of the game, the
+    # next position whose last action has an arrow shows it on the board, whole, and says
+    # what came of it above the board.
+    for _ in range(60):
+        if page.locator("#board svg .last-arrow").count():
+            break
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#board svg .last-arrow").count(), f"{game}: no arrow after mid-game"
+    arrow = _box(page, "#board svg .last-arrow >> nth=0")
+    inside = _box(page, "#board")
+    assert arrow["width"] + arrow["height"] > 10
+    assert inside["x"] <= arrow["x"] and arrow["x"] + arrow["width"] <= inside["x"] + \
+        inside["width"] + 1 and arrow["y"] + arrow["height"] <= inside["y"] + inside["height"] + 1
+    assert "Last: " in page.inner_text("#caption"), f"{game}: the result is not in words"
+    shots = os.environ.get("REFEREE_SCREENSHOTS")
+    if shots:
+        page.screenshot(path=str(Path(shots) / f"view-{game}-arrow.png"))
     # The whole board on screen: the board keeps its aspect inside the space it has, and
     # nothing of it lies below the window.
     board = _box(page, "#board")

@@ -11,12 +11,22 @@ sectors are marked.  A position can be overlaid: the figures of each side in eac
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
 
-from referee.core.svg import Element, Highlight, svg_root
+from referee.core.svg import (
+    LAST_ACTION,
+    Element,
+    Highlight,
+    arrow_layer,
+    heading_line,
+    last_action_words,
+    svg_root,
+)
+from referee.games.arnhem44.lastaction import LastAction, last_action, resolver
+from referee.games.arnhem44.maplabels import Block, Box, place
 from referee.games.arnhem44.scenario import Scenario
 
 SCALE = 13.0
@@ -85,9 +95,19 @@ class _Frame:
     before: list[str]
     """The background, written before the heading."""
     middle: list[str]
-    """Sectors, waterways, crossings and labels, between the heading and the figures."""
+    """Sectors, waterways and crossings, after the heading."""
     after: list[str]
     """The legend, after the figures."""
+    labelled: list[str] = field(default_factory=list)
+    """The sectors' labels, over the last action's arrows and under the figures."""
+    blocks: tuple[Block, ...] = ()
+    """Every sector's label block ..."""
+    anchors: dict[str, Point] = field(default_factory=dict)
+    """... and where it is written (``maplabels.place``)."""
+    fixed: tuple[Box, ...] = ()
+    """The marks no label may cover."""
+    cells: dict[str, str] = field(default_factory=dict)
+    """Each sector's outline, as the points of its polygon."""
 
 
 _FRAMES: dict[int, tuple[Scenario, _Frame]] = {}
@@ -138,6 +158,8 @@ def _make_frame(scenario: Scenario) -> _Frame:
     water = Element.make("g", None, id="waterways")
     marks = Element.make("g", None, id="crossings")
     values = {b.id: b for b in scenario.crossings.bridges}
+    fixed: list[Box] = []
+    """The bridges' values and the ferries' marks: no label may cover them."""
     for border in scenario.borders:
         if border.kind == "plain":
             continue
@@ -163,33 +185,46 @@ def _make_frame(scenario: Scenario) -> _Frame:
                               f"rotate({angle:.1f})")
             group.add("rect", x=-size / 2, y=-4, width=size, height=8, fill="#8a5a2b",
                       stroke="#3b2410", stroke_width=1)
+            half = size / 2 * max(abs(math.cos(math.radians(angle))),
+                                  abs(math.sin(math.radians(angle)))) + 4
+            fixed.append((mx - half, my - half, mx + half, my + half))
             marks.add("text", f"{bridge.value}", x=f"{mx + 8:.1f}", y=f"{my - 6:.1f}",
                       font_size=11, font_weight="bold", fill="#3b2410")
+            fixed.append((mx + 8, my - 6 - 8.8, mx + 8 + len(str(bridge.value)) * 7.3,
+                          my - 6 + 2.75))
         if border.ferry:
             marks.add("circle", cx=f"{mx:.1f}", cy=f"{my:.1f}", r=6, fill="#203040",
                       stroke="#ffffff", stroke_width=1.5)
             marks.add("text", "F", x=f"{mx - 3.5:.1f}", y=f"{my + 3.5:.1f}", font_size=9,
                       fill="#ffffff")
+            fixed.append((mx - 6, my - 6, mx + 6, my + 6))
     labels = Element.make("g", None, id="labels")
-    zones = {z.centre: z for z in scenario.crossings.drop_zones}
-    for sector in scenario.sectors:
-        x, y = px(sites[sector.id])
-        numbers = sector.numbers or meta.types[sector.type].numbers
-        labels.add("text", sector.name or sector.id, x=f"{x:.1f}", y=f"{y - 4:.1f}",
+    zones = {z.centre: z.number for z in scenario.crossings.drop_zones}
+    blocks = [Block(sector.id, sector.name or sector.id,
+                    " ".join(map(str, sector.numbers or meta.types[sector.type].numbers)),
+                    sector.id if sector.start else None, sector.flag, zones.get(sector.id))
+              for sector in scenario.sectors]
+    centres = {key: px(site) for key, site in sites.items()}
+    anchors = place(blocks, centres, fixed)
+    for block in blocks:
+        x, y = anchors[block.sector]
+        labels.add("text", block.name, x=f"{x:.1f}", y=f"{y - 4:.1f}",
                    font_size=9, text_anchor="middle", fill="#1b1b1b")
-        labels.add("text", " ".join(map(str, numbers)), x=f"{x:.1f}", y=f"{y + 7:.1f}",
+        labels.add("text", block.numbers, x=f"{x:.1f}", y=f"{y + 7:.1f}",
                    font_size=9, text_anchor="middle", fill="#333333", font_weight="bold")
-        if sector.flag:
+        if block.flag:
             labels.add("rect", x=f"{x - 16:.1f}", y=f"{y - 22:.1f}", width=9, height=6,
                        fill="#c01818", stroke="#000000", stroke_width=0.6)
-        if sector.start:
-            labels.add("text", f"START {sector.start.upper()}", x=f"{x:.1f}", y=f"{y + 18:.1f}",
+        if block.start:
+            # The start sector by the name the logs give it (Start-West), under the town's
+            # name on the map (Lommel): both names, everywhere (interpretations, A-map).
+            labels.add("text", block.start, x=f"{x:.1f}", y=f"{y + 18:.1f}",
                        font_size=9, text_anchor="middle", fill="#7a1010", font_weight="bold")
-        zone = zones.get(sector.id)
-        if zone is not None:
-            labels.add("circle", cx=f"{x + 18:.1f}", cy=f"{y - 16:.1f}", r=8, fill="#ffffff",
+        if block.zone is not None:
+            zx, zy = block.zone_at(x, y)
+            labels.add("circle", cx=f"{zx:.1f}", cy=f"{zy:.1f}", r=8, fill="#ffffff",
                        stroke="#2f7d32", stroke_width=2)
-            labels.add("text", str(zone.number), x=f"{x + 18:.1f}", y=f"{y - 12:.1f}",
+            labels.add("text", str(block.zone), x=f"{zx:.1f}", y=f"{zy + 4:.1f}",
                        font_size=10, text_anchor="middle", font_weight="bold", fill="#2f7d32")
     legend = Element.make("g", None, id="legend")
     lx, ly = MARGIN, height - 30
@@ -201,28 +236,49 @@ def _make_frame(scenario: Scenario) -> _Frame:
     svg_root(width, height, "Arnhem '44 - sector map (reconstruction)").write(root)
     return _Frame(width, height, {key: px(site) for key, site in sites.items()},
                   "\n".join(root[:-1]), _written([background]),
-                  _written([layer, water, marks, labels]), _written([legend]))
+                  _written([layer, water, marks]), _written([legend]), _written([labels]),
+                  tuple(blocks), anchors, tuple(fixed),
+                  {s.id: pts(polys[s.id]) for s in scenario.sectors})
 
 
 def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str, Mapping[
-        str, int]]]] | None = None, title: str | None = None) -> str:
-    """The SVG text of the board, with ``figures`` (sector -> side -> group -> kind -> n).
-    The unchanging layers come from the scenario's frame; only the heading and the figures
-    are drawn anew."""
+        str, int]]]] | None = None, title: str | None = None, last: LastAction | None = None,
+        words: str = "") -> str:
+    """The SVG text of the board, with ``figures`` (sector -> side -> group -> kind -> n)
+    and the ``last`` action (its arrows and outlines over the map, ``words`` under the
+    heading).  The unchanging layers come from the scenario's frame; only the heading, the
+    last action and the figures are drawn anew."""
     frame = _frame(scenario)
     heading = title or ("Arnhem '44 - the sector map (reconstructed; numbers: infantry tanks "
                         "artillery)")
     out = ['<?xml version="1.0" encoding="UTF-8"?>', frame.opening, *frame.before,
            f'  <text x="{MARGIN:g}" y="28" class="heading" font-size="18" font-weight="bold">'
-           f'{escape(heading)}</text>', *frame.middle]
+           f'{escape(heading)}</text>']
+    if words:
+        out.append("  " + heading_line(MARGIN, 52, words, limit=int(frame.width / 7.2),
+                                       attrs=f' font-size="13" fill="{LAST_ACTION}"'))
+    out += frame.middle
+    if last is not None and (last.arrows or last.outlined):
+        group = Element.make("g", None, id="last-action")
+        for sector in last.outlined:
+            if sector in frame.cells:
+                group.add("polygon", points=frame.cells[sector], fill="none",
+                          stroke=LAST_ACTION, stroke_width=3.5, class_="last-target",
+                          data_sector=sector)
+        group.children.append(arrow_layer(last.arrows))
+        group.write(out, 1)
+    out += frame.labelled
     if figures:
         # Written as text directly (the figures change at every position; the element
         # writer's generality is not worth its cost here), the way ``Element.write`` would.
         out.append('  <g id="figures">')
+        starts = {b.sector for b in frame.blocks if b.start}
         for sector_id, sides in figures.items():
-            if sector_id not in frame.at:
+            if sector_id not in frame.anchors:
                 continue
-            x, y = frame.at[sector_id]
+            x, y = frame.anchors[sector_id]  # under the sector's label, wherever it went
+            if sector_id in starts:
+                y += 11
             row = 0
             for side, colour in (("allied", "#2f6e2f"), ("german", "#4a4a4a")):
                 groups = sides.get(side)
@@ -243,10 +299,25 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
 
 
 def draw_position(engine: Any, state: Any, highlight: Highlight | None) -> str:
-    """``referee render``: the board with a log's figures (the drawer of ``core.svg``)."""
+    """``referee render``: the board with a log's figures and the last action (the drawer of
+    ``core.svg``)."""
     data = engine.to_json(state)
     figures = {s["id"]: s["units"] for s in data.get("sectors", [])}
     title = f"Round {data['round']} ({data['half']}), phase {data['phase']}"
-    if highlight is not None:
-        title += f" - line {highlight.line}: {highlight.text}"
-    return draw_map(engine.board.scenario, figures, title)
+    if highlight is None:
+        return draw_map(engine.board.scenario, figures, title)
+    board = engine.board
+    kept = _RESOLVERS.get(id(board))
+    if kept is None or kept[0] is not board:
+        if len(_RESOLVERS) > 8:
+            _RESOLVERS.clear()
+        kept = _RESOLVERS[id(board)] = (board, resolver(board.sectors.lookup))
+    sector_of = kept[1]
+    frame = _frame(board.scenario)
+    last = last_action(highlight.commands, sector_of, frame.at.get)
+    return draw_map(board.scenario, figures, title, last,
+                    last_action_words(highlight, highlight.events))
+
+
+_RESOLVERS: dict[int, tuple[Any, Callable[[str], str | None]]] = {}
+"""Each board drawn (by ``id``) with its resolver of sector names, kept per process."""

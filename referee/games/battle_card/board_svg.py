@@ -12,7 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from referee.core.engine import Engine
-from referee.core.svg import Element, Highlight, svg_root, to_text
+from referee.core.svg import (
+    Arrow,
+    Element,
+    Highlight,
+    arrow_layer,
+    last_action_words,
+    svg_root,
+    to_text,
+)
 from referee.games.battle_card.commands import Airdrop, Fight, Landing, Move
 
 WIDTH = 600
@@ -94,8 +102,37 @@ def draw_board(engine: Engine[Any, Any], state: Any, highlight: Highlight | None
         _city(root, TOP + index * ROW, city, data["cities"][city], data, city in touched)
     _belgium(root, belgium_y, data, "Belgium" in touched)
     if highlight is not None:
+        arrows = _arrows(highlight, rows, belgium_y)
+        if arrows:
+            root.children.append(arrow_layer(arrows))
         _caption(root, belgium_y + 96, highlight)
     return to_text(root)
+
+
+def _arrows(highlight: Highlight, rows: list[str], belgium_y: int) -> list[Arrow]:
+    """The last action as arrows: a fight from the city's Allied unit die to its German unit
+    die (Battle Card: "attack"); a move from the place left to the place reached, beside the
+    road for 30th Corps, over the unit dice for an airborne unit."""
+    def middle(place: str) -> int | None:
+        if place == "Belgium":
+            return belgium_y + 43
+        if place in rows:
+            return TOP + rows.index(place) * ROW + ROW // 2
+        return None
+
+    arrows: list[Arrow] = []
+    for command in highlight.commands:
+        if isinstance(command, Fight) and command.city in rows:
+            y = TOP + rows.index(command.city) * ROW + 44 + 12  # above the unit's name
+            arrows.append(Arrow(f"allied:{command.city}", f"german:{command.city}",
+                                ((108 + DIE, y), (290 + 4, y))))
+        elif isinstance(command, Move) and command.origin:
+            start, end = middle(command.origin), middle(command.destination)
+            if start is not None and end is not None:
+                x = CARD_X - 16 if command.unit.lower().startswith("30") else 108 + DIE // 2
+                arrows.append(Arrow(command.origin, command.destination,
+                                    ((x, start), (x, end))))
+    return arrows
 
 
 def _header(root: Element, data: dict[str, Any], outcome: dict[str, Any], lit: bool) -> None:
@@ -181,7 +218,10 @@ def _caption(root: Element, y: int, highlight: Highlight) -> None:
     group.add("text", _clip(text), x=20, y=y + 8, font_size=14, font_weight="bold",
               fill=HIGHLIGHT)
     if highlight.events:
-        group.add("text", _clip(highlight.events[0]), x=20, y=y + 30, font_size=13)
+        # What came of it, in the card's words: on the card the first event, in the viewer's
+        # caption (data-full) every one.
+        group.add("text", _clip(highlight.events[0]), x=20, y=y + 30, font_size=13,
+                  class_="heading", data_full=last_action_words(highlight, highlight.events))
 
 
 def _clip(text: str) -> str:

@@ -9,6 +9,7 @@ owner's retreat or stay.  A step with nothing to decide is skipped.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
@@ -180,7 +181,8 @@ def settle(board: Board, state: KState, events: list[Event]) -> None:
             hit = tuple(u for u in battle.hit if state.status[u] == "in play")
             if not hit:
                 state.battle = None
-                events.append(Event("fire-over", f"the attack on {battle.target} is over"))
+                events.append(Event("fire-over", f"the attack on {battle.target} is over",
+                                    _over(battle, battle.roll, battle.result, None)))
                 return
             if hit != battle.hit:
                 state.battle = replace(battle, hit=hit)
@@ -260,7 +262,8 @@ def resolve(state: KState, face: int, events: list[Event]) -> None:
                         {"roll": face, "af": net, "result": result}))
     if result == "miss":
         state.battle = None
-        events.append(Event("fire-over", f"the attack on {battle.target} is over"))
+        events.append(Event("fire-over", f"the attack on {battle.target} is over",
+                            _over(battle, face, result, net)))
         return
     state.battle = replace(battle, roll=face, result=result, step="hit-defender")
 
@@ -277,3 +280,11 @@ def retreat(board: Board, state: KState, unit: str, where: str | None,
     else:
         events.append(Event("stay", f"{unit} stays (9.2.3)", {"unit": unit}))
     state.battle = replace(battle, hit=battle.hit[1:])
+
+
+def _over(battle: Battle, roll: int | None, result: str | None,
+          af: int | None) -> dict[str, Any]:
+    """The data of a fire attack that is over: what it was and how it ended (the board
+    draws the last action from it once the battle has left the state)."""
+    return {"kind": battle.kind, "target": battle.target, "attackers": list(battle.attackers),
+            "af": af, "roll": roll, "result": result}

@@ -11,11 +11,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from referee.core.svg import haloed_text
+from referee.core.svg import (
+    LAST_ACTION,
+    Arrow,
+    Element,
+    arrow_layer,
+    haloed_text,
+    heading_line,
+    written,
+)
 from referee.games.koenig_eindhoven.board import ALLIED, Board, Hex, load_board
 
 R = 30.0
@@ -84,16 +93,65 @@ def _star(cx: float, cy: float, outer: float) -> str:
     return f'<polygon points="{_pts(points)}" fill="#d01010" stroke="#700000" stroke-width="0.6"/>'
 
 
-def draw_map(board: Board, units: Sequence[UnitOnMap] = (), title: str | None = None) -> str:
-    """The SVG text of the map, with ``units`` drawn as counters.  The unchanging map (hexes,
-    hexsides, roads, bridges, labels, legend) is drawn once per board and process; each
-    position adds its title and its counters."""
+def draw_map(board: Board, units: Sequence[UnitOnMap] = (), title: str | None = None,
+             last: LastOnMap | None = None) -> str:
+    """The SVG text of the map, with ``units`` drawn as counters and the ``last`` action
+    (arrows over the map and under the counters, the target hexes outlined, its words under
+    the title).  The unchanging map (hexes, hexsides, roads, bridges, labels, legend) is
+    drawn once per board and process; each position adds its title, the last action and its
+    counters."""
     lay, head, body = _static(board)
     out = [*head,
            f'<text x="{_n(lay.width / 2)}" y="28" class="heading" text-anchor="middle" '
            f'font-size="17" font-weight="bold">{escape(title or board.title)}</text>',
-           *body, *_units(lay, units), "</svg>"]
+           *body]
+    if last is not None:
+        if last.words:
+            room = int((lay.width - 2 * MARGIN_X - 60) / 7.0)  # left of the compass
+            out.append(heading_line(MARGIN_X, 68, last.words, limit=room,
+                                    attrs=f' font-size="12.5" fill="{LAST_ACTION}"'))
+        group = Element.make("g", None, id="last-action")
+        for hex_id in last.outlined:
+            if hex_id in board.hexes:
+                group.add("polygon", points=_pts(lay.corners(hex_id)), fill="none",
+                          stroke=LAST_ACTION, stroke_width=3.5, class_="last-target",
+                          data_hex=hex_id)
+        group.children.append(arrow_layer(
+            [Arrow(a, b, tuple(p for p in (point_of(lay, h) for h in path) if p is not None))
+             for a, b, path in last.arrows]))
+        out.append(written(group))
+    out += [*_units(lay, units), "</svg>"]
     return "\n".join(out) + "\n"
+
+
+@dataclass(frozen=True)
+class LastOnMap:
+    """The last action as the map draws it."""
+
+    arrows: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    """(from, to, the places passed): hex ids, or an entry road's letter."""
+    outlined: tuple[str, ...] = ()
+    words: str = ""
+
+
+def point_of(lay: _Layout, place: str) -> tuple[float, float] | None:
+    """Where a hex's centre, or an entry road's circle (A-F), is drawn."""
+    if place in lay.board.hexes:
+        return lay.centre(place)
+    hex_id = lay.board.entry_roads.get(place)
+    if hex_id is None:
+        return None
+    cx, cy = lay.centre(hex_id)
+    dx, dy = _outward(lay, place)
+    return cx + dx * (R + 18), cy + dy * (R + 18)
+
+
+def _outward(lay: _Layout, letter: str) -> tuple[float, float]:
+    """The screen direction from an entry road's hex out to its circle."""
+    screen_of = {v: k for k, v in lay.board.orientation.items()}
+    where = screen_of.get(lay.board.entry_edges.get(letter, ""), "")
+    return {"left": (-1.0, 0.0), "right": (1.0, 0.0), "top": (0.0, -1.0),
+            "bottom": (0.0, 1.0)}.get(where, (0.0, 0.0))
 
 
 _STATIC: dict[int, tuple[Board, tuple[_Layout, list[str], list[str]]]] = {}
@@ -217,12 +275,9 @@ def _name(lay: _Layout, h: Hex) -> list[str]:
 
 def _entries(lay: _Layout) -> list[str]:
     out = ['<g id="entry-roads">']
-    screen_of = {v: k for k, v in lay.board.orientation.items()}
     for letter, hex_id in sorted(lay.board.entry_roads.items()):
         cx, cy = lay.centre(hex_id)
-        where = screen_of.get(lay.board.entry_edges.get(letter, ""), "")
-        dx, dy = {"left": (-1.0, 0.0), "right": (1.0, 0.0), "top": (0.0, -1.0),
-                  "bottom": (0.0, 1.0)}.get(where, (0.0, 0.0))
+        dx, dy = _outward(lay, letter)
         x, y = cx + dx * (R + 18), cy + dy * (R + 18)
         out.append(f'<line x1="{_n(cx + dx * R * 0.9)}" y1="{_n(cy + dy * R * 0.9)}" '
                    f'x2="{_n(x - dx * 11)}" y2="{_n(y - dy * 11)}" stroke="{ROAD}" '

@@ -22,7 +22,7 @@ from itertools import pairwise
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from referee.core.svg import haloed_text
+from referee.core.svg import Arrow, arrow_layer, haloed_text, written
 from referee.games.wwiic.areageometry import AreaGeometry, Point, area_geometry
 from referee.games.wwiic.commands import Activate, Attack, MoveOut
 from referee.games.wwiic.scenario import Box, Scenario
@@ -279,10 +279,6 @@ _DEFS = """<defs>
  patternTransform="rotate(45)">
 <line x1="0" y1="0" x2="0" y2="6" stroke="#b0306a" stroke-width="1.2" opacity="0.5"/>
 </pattern>
-<marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="6" markerHeight="6"
- orient="auto-start-reverse">
-<path d="M 0 0 L 10 5 L 0 10 z" fill="#e07000"/>
-</marker>
 </defs>"""
 
 
@@ -401,11 +397,10 @@ def draw_board(scenario: Scenario, view: BoardView | None = None) -> str:
         if cell is not None:
             out.append(f'<polygon points={cell} fill="none" stroke="#e07000" '
                        'stroke-width="3.5"/>')
-    path = [at[s] for s in view.path if s in at]
-    if len(path) >= 2:
-        out.append(f"<polyline points={quoteattr(_points(path))} fill=\"none\" "
-                   'stroke="#e07000" stroke-width="3" stroke-dasharray="7 3" '
-                   'marker-end="url(#arrow)"/>')
+    steps = [s for s in view.path if s in at]
+    if len(steps) >= 2:
+        out.append(written(arrow_layer([Arrow(steps[0], steps[-1],
+                                              tuple(at[s] for s in steps))])))
     out.append("</g>")
     out.append(labels)
     out.append('<g id="units">')

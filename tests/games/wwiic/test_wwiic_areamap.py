@@ -120,7 +120,9 @@ def test_the_last_action_is_highlighted(mg: Scenario) -> None:
     assert list(view.attacked) == ["Mook"]
     svg = draw_board(mg, view)
     last = _group(ET.fromstring(svg.encode("utf-8")), "last-action")
-    assert last.find(f"{SVG}polyline") is not None
+    arrow = last.find(f".//{SVG}polyline[@class='last-arrow']")
+    assert arrow is not None  # the shared arrow of core.svg, from the start to the target
+    assert (arrow.get("data-from"), arrow.get("data-to")) == ("Nijmegen", "Mook")
     assert len(last.findall(f"{SVG}polygon")) == 1
     assert "2 hits on 9SS" in svg
 
