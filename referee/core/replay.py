@@ -186,6 +186,10 @@ class SeededDice:
     def rolled(self, line: ActionLine | None, rolls: Sequence[Roll]) -> None:
         return None
 
+    def alike(self, line: ActionLine) -> bool:
+        """The seeded stream rolls by draw number alone, whatever the line."""
+        return True
+
 
 MAX_CHOICES = 500
 """The most legal answers a report lists for a pending decision."""
@@ -264,6 +268,10 @@ class Replayer:
         """The last line skipped as illegal while no line has been accepted since."""
         self._last: tuple[Any, list[Event], tuple[Roll, ...]] | None = None
         """The last command a log line applied: what ``expect last.…`` reads."""
+        self._applied = 0
+        """How many commands have been applied to the state so far (it changes with each)."""
+        self._refused: tuple[str, int, Any, Problem] | None = None
+        """The last line refused: its text, ``_applied`` and the state it left, its problem."""
         # With --upto, the lines after it do not count: a problem there blocks nothing.
         problems = [p for p in log.problems
                     if upto is None or p.line is None or p.line <= upto]
@@ -401,6 +409,14 @@ class Replayer:
     # -- action lines ----------------------------------------------------------------------
 
     def _action(self, line: ActionLine) -> None:
+        refused = self._refused
+        if (refused is not None and refused[0] == line.text and refused[1] == self._applied
+                and refused[2] is self.report.state and self._alike(line)):
+            # The very line refused last, at the very position it was refused at, with the
+            # same dice to come: the rules answer the same (a log of 100,000 mistaken
+            # ``pass`` lines is judged once, not 100,000 times).
+            self._problem(replace(refused[3], line=line.number))
+            return
         engine = self.engine
         saved = engine.copy(self.report.state)
         saved_position = self.position
@@ -428,7 +444,15 @@ class Replayer:
                 problem = replace(problem, column=item.column or 1)
             if problem.rule is None:
                 problem = replace(problem, rule=self._rule_of(problem.kind))
+            self._refused = (line.text, self._applied, saved, problem)
             self._problem(problem)
+
+    def _alike(self, line: ActionLine) -> bool:
+        """Does the dice provider give ``line`` the dice it would give the same text at the
+        same draw on another line, and note nothing of it (``alike``; a provider without it:
+        no)?"""
+        alike = getattr(self.dice, "alike", None)
+        return alike is not None and bool(alike(line))
 
     def _rule_of(self, kind: ProblemKind) -> str | None:
         """The rule a refusal without its own cites: a line out of turn or by the wrong side
@@ -529,6 +553,7 @@ class Replayer:
             purpose=f"'{command}'",
         )
         self._json = None
+        self._applied += 1
         try:
             events = self.engine.apply(self.report.state, command, tray)
         except (DiceMissing, DiceFaceError) as error:
