@@ -554,10 +554,16 @@ class Replayer:
         )
         self._json = None
         self._applied += 1
+        before = None
+        if record is not None or type(at.stream) is not DiceStream:
+            # Dice the log records, or none to roll: the command may be refused for its
+            # dice, and then judged from the state before it (the engine may leave the state
+            # part-changed by a refusal: Engine.apply).  Rolled from a stream, it cannot be.
+            before = self.engine.copy(self.report.state)
         try:
             events = self.engine.apply(self.report.state, command, tray)
         except (DiceMissing, DiceFaceError) as error:
-            self._judge_without_dice(command)
+            self._judge_without_dice(command, self.report.state if before is None else before)
             if error.column is None and record is not None:
                 error.column = record.column  # the caret at the dice written
             raise
@@ -600,15 +606,16 @@ class Replayer:
                 event = event.with_rolls(tuple(tray.rolls))
             self.report.events.append(LineEvent(number, str(command), event, auto))
 
-    def _judge_without_dice(self, command: Any) -> None:
+    def _judge_without_dice(self, command: Any, state: Any) -> None:
         """A command refused for its dice (too few recorded, or of another kind) is first
         judged as if any dice had come: when the rules forbid it with the lowest faces and
         with the highest alike (the same rule, the same sentence), it is illegal whatever the
         dice, and that refusal is raised instead: the player reads the rule broken, not a
-        request for dice that would not make the line legal."""
+        request for dice that would not make the line legal.  ``state``: the state before
+        the command."""
         refusals: list[IllegalMove] = []
         for face in (LOWEST, HIGHEST):
-            trial = self.engine.copy(self.report.state)
+            trial = self.engine.copy(state)
             tray = DiceTray(face, 0, purpose=f"'{command}'")
             try:
                 self.engine.apply(trial, command, tray)
@@ -685,7 +692,7 @@ class Replayer:
         if line.side is None or normalise(line.side) != normalise(actor):
             return False
         engine = self.engine
-        view = engine.copy(self.report.state)
+        view = self.report.state
         position = self.position
         auto = chance and self.dice is not None and self.dice.auto_chance
         for _ in range(10_000):
@@ -699,10 +706,12 @@ class Replayer:
                 break
             at = self.dice.dice_for(None, position, 0) if rolls and self.dice else None
             tray = DiceTray(at.stream if at else None, position, purpose=f"'{forced}'")
+            trial = engine.copy(view)  # a refused step may leave its state part-changed
             try:
-                engine.apply(view, forced, tray)
+                engine.apply(trial, forced, tray)
             except RefereeError:
                 break
+            view = trial
             position = tray.position
         after = engine.to_act(view)
         return after is None or normalise(after) != normalise(actor)

@@ -311,7 +311,10 @@ class Arnhem44Engine:
         if state.phase == OVER:
             reason = (state.result or {}).get("reason", "the game has ended")
             raise GameOver(f"the game is over: {reason}")
-        work = state.copy()
+        # The command works on ``state`` itself: a refused one may leave it part-changed, and
+        # the caller's copy is the undo (the replay driver copies once before every line;
+        # Engine.apply).  A second copy here cost a third of an Arnhem '44 replay (issue 31).
+        work = state
         part = state.part if state.phase == "4.1" else None  # Veterans/3: the movement parts
         before = turns.others(work) if part else None
         events = self._dispatch(work, command, dice)
@@ -323,7 +326,6 @@ class Arnhem44Engine:
             events.append(Event("control", f"{side.capitalize()} controls {bridge}",
                                 {"bridge": bridge, "control": side}))
         victory.check_end(self.board, work, events)
-        state.take(work)
         return events
 
     def _dispatch(self, work: AState, command: Command, dice: Dice) -> list[Event]:
