@@ -415,7 +415,7 @@ class Replayer:
             # The very line refused last, at the very position it was refused at, with the
             # same dice to come: the rules answer the same (a log of 100,000 mistaken
             # ``pass`` lines is judged once, not 100,000 times).
-            self._problem(replace(refused[3], line=line.number))
+            self._problem(_at_line(refused[3], line.number))
             return
         engine = self.engine
         saved = engine.copy(self.report.state)
@@ -849,6 +849,15 @@ def _breakdown(rolls: list[Any]) -> str:
     if not labelled or (len(labelled) == 1 and not _CITES_RULE.search(labelled[0].label)):
         return ""
     return ": " + ", ".join(f"{len(roll.faces)} for {roll.label}" for roll in labelled)
+
+
+def _at_line(problem: Problem, number: int) -> Problem:
+    """``replace(problem, line=number)``, without its checks: the problem was made once
+    already (``replace`` was most of the cost of a repeated refused line)."""
+    fresh: Problem = object.__new__(type(problem))
+    fresh.__dict__.update(problem.__dict__)
+    fresh.__dict__["line"] = number
+    return fresh
 
 
 def _next_actions(entries: list[Entry], limit: int | None) -> list[ActionLine | None]:
