@@ -269,6 +269,9 @@ class Replayer:
         self._last: tuple[Any, list[Event], tuple[Roll, ...]] | None = None
         """The last command a log line applied: what ``expect last.…`` reads."""
         self._applied = 0
+        self._line_start: tuple[Any, int] | None = None
+        """The driver's copy of the state before the line being applied, and ``_applied``
+        then: the state before its first command."""
         """How many commands have been applied to the state so far (it changes with each)."""
         self._refused: tuple[str, int, Any, Problem] | None = None
         """The last line refused: its text, ``_applied`` and the state it left, its problem."""
@@ -423,6 +426,7 @@ class Replayer:
         saved_events = len(self.report.events)
         saved_last = self._last
         self._line_draw = 0
+        self._line_start = (saved, self._applied)
         try:
             for item in line.items:
                 self._advance(line, item)
@@ -430,8 +434,10 @@ class Replayer:
                     continue
                 self._check_side(line, item)
                 self._apply(line, item)
+            self._line_start = None
             self._cause = None  # the log and the referee agree again
         except RefereeError as error:
+            self._line_start = None
             self.report.state = saved
             self._json = None
             self.position = saved_position
@@ -553,13 +559,18 @@ class Replayer:
             purpose=f"'{command}'",
         )
         self._json = None
-        self._applied += 1
         before = None
         if record is not None or type(at.stream) is not DiceStream:
             # Dice the log records, or none to roll: the command may be refused for its
             # dice, and then judged from the state before it (the engine may leave the state
             # part-changed by a refusal: Engine.apply).  Rolled from a stream, it cannot be.
-            before = self.engine.copy(self.report.state)
+            # The first command a line applies starts from the driver's copy of the line.
+            start = self._line_start
+            if line is not None and start is not None and start[1] == self._applied:
+                before = start[0]
+            else:
+                before = self.engine.copy(self.report.state)
+        self._applied += 1
         try:
             events = self.engine.apply(self.report.state, command, tray)
         except (DiceMissing, DiceFaceError) as error:
