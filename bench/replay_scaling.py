@@ -19,6 +19,10 @@ play to the end of a game, then lines after its end), ``unreadable`` (a syntax e
 ``unknown`` (a name the game does not know), ``comment``, ``turn``, ``expect`` and ``setup``
 lines.
 
+With ``--commands`` it runs ``referee check``, ``replay`` and ``status``, as text and with
+``--json``, on a log of 99,990 illegal ``pass`` lines (issue 31's "log full of mistakes"),
+each in a child process with its output written to a file, and prints each one's CPU time.
+
 With ``--json-memory`` it also runs ``referee replay --json`` on the largest ``pass`` log in
 a child process and prints that process's peak resident set size and its CPU time.
 """
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import resource
 import subprocess
 import sys
@@ -121,6 +126,31 @@ def json_memory(lines: int) -> None:
           f"peak RSS {after.ru_maxrss / 1024:.0f} MB")
 
 
+COMMANDS = ("check", "check --json", "replay", "replay --json", "status", "status --json")
+
+
+def commands(lines: int) -> None:
+    """Each command a player runs on a log of ``lines`` illegal ``pass`` lines, in a child
+    process, its printed text included (written to a file): CPU time, and the machine's load."""
+    referee = Path(sys.executable).with_name("referee")
+    print(f"\nthe commands on {lines:,} pass lines (every one refused), whole process, "
+          f"output to a file, CPU time; load {os.getloadavg()[0]:.1f}")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "pass.log"
+        path.write_text(log_text("pass", lines))
+        out = Path(folder) / "out.txt"
+        for command in COMMANDS:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            with out.open("wb") as sink:
+                subprocess.run([str(referee), *command.split(), str(path)], stdout=sink,
+                               stderr=subprocess.STDOUT, check=False)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            print(f"  referee {command:<14} {cpu:5.2f} s CPU, {cpu / lines * 1e6:5.1f} µs a "
+                  f"line, {out.stat().st_size / 1e6:6.1f} MB printed")
+    print(f"  (load {os.getloadavg()[0]:.1f} at the end)")
+
+
 def _ratios(sizes: list[int], times: list[float]) -> list[float]:
     """The time per 10x more lines, from each size to the next."""
     return [
@@ -136,6 +166,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3,
                         help="time every log in this many rounds and keep each one's best")
     parser.add_argument("--json-memory", action="store_true")
+    parser.add_argument("--commands", action="store_true",
+                        help="also time check, replay and status (text and --json) on the "
+                             "largest pass log, printing included")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     kinds = args.kinds.split(",")
@@ -164,6 +197,8 @@ def main() -> None:
           f"garbage collector's time: {worst_own:.1f}x")
     if args.json_memory:
         json_memory(sizes[-1])
+    if args.commands:
+        commands(sizes[-1] - 10)  # 99,990 lines: issue 31's log, under the 100,000 limit
 
 
 if __name__ == "__main__":

@@ -215,6 +215,10 @@ def games(as_json: bool) -> None:
 
 
 _seed_option = click.option("--seed", help="Roll with this seed when the log has no [Seed] tag.")
+_all_option = click.option(
+    "--all", "everything", is_flag=True,
+    help="Print every problem (the text shows the first 100, then counts the rest).")
+_CHECK_ALL = "'referee check --all' shows them"
 
 
 @main.command()
@@ -226,17 +230,20 @@ _seed_option = click.option("--seed", help="Roll with this seed when the log has
 @click.option("--events", is_flag=True, help="Show what every line did, with its dice.")
 @click.option("--strict", is_flag=True, help="Stop at the first problem.")
 @click.option("--upto", type=click.IntRange(min=1), help="Replay only up to this line.")
+@_all_option
 def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: bool,
-           upto: int | None) -> None:
+           upto: int | None, everything: bool) -> None:
     """Replay LOG: check every line, roll or check the dice, print the resulting state."""
     report = api.replay_file(log, seed=seed, strict=strict, upto=upto)
     if as_json:
         output.print_json(envelope.report_json(
             report, tags=dict(report.tags), events=[e.to_json() for e in report.events]))
     elif report.unreadable and report.state is None:
-        output.print_report(output.make_console(stderr=True), report)  # a refusal
+        output.print_report(output.make_console(stderr=True), report,  # a refusal
+                            everything=everything)
     else:
-        output.print_report(output.make_console(), report, events=events)
+        output.print_report(output.make_console(), report, events=events,
+                            everything=everything)
     sys.exit(report.exit_code)
 
 
@@ -246,7 +253,9 @@ def replay(log: Path, seed: str | None, as_json: bool, events: bool, strict: boo
 @click.option("--strict", is_flag=True, help="Stop each log at its first problem.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON document per log, one per line (JSON Lines).")
-def check(logs: tuple[Path, ...], seed: str | None, strict: bool, as_json: bool) -> None:
+@_all_option
+def check(logs: tuple[Path, ...], seed: str | None, strict: bool, as_json: bool,
+          everything: bool) -> None:
     """Check one or more logs quietly: problems only, a summary line, and the exit code."""
     worst = 0
     console = None
@@ -261,10 +270,10 @@ def check(logs: tuple[Path, ...], seed: str | None, strict: bool, as_json: bool)
         if report.problems:  # rich is loaded only when there is something to print
             if report.state is None:  # a log that could not even be opened: a refusal
                 errors = errors or output.make_console(stderr=True)
-                output.print_problems(errors, report)
+                output.print_problems(errors, report, everything=everything)
             else:
                 console = console or output.make_console()
-                output.print_problems(console, report)
+                output.print_problems(console, report, everything=everything)
         reports.append((report.exit_code, len(report.problems)))
         worst = max(worst, report.exit_code)
     if not as_json:
@@ -306,7 +315,7 @@ def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
         if as_json:
             output.print_json(envelope.report_json(report, units=[]))
         else:
-            output.print_problems(output.make_console(stderr=True), report)
+            output.print_problems(output.make_console(stderr=True), report, shows=_CHECK_ALL)
         sys.exit(2)
     grouped = api.moves_by_unit(report)
     if as_json:
@@ -339,7 +348,7 @@ def position(log: Path, seed: str | None, upto: int | None, out: Path | None,
     if as_json:
         _position_json(report)
     if report.unreadable:
-        output.print_problems(output.make_console(stderr=True), report)
+        output.print_problems(output.make_console(stderr=True), report, shows=_CHECK_ALL)
         sys.exit(2)
     try:
         text = api.position_text(report)
@@ -862,7 +871,8 @@ def undo(log: Path, secret_files: tuple[Path, ...], dry_run: bool) -> None:
 @main.command()
 @click.argument("log", type=LogPath())
 @click.option("--json", "as_json", is_flag=True, help="The same as one JSON document.")
-def status(log: Path, as_json: bool) -> None:
+@_all_option
+def status(log: Path, as_json: bool, everything: bool) -> None:
     """Where LOG's game stands, as plain text for an e-mail: whose move, the choices."""
     from referee.pbem.status import status_of
 
@@ -882,7 +892,7 @@ def status(log: Path, as_json: bool) -> None:
             state.report, problems=state.problems, exit_code=code,
             **{k: v for k, v in own.items() if k not in envelope.ENVELOPE_KEYS}))
     else:
-        output.print_status(sys.stdout, state)
+        output.print_status(sys.stdout, state, everything=everything)
     sys.exit(code)
 
 

@@ -9,7 +9,6 @@ colour and so output never depends on what the terminal was when the module was 
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -30,6 +29,8 @@ from referee.core.envelope import (
     safe_json_piece,
 )
 from referee.core.errors import Problem
+from referee.core.flood import SHOWN, rest_line
+from referee.core.jsonwrite import json_chunks
 from referee.core.names import side_title
 from referee.core.replay import Report
 from referee.core.selfplay import Summary
@@ -223,20 +224,29 @@ def problem_text(problem: Problem, source: str = "") -> Text:
 
 
 
-def print_problems(console: Console, report: Report) -> None:
-    """Every problem with its line and caret; those that may follow from an earlier skipped
-    line are listed under that line's problem, one line each."""
+def print_problems(console: Console, report: Report, *, everything: bool = False,
+                   shows: str = "--all shows them") -> None:
+    """The problems with their lines and carets; those that may follow from an earlier
+    skipped line are listed under that line's problem, one line each.  A flood is capped as
+    a compiler caps it (``referee.core.flood``): the first ``SHOWN`` printed, then one line
+    counting the rest by kind and rule (``shows`` says how to see them); ``everything``
+    prints them all."""
     problems = report.problems
+    budget = len(problems) if everything else SHOWN
     follows = follow_ons(problems)
-    caused: dict[int, list[Problem]] = {}
+    caused: dict[int, list[int]] = {}
     for index in sorted(follows):
-        caused.setdefault(follows[index], []).append(problems[index])
+        caused.setdefault(follows[index], []).append(index)
     last_of_line = {problem.line: index for index, problem in enumerate(problems)
                     if index not in follows}
+    printed: set[int] = set()
     for index, problem in enumerate(problems):
         if index in follows:
             continue
+        if len(printed) >= budget:
+            break
         console.print(problem_text(problem, report.source), soft_wrap=True)
+        printed.add(index)
         if last_of_line.get(problem.line) != index:
             continue  # the line's own problems first, then what follows from it
         later = caused.pop(problem.line, []) if problem.line is not None else []
@@ -244,11 +254,16 @@ def print_problems(console: Console, report: Report) -> None:
             console.print(Text(
                 f"    {_count(len(later), 'more problem')} may follow from line {problem.line}; "
                 f"fix it first, then check again:", style="yellow"), soft_wrap=True)
-            for other in later:
+            for other_index in later[: max(budget - len(printed), 0)]:
+                other = problems[other_index]
                 rule = f" [{other.rule}]" if other.rule else ""
                 console.print(Text(printable(
                     f"      line {other.line}: {other.kind}{rule}: {other.message}")),
                     soft_wrap=True)
+                printed.add(other_index)
+    if len(printed) < len(problems):
+        rest = (p for i, p in enumerate(problems) if i not in printed)
+        console.print(Text(printable(rest_line(rest, shows)), style="yellow"), soft_wrap=True)
 
 
 def _count(number: int, noun: str) -> str:
@@ -268,7 +283,8 @@ def print_events(console: Console, report: Report) -> None:
         console.print(Text(printable(prefix + item.event.text + dice)))
 
 
-def print_report(console: Console, report: Report, *, events: bool = False) -> None:
+def print_report(console: Console, report: Report, *, events: bool = False,
+                 everything: bool = False) -> None:
     """The full text report of ``referee replay``."""
     title = report.tags.get("Game", "?")
     header = Text(printable(report.source), style="bold")
@@ -281,7 +297,7 @@ def print_report(console: Console, report: Report, *, events: bool = False) -> N
         print_events(console, report)
     if report.problems:
         section(console, f"Problems ({len(report.problems)})")
-        print_problems(console, report)
+        print_problems(console, report, everything=everything)
     if report.engine is not None and report.state is not None:
         section(console, "State")
         console.print(Group(*report.engine.render(report.state)))
@@ -305,13 +321,15 @@ def print_json(data: Any, file: IO[str] | None = None) -> None:
     piece by piece, so a report of 100,000 problems never exists as one string in memory."""
     out = file or sys.stdout
     pieces: list[str] = []
-    for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(data):
-        pieces.append(safe_json_piece(piece))
+    for piece in json_chunks(data):
+        pieces.append(piece)
         if len(pieces) >= 4096:
-            out.write("".join(pieces))
+            # The escapes are of single characters, never of JSON's own: the same on the
+            # joined text as piece by piece.
+            out.write(safe_json_piece("".join(pieces)))
             pieces.clear()
     pieces.append("\n")
-    out.write("".join(pieces))
+    out.write(safe_json_piece("".join(pieces)))
 
 
 
@@ -333,8 +351,9 @@ def _lines(out: IO[str], *lines: str) -> None:
         out.write("\n".join(printable(part) for part in line.split("\n")) + "\n")
 
 
-def print_status(out: IO[str], status: Status) -> None:
-    """``referee status``: plain text for the body of an e-mail (no colour, no boxes)."""
+def print_status(out: IO[str], status: Status, *, everything: bool = False) -> None:
+    """``referee status``: plain text for the body of an e-mail (no colour, no boxes).  A
+    flood of problems is capped as ``print_problems`` caps it; ``everything`` lists all."""
     step = status.next
     _lines(out, f"Game:     {status.title} ({status.game}), scenario {status.scenario}",
            f"Log:      {status.source}" + (f", last {status.last}" if status.last else ""),
@@ -358,8 +377,11 @@ def print_status(out: IO[str], status: Status) -> None:
     _lines(out, f"Result:   {status.result}")
     if status.problems:
         _lines(out, f"Problems: {len(status.problems)} (referee verify shows them all)")
-        for problem in status.problems:
+        listed = status.problems if everything else status.problems[:SHOWN]
+        for problem in listed:
             _lines(out, "  " + problem_text(problem, status.source).plain.replace("\n", "\n  "))
+        if len(listed) < len(status.problems):
+            _lines(out, "  " + rest_line(status.problems[len(listed):]))
 
 
 STATUS_CHOICES = 15

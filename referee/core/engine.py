@@ -229,7 +229,10 @@ class Engine(Protocol[S, C]):
         ...
 
     def apply(self, state: S, command: C, dice: Dice) -> list[Event]:
-        """Perform ``command`` or raise ``IllegalMove`` and leave ``state`` untouched."""
+        """Perform ``command`` or raise ``IllegalMove``.  A refused command may leave
+        ``state`` part-changed (an engine need not copy it first): a caller that goes on
+        after a refusal applies to a copy it can drop, as the replay driver does, whose one
+        copy before each line is its undo."""
         ...
 
     def build_command(self, tree: Tree[Any], text: str) -> C:

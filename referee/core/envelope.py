@@ -123,6 +123,8 @@ _PROBLEM_KEYS = ("line", "column", "kind", "rule", "message", "hint", "text", "f
 
 def problem_json(problem: Mapping[str, Any]) -> dict[str, Any]:
     """A problem object with every key, in order (a missing one is null)."""
+    if tuple(problem) == _PROBLEM_KEYS:  # Problem.to_json's: copied as it is
+        return dict(problem)
     return {key: problem.get(key) for key in _PROBLEM_KEYS}
 
 

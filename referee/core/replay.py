@@ -205,6 +205,10 @@ class SeededDice:
     def rolled(self, line: ActionLine | None, rolls: Sequence[Roll]) -> None:
         return None
 
+    def alike(self, line: ActionLine) -> bool:
+        """The seeded stream rolls by draw number alone, whatever the line."""
+        return True
+
 
 MAX_CHOICES = 500
 """The most legal answers a report lists for a pending decision."""
@@ -283,6 +287,13 @@ class Replayer:
         """The last line skipped as illegal while no line has been accepted since."""
         self._last: tuple[Any, list[Event], tuple[Roll, ...]] | None = None
         """The last command a log line applied: what ``expect last.…`` reads."""
+        self._applied = 0
+        self._line_start: tuple[Any, int] | None = None
+        """The driver's copy of the state before the line being applied, and ``_applied``
+        then: the state before its first command."""
+        """How many commands have been applied to the state so far (it changes with each)."""
+        self._refused: tuple[str, int, Any, Problem] | None = None
+        """The last line refused: its text, ``_applied`` and the state it left, its problem."""
         # With --upto, the lines after it do not count: a problem there blocks nothing.
         problems = [p for p in log.problems
                     if upto is None or p.line is None or p.line <= upto]
@@ -420,12 +431,21 @@ class Replayer:
     # -- action lines ----------------------------------------------------------------------
 
     def _action(self, line: ActionLine) -> None:
+        refused = self._refused
+        if (refused is not None and refused[0] == line.text and refused[1] == self._applied
+                and refused[2] is self.report.state and self._alike(line)):
+            # The very line refused last, at the very position it was refused at, with the
+            # same dice to come: the rules answer the same (a log of 100,000 mistaken
+            # ``pass`` lines is judged once, not 100,000 times).
+            self._problem(_at_line(refused[3], line.number))
+            return
         engine = self.engine
         saved = engine.copy(self.report.state)
         saved_position = self.position
         saved_events = len(self.report.events)
         saved_last = self._last
         self._line_draw = 0
+        self._line_start = (saved, self._applied)
         try:
             for item in line.items:
                 self._advance(line, item)
@@ -433,8 +453,10 @@ class Replayer:
                     continue
                 self._check_side(line, item)
                 self._apply(line, item)
+            self._line_start = None
             self._cause = None  # the log and the referee agree again
         except RefereeError as error:
+            self._line_start = None
             self.report.state = saved
             self._json = None
             self.position = saved_position
@@ -447,7 +469,15 @@ class Replayer:
                 problem = replace(problem, column=item.column or 1)
             if problem.rule is None:
                 problem = replace(problem, rule=self._rule_of(problem.kind))
+            self._refused = (line.text, self._applied, saved, problem)
             self._problem(problem)
+
+    def _alike(self, line: ActionLine) -> bool:
+        """Does the dice provider give ``line`` the dice it would give the same text at the
+        same draw on another line, and note nothing of it (``alike``; a provider without it:
+        no)?"""
+        alike = getattr(self.dice, "alike", None)
+        return alike is not None and bool(alike(line))
 
     def _rule_of(self, kind: ProblemKind) -> str | None:
         """The rule a refusal without its own cites: a line out of turn or by the wrong side
@@ -552,10 +582,22 @@ class Replayer:
         # line, or one that records its dice); a seeded line without a record asks nothing.
         needs = (self.engine.rolls_needed(self.report.state, command)
                  if at.stream is None or record is not None else None)
+        before = None
+        if record is not None or type(at.stream) is not DiceStream:
+            # Dice the log records, or none to roll: the command may be refused for its
+            # dice, and then judged from the state before it (the engine may leave the state
+            # part-changed by a refusal: Engine.apply).  Rolled from a stream, it cannot be.
+            # The first command a line applies starts from the driver's copy of the line.
+            start = self._line_start
+            if line is not None and start is not None and start[1] == self._applied:
+                before = start[0]
+            else:
+                before = self.engine.copy(self.report.state)
+        self._applied += 1
         try:
             events = self.engine.apply(self.report.state, command, tray)
         except (DiceMissing, DiceFaceError) as error:
-            self._judge_without_dice(command)  # illegal whatever the dice: that refusal
+            self._judge_without_dice(command, self.report.state if before is None else before)
             if error.column is None and record is not None:
                 error.column = record.column  # the caret at the dice written
             if isinstance(error, DiceMissing) and needs:
@@ -605,15 +647,16 @@ class Replayer:
                 event = event.with_rolls(tuple(tray.rolls))
             self.report.events.append(LineEvent(number, str(command), event, auto))
 
-    def _judge_without_dice(self, command: Any) -> None:
+    def _judge_without_dice(self, command: Any, state: Any) -> None:
         """A command refused for its dice (too few recorded, or of another kind) is first
         judged as if any dice had come: when the rules forbid it with the lowest faces and
         with the highest alike (the same rule, the same sentence), it is illegal whatever the
         dice, and that refusal is raised instead: the player reads the rule broken, not a
-        request for dice that would not make the line legal."""
+        request for dice that would not make the line legal.  ``state``: the state before
+        the command."""
         refusals: list[IllegalMove] = []
         for face in (LOWEST, HIGHEST):
-            trial = self.engine.copy(self.report.state)
+            trial = self.engine.copy(state)
             tray = DiceTray(face, 0, purpose=f"'{command}'")
             try:
                 self.engine.apply(trial, command, tray)
@@ -690,7 +733,7 @@ class Replayer:
         if line.side is None or normalise(line.side) != normalise(actor):
             return False
         engine = self.engine
-        view = engine.copy(self.report.state)
+        view = self.report.state
         position = self.position
         auto = chance and self.dice is not None and self.dice.auto_chance
         for _ in range(10_000):
@@ -704,10 +747,12 @@ class Replayer:
                 break
             at = self.dice.dice_for(None, position, 0) if rolls and self.dice else None
             tray = DiceTray(at.stream if at else None, position, purpose=f"'{forced}'")
+            trial = engine.copy(view)  # a refused step may leave its state part-changed
             try:
-                engine.apply(view, forced, tray)
+                engine.apply(trial, forced, tray)
             except RefereeError:
                 break
+            view = trial
             position = tray.position
         after = engine.to_act(view)
         return after is None or normalise(after) != normalise(actor)
@@ -865,6 +910,15 @@ def _breakdown(rolls: list[Any]) -> str:
     if not labelled or (len(labelled) == 1 and not _CITES_RULE.search(labelled[0].label)):
         return ""
     return ": " + ", ".join(f"{len(roll.faces)} for {roll.label}" for roll in labelled)
+
+
+def _at_line(problem: Problem, number: int) -> Problem:
+    """``replace(problem, line=number)``, without its checks: the problem was made once
+    already (``replace`` was most of the cost of a repeated refused line)."""
+    fresh: Problem = object.__new__(type(problem))
+    fresh.__dict__.update(problem.__dict__)
+    fresh.__dict__["line"] = number
+    return fresh
 
 
 def _next_actions(entries: list[Entry], limit: int | None) -> list[ActionLine | None]:

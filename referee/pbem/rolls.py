@@ -104,6 +104,13 @@ class PbemDice:
             self.checked.add(line.number)
         return at
 
+    def alike(self, line: ActionLine) -> bool:
+        """A public seed, or dice written at the table, give a line the dice of its draw
+        number whatever line it is, and nothing is noted of it (but for the line whose rolls
+        are captured): the replay driver may then judge a repeated refused line once."""
+        return (self.kind in (DiceMode.TABLE, DiceMode.SEEDED)
+                and (self.capture is None or line.number != self.capture))
+
     def _v2(self, line: ActionLine, plan: LinePlan, draw: int, line_draw: int) -> DiceAt:
         """Protocol v2: a line's dice are keyed by its roller's chain value, which the line
         reveals; anyone checks them, and the roller's own secret makes them when it writes the

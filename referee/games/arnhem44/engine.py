@@ -72,7 +72,7 @@ from referee.games.arnhem44.position import (
     place,
     position_lines,
 )
-from referee.games.arnhem44.report import invariants, judge_control, state_json
+from referee.games.arnhem44.report import holders, invariants, judge_control, state_json
 from referee.games.arnhem44.sequence import (
     after_barrage,
     after_combat,
@@ -321,24 +321,29 @@ class Arnhem44Engine:
         if state.phase == OVER:
             reason = (state.result or {}).get("reason", "the game has ended")
             raise GameOver(f"the game is over: {reason}")
-        work = state.copy()
+        # The command works on ``state`` itself: a refused one may leave it part-changed, and
+        # the caller's copy is the undo (the replay driver copies once before every line;
+        # Engine.apply).  A second copy here cost a third of an Arnhem '44 replay (issue 31).
+        work = state
         if work.barrage_rolls:
             work.barrage_rolls = []  # the record is of one command's barrage (checks.py)
         part = state.part if state.phase == "4.1" else None  # Veterans/3: the movement parts
         before = turns.others(work) if part else None
+        # Waterways: "At the start of the game the German player controls all of the 13
+        # bridges; the German player always starts with the complete 100 points": the set-up
+        # (both sides') is before the start and judges no bridge.  Taken before the command,
+        # which changes the state itself.
+        judged = state.phase not in (SETUP_GERMAN, SETUP_ALLIED)
+        was = holders(self.board, state) if judged else None
         events = self._dispatch(work, command, dice)
         if before is not None:
             turns.check_own(before, work, part)
         events += supply.update_contact(work)
         veterans.update_nijmegen(self.board, work)
         events += ferries.update(self.board, work)
-        if state.phase not in (SETUP_GERMAN, SETUP_ALLIED):
-            # Waterways: "At the start of the game the German player controls all of the 13
-            # bridges; the German player always starts with the complete 100 points": the
-            # set-up (both sides') is before the start and judges no bridge.
-            events += judge_control(self.board, state, work)
+        if was is not None:
+            events += judge_control(self.board, was, work)
         victory.check_end(self.board, work, events)
-        state.take(work)
         return events
 
     def _dispatch(self, work: AState, command: Command, dice: Dice) -> list[Event]:

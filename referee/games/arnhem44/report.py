@@ -321,12 +321,17 @@ def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
     return changes
 
 
-def judge_control(board: Board, before: AState, state: AState) -> list[Event]:
-    """After a command of play (``before``: the state it started from): who takes a bridge
-    (``update_control``), and which bridges come to be held by neither side or return to their
-    owner (Waterways: "only in control of a bridge when both sides of the bridge are free of
-    enemy troops"), each said in the events."""
-    was = {b: holder(board, before, b) for b in board.bridges}
+def holders(board: Board, state: AState) -> dict[str, str | None]:
+    """Who holds each bridge now (``None``: neither side), to compare after a command."""
+    return {b: holder(board, state, b) for b in board.bridges}
+
+
+def judge_control(board: Board, was: dict[str, str | None], state: AState) -> list[Event]:
+    """After a command of play (``was``: the bridges' holders before it, ``holders``): who
+    takes a bridge (``update_control``), and which bridges come to be held by neither side or
+    return to their owner (Waterways: "only in control of a bridge when both sides of the
+    bridge are free of enemy troops"), each said in the events.  The holders are taken before
+    the command because it changes the state itself (``Engine.apply``)."""
     events = []
     taken = set()
     for bridge, side in update_control(board, state):
@@ -345,4 +350,5 @@ def judge_control(board: Board, before: AState, state: AState) -> list[Event]:
     return events
 
 
-__all__ = ["ALLIED", "GERMAN", "invariants", "judge_control", "state_json", "update_control"]
+__all__ = ["ALLIED", "GERMAN", "holders", "invariants", "judge_control", "state_json",
+           "update_control"]

@@ -296,10 +296,10 @@ class WWIICEngine:
         if state.phase is Phase.OVER:
             reason = state.result["reason"] if state.result else "Game-turn 13 has ended"
             raise GameOver(f"the game is over: {reason}")
-        work = state.copy()
-        events = self._dispatch(work, command, dice)
-        state.take(work)
-        return events
+        # The command works on ``state`` itself: a refused one may leave it part-changed, and
+        # the caller's copy is the undo (the replay driver copies once before every line;
+        # Engine.apply): a second copy here was the most of a line's cost (issue 31).
+        return self._dispatch(state, command, dice)
 
     def _dispatch(self, work: WState, command: Command, dice: Dice) -> list[Event]:
         phase = work.phase

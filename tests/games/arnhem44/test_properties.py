@@ -1,4 +1,4 @@
-"""Property tests: legal() and apply() agree, an illegal command changes nothing, at most 9
+"""Property tests: legal() and apply() agree (a refused command is not listed), at most 9
 units per side per sector, figures conserved, positions round-trip."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from referee.core.dice import DiceTray
-from referee.core.errors import IllegalMove, RefereeError
+from referee.core.errors import RefereeError
 from referee.core.parsing import parse_log
 from referee.core.replay import replay
 from referee.games.arnhem44.board import KINDS
@@ -79,14 +79,14 @@ def test_legal_commands_apply_and_illegal_ones_change_nothing(seed: int) -> None
             ENGINE.apply(after, command, tray(rng))  # every listed command applies
             assert ENGINE.invariants(after) == []
             other = mutate(rng, command, state)
-            before = ENGINE.to_json(state)
             trial = ENGINE.copy(state)
             try:
                 ENGINE.apply(trial, other, tray(rng))
-            except IllegalMove:
-                assert ENGINE.to_json(trial) == before  # an illegal command changes nothing
             except RefereeError:
-                assert ENGINE.to_json(trial) == before
+                # A refusal may leave the trial part-changed (Engine.apply): the replay
+                # driver's copy is the undo, tested in test_written_line.py and by the
+                # replay digests of games with a line written twice.
+                assert other not in options, f"listed but refused: {other}"
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow],

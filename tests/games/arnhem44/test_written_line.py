@@ -25,6 +25,22 @@ def test_veterans_3_a_combined_action_is_refused_before_its_dice() -> None:
     assert problem.column == len("uk: ") + 1
 
 
+def test_veterans_3_a_refused_line_leaves_the_state_exactly_as_it_was() -> None:
+    """The refused combined invasion (Veterans/3, "so NO combined actions") changes nothing:
+    the engine works on the state itself and the replay driver's copy before the line is the
+    undo (issue 31), so the position is the one before the line, figure for figure, and the
+    next legal line applies to it."""
+    without = replay_text(THREE + UK_PART)
+    refused = replay_text(THREE + UK_PART
+                          + "uk: invade Eindhoven from Best: 1 tank/UK, 1 inf/US\n")
+    assert refused.state_json() == without.state_json()
+    after = replay_text(THREE + UK_PART + "uk: invade Eindhoven from Best: 1 tank/UK, 1 inf/US\n"
+                        + "uk: move 1 tank/UK Best->Son\n")
+    moved = replay_text(THREE + UK_PART + "uk: move 1 tank/UK Best->Son\n")
+    assert [str(p.kind) for p in after.problems] == ["illegal-move"]
+    assert after.state_json() == moved.state_json()
+
+
 def test_veterans_3_an_invasion_of_ones_own_figures_still_asks_for_its_dice() -> None:
     """The same invasion by the UK figure alone is legal: without a seed it needs the dice
     rolled at the table (a dice-missing problem, not a refusal by a rule)."""
