@@ -11,7 +11,17 @@ from typing import Any
 
 from referee.core.dice import Roll
 from referee.core.engine import Event
+from referee.core.errors import RefereeError
 from referee.core.names import normalise
+
+TRIAL_FACES = 1_000
+"""How many dice a trial of a command at one end of the dice may roll.  A roll repeated while
+two dice are equal (a tie, Arnhem '44's withdrawal order or initiative) never ends when every
+die shows the same face: past this many the trial stops and judges nothing."""
+
+
+class TrialTooLong(RefereeError):
+    """A trial at one end of the dice rolled more than ``TRIAL_FACES`` dice."""
 
 
 class AllFaces:
@@ -21,6 +31,9 @@ class AllFaces:
         self.highest = highest
 
     def face(self, index: int, sides: int) -> int:
+        if index >= TRIAL_FACES:
+            raise TrialTooLong(f"a trial of the command at one end of the dice rolled more "
+                               f"than {TRIAL_FACES:,} dice")
         return sides if self.highest else 1
 
 
