@@ -327,7 +327,11 @@ def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
         # hundreds of thousands, and a player reads them unit by unit anyway.
         side = report.to_act() or ""
         decision = report.engine.decision(report.state)
-        output.print_unit_moves(console, side, decision, grouped)
+        pending = report.pending() or {}
+        alone = {c for unit in grouped for c in unit.get("commands", ())}
+        others = [c for c in pending.get("choices", ()) if c not in alone]
+        output.print_unit_moves(console, side, decision, grouped, others,
+                                bool(pending.get("more")))
         sys.exit(0)
     output.print_moves(console, report.pending())
     sys.exit(0)

@@ -647,23 +647,27 @@ def print_scenario(console: Console, data: Mapping[str, Any]) -> None:
 
 
 def print_unit_moves(
-    console: Console, side: str, decision: str, units: Sequence[Mapping[str, Any]]
+    console: Console, side: str, decision: str, units: Sequence[Mapping[str, Any]],
+    others: Sequence[str] = (), more: bool = False,
 ) -> None:
-    """``referee moves`` for games that group activations by unit (WWII Commander)."""
+    """``referee moves`` for games that group activations by unit (WWII Commander, Eindhoven
+    Bridge): each unit, then each of its commands as ``play`` takes it, one to a line; then
+    ``others``, the legal commands that are no one unit's alone (two units activated
+    together, ``pass``, ``end``), and whether the engine stopped listing them (``more``)."""
     console.print(Text(f"awaiting {side_title(side)}: {decision}", style="bold"))
-    kinds = (("single", "one space"), ("two_space", "two spaces"), ("strategic", "strategic"),
-             ("movement", "movement"), ("combined", "combined"), ("redeploy", "redeploy"),
-             ("fire", "fire"))
     for unit in units:
-        console.print(Text(f"{unit['unit']} ({unit.get('type', '')}) in {unit['from']}",
+        commands = unit.get("commands", [])
+        console.print(Text(printable(f"{unit['unit']} ({unit.get('type', '')}) in "
+                                     f"{unit['from']}: {len(commands)} "
+                                     f"command{'' if len(commands) == 1 else 's'}"),
                            style="bold"))
-        for key, label in kinds:
-            if unit.get(key):
-                value = unit[key]
-                # Fire attacks are whole commands, some naming several units: "; " between.
-                shown = value if isinstance(value, str) else ("; " if key == "fire"
-                                                              else ", ").join(value)
-                console.print(f"  {label}: {shown}", markup=False)
+        for command in commands:
+            console.print(Text(printable(f"  {command}")))
+    if others:
+        console.print(Text(f"other commands: {len(others)}{' and more' if more else ''}",
+                           style="bold"))
+        for command in others:
+            console.print(Text(printable(f"  {command}")))
 
 
 # -- the JSON envelope every --json command shares (docs/schema/) --------------------------

@@ -341,9 +341,17 @@ def test_moves_groups_wwiic_activations_by_unit() -> None:
     data = json.loads(out)
     assert code == 0 and data["pending"]["side"] == "allied"
     first = data["units"][0]
-    assert {"unit", "from", "single", "two_space", "strategic"} <= set(first)
+    assert {"unit", "from", "single", "two_space", "strategic", "commands"} <= set(first)
+    assert first["commands"][0] == f"activate {first['unit']} {first['from']}"
     code, out = run("moves", opening)
-    assert code == 0 and "one space:" in out
+    assert code == 0
+    # Issue 29: every line under a unit is a command play takes, and together they are every
+    # legal command (the pairs and pass under "other commands").
+    printed = [line.strip() for line in out.splitlines() if line.startswith("  ")]
+    choices = data["pending"]["choices"]
+    assert not data["pending"]["more"]
+    assert sorted(printed) == sorted(choices)
+    assert f"activate {first['unit']} {first['from']}->{first['single'][0]}" in printed
 
 
 def test_simulate_wwiic_plays_complete_games_whose_logs_replay(tmp_path: Path) -> None:

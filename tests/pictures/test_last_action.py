@@ -150,13 +150,13 @@ def test_arnhem44_arrow_from_the_sector_to_its_target(line: int, start: str, tar
 
 
 def test_arnhem44_combat_outlines_the_sector_with_its_hits() -> None:
-    """Phase 4.2: "combat Heide" fights in place: Heide is outlined, no arrow, and the
+    """Phase 4.2: "combat Nijmegen" fights in place: Nijmegen is outlined, no arrow, and the
     heading says what each side's fire did."""
-    root = _board("bundled:arnhem44/complete-game.log", 145)
+    root = _board("bundled:arnhem44/complete-game.log", 184)
     assert _arrows(root) == []
     outlined = [p.get("data-sector") for p in root.iterfind(".//*[@class='last-target']")]
-    assert outlined == ["Heide"]
-    assert "Allied fires: 2 hits" in _words(root) and "German fires: 2 hits" in _words(root)
+    assert outlined == ["Nijmegen"]
+    assert "Allied fires: 2 hits" in _words(root) and "German fires: 4 hits" in _words(root)
 
 
 def test_the_arrow_helper_stops_short_and_names_its_places() -> None:

@@ -345,6 +345,10 @@ class Reveal(Cmd):
     """The German shows the value of the face-down crate a roll just used."""
 
     value: int
+    statement: ClassVar[bool] = True
+    """Also a statement: the value of a crate whose roll failed whatever it held, shown on
+    the next line although nobody asked for it (``Engine.confirm``; the reading of a value
+    shown, docs/arnhem44-interpretations.md)."""
 
     def __str__(self) -> str:
         return f"reveal {self.value}"

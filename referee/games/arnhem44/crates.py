@@ -71,6 +71,10 @@ class Explosives:
     numbered: int = 0
     """How many crates were rigged so far (the next one is number ``numbered + 1``)."""
     attempt: Attempt | None = None
+    shown_late: Attempt | None = None
+    """The defusing roll just made that failed whatever its face-down crate holds (reading
+    A90: no value is asked for); the next line may still show the value (``reveal V``), as
+    logs written before that reading did.  Not part of a position: it lasts one line."""
 
     def copy(self) -> Explosives:
         """A copy sharing nothing mutable (a state is copied for every command)."""

@@ -51,6 +51,7 @@ from referee.games.arnhem44.commands import (
     ReserveOrder,
     ReserveRoll,
     Resign,
+    Reveal,
     Rig,
     Support,
     Swap,
@@ -317,7 +318,19 @@ class Arnhem44Engine:
 
         return rolls_needed(self, state, command)
 
+    def confirm(self, state: AState, side: str, command: Command) -> list[Event] | None:
+        """``german: reveal V`` on the line after a defusing roll that failed whatever the
+        face-down crate holds: no value is asked for then (the reading of a value shown), but
+        a log written before that reading shows it there, and it is accepted, checked as any
+        value shown (and in play by e-mail against the German's commitment).  None
+        otherwise: an ordinary command."""
+        if not isinstance(command, Reveal) or side != GERMAN:
+            return None
+        return explosives.show_late(state, command.value)
+
     def apply(self, state: AState, command: Command, dice: Dice) -> list[Event]:
+        if state.explosives.shown_late is not None:
+            state.explosives.shown_late = None  # the value may be shown on the next line only
         if state.phase == OVER:
             reason = (state.result or {}).get("reason", "the game has ended")
             raise GameOver(f"the game is over: {reason}")

@@ -344,6 +344,15 @@ def attempt(board: Board, state: AState, action: str, bridge: str, place: int | 
             "defuse", f"{side.capitalize()} rolls {face}, higher than any crate under {bridge} "
             f"can be: defused (its value stays unseen), {where}",
             {"bridge": bridge, "face": face})]
+    if action == "defuse" and face <= min(ex.candidates(crate), default=0):
+        # Phase 3.1 and the reading of a value shown: no higher than any value the crate can
+        # hold, so the roll fails whatever it holds ("nothing happens"); the table sees no
+        # value, the crate stays face down.
+        ex.shown_late = Attempt(action, side, crate.number, face)
+        return [*played, Event(
+            "defuse", f"{side.capitalize()} rolls {face}, no higher than any crate under "
+            f"{bridge} can be: nothing happens, the explosives stay in place (face down)",
+            {"bridge": bridge, "face": face})]
     ex.attempt = Attempt(action, side, crate.number, face)
     return [*played, Event(f"{action}-roll", f"{side.capitalize()} rolls {face} to {action} "
                            f"a face-down crate under {bridge}: the German player shows its "
@@ -372,6 +381,29 @@ def reveal(board: Board, state: AState, value: int) -> list[Event]:
                            f"the crate under {crate.bridge} is a {value}",
                            {"bridge": crate.bridge})]
     return events + resolve(board, state, attempt_.action, attempt_.side, crate, attempt_.face)
+
+
+def show_late(state: AState, value: int) -> list[Event] | None:
+    """``reveal V`` on the line after a defusing roll that failed whatever the crate holds
+    (``Explosives.shown_late``): the value is shown and checked as any value shown, and
+    nothing else happens (the roll has been resolved).  None when no such roll precedes."""
+    ex = state.explosives
+    late = ex.shown_late
+    crate = None if late is None else ex.crate(late.crate)
+    if late is None or crate is None or crate.value is not None or ex.attempt is not None:
+        return None
+    allowed = ex.candidates(crate)
+    if value not in allowed:
+        raise IllegalMove("Explosives in General", f"the crate cannot be a {value}: it can be "
+                          f"{', '.join(map(str, allowed))}")
+    crate.value = value
+    ex.unseen[value] -= 1
+    ex.unseen += Counter()
+    ex.shown_late = None
+    return [reveal_event(f"crate {crate.number}", GERMAN, value,
+                         f"the crate under {crate.bridge} is a {value} (shown, although the "
+                         f"roll of {late.face} failed whatever it held)",
+                         {"bridge": crate.bridge})]
 
 
 def _remove(state: AState, crate: Crate) -> None:

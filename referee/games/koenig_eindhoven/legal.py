@@ -284,7 +284,8 @@ def random_legal(board: Board, state: KState, rng: random.Random) -> Command:
 def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
     """``referee moves``: each unit that may act, its Operations and destinations, each
     written as the player writes it (the whole path after the unit, ``A->0113->0212``; the
-    fire attacks it may make alone); nothing while an attack waits for a decision (its
+    fire attacks it may make alone), and ``commands``: each of them as ``play`` takes it;
+    nothing while an attack waits for a decision (its
     choices, a retreat's hexes among them, are the pending commands)."""
     grouped: list[dict[str, object]] = []
     if state.battle is not None:
@@ -298,16 +299,20 @@ def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
         keys = {"move": "movement", "combined": "combined", "redeploy": "redeploy"}
         for verb in verbs:
             entry[keys[verb]] = []
+        commands: list[str] = []
         for m in unit_moves(board, state, unit, verbs):
             ends = entry[keys[m.verb]]
             assert isinstance(ends, list)
             ends.append("->".join((m.start or "", *m.path)) if m.start else "->".join(m.path))
+            commands.append(str(m))
         if state.phase is Phase.OPERATIONS and unit not in state.operation:
             attacks = [f"{verb} {target} with {unit}"
                        for verb, full in (("full-fire", True), ("mobile-fire", False))
                        for target in fire_targets(board, state, unit, full)]
             if attacks:
                 entry["fire"] = attacks
+                commands.extend(attacks)
+        entry["commands"] = commands
         grouped.append(entry)
     if state.phase is Phase.OPERATIONS and state.active is not None:
         # Units that moved in their open Combined Operations: their Mobile Fire, alone or
@@ -319,5 +324,6 @@ def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
         for unit in waiting:
             if attacks_of[unit]:
                 grouped.append({"unit": unit, "type": board.units[unit].kind,
-                                "from": state.hex[unit] or "", "fire": attacks_of[unit]})
+                                "from": state.hex[unit] or "", "fire": attacks_of[unit],
+                                "commands": attacks_of[unit]})
     return grouped

@@ -218,14 +218,17 @@ def invariants(board: Board, state: WState) -> list[str]:
 
 
 def moves_by_unit(board: Board, options: dict[str, list[Option]]) -> list[dict[str, Any]]:
-    """Each unit and where it can go: single moves, two-space moves, strategic moves."""
+    """Each unit and where it can go: single moves, two-space moves, strategic moves, and
+    ``commands``: every activation of the unit alone, written as ``play`` takes it."""
     out: list[dict[str, Any]] = []
     for unit, found in options.items():
         start = found[0].start if found else None
         single: list[str] = []
         double: list[str] = []
         strategic: list[str] = []
+        commands: list[str] = []
         for option in found:
+            commands.extend(f"activate {move}" for move in option.forms())
             if not option.path:
                 continue
             for move in option.forms():
@@ -246,5 +249,6 @@ def moves_by_unit(board: Board, options: dict[str, list[Option]]) -> list[dict[s
             "single": single,
             "two_space": double,
             "strategic": strategic,
+            "commands": commands,
         })
     return out

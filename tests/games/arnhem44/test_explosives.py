@@ -78,7 +78,7 @@ def test_a_face_down_crate_shows_no_value_in_any_view() -> None:
     text = ('[Game "arnhem44"]\nsetup: clear; round 3; phase 3.1-german\n'
             "setup: place 1 inf Eindhoven; place 1 inf/UK Zon\n"
             "setup: crate Son-bridge hidden; unseen 7 6; stock 1\n"
-            "german: pass\nallied: defuse Son-bridge {d10: 3}\n")
+            "german: pass\nallied: defuse Son-bridge {d10: 7}\n")
     report = replay(parse_log(text, "hidden.log", engine=ENGINE), ENGINE)
     assert report.problems == []
     state = report.state_json()
@@ -86,8 +86,40 @@ def test_a_face_down_crate_shows_no_value_in_any_view() -> None:
     assert state["explosives"]["crates"] == {"Son-bridge": [{"value": None, "tried": True}]}
     pending = report.pending()
     assert pending is not None and pending["side"] == "german"
-    # the choices are the values the crate may hold by what is known (7 or 6), not its own
+    # the choices are the values the crate may hold by what is known (7 or 6), not its own:
+    # a 7 defuses a 6 and not a 7, so the outcome needs the value (the reading of a value shown)
     assert pending["choices"] == ["reveal 6", "reveal 7"]
+
+
+def test_phase_3_1_a_defusing_roll_that_fails_whatever_the_crate_holds_asks_no_value() -> None:
+    """Phase 3.1: a roll no higher than the crate's value: "nothing happens, the explosives
+    stay in place"; with values 7 and 6 unseen a 6 fails whatever it holds, so the table
+    shows nothing and the crate stays face down (the reading of a value shown).  A log
+    written before that reading shows the value on the next line, and that stays legal."""
+    text = ('[Game "arnhem44"]\nsetup: clear; round 3; phase 3.1-german\n'
+            "setup: place 1 inf Eindhoven; place 1 inf/UK Zon\n"
+            "setup: crate Son-bridge hidden; unseen 7 6; stock 1\n"
+            "german: pass\nallied: defuse Son-bridge {d10: 6}\n")
+    report = replay(parse_log(text, "hidden.log", engine=ENGINE), ENGINE)
+    assert report.problems == []
+    state = report.state_json()
+    assert state is not None
+    assert state["explosives"]["crates"]["Son-bridge"][0]["value"] is None
+    assert state["explosives"]["waiting"] is None
+    pending = report.pending()
+    assert pending is not None and not any(c.startswith("reveal") for c in pending["choices"])
+    assert any("nothing happens" in e.event.text for e in report.events)
+    shown = replay(parse_log(text + "german: reveal 7\n", "hidden.log", engine=ENGINE), ENGINE)
+    assert shown.problems == []
+    after = shown.state_json()
+    assert after is not None and after["explosives"]["crates"]["Son-bridge"][0]["value"] == 7
+    assert after["explosives"]["unseen"] == [6]
+    # a value the crate cannot hold is refused; a late value one line too late is too
+    wrong = replay(parse_log(text + "german: reveal 5\n", "hidden.log", engine=ENGINE), ENGINE)
+    assert [p.rule for p in wrong.problems] == ["Explosives in General"]
+    late = replay(parse_log(text + "german: pass\ngerman: reveal 7\n", "hidden.log",
+                            engine=ENGINE), ENGINE)
+    assert [p.line for p in late.problems] == [8]
 
 
 def test_bridge_points_sum_to_100_minus_the_destroyed_bridges() -> None:

@@ -75,7 +75,7 @@ def _moved_not_there(state: AState) -> None:
 
 
 def _bridge_without_control(state: AState) -> None:
-    del state.control[next(iter(state.control))]
+    del state.control[next(b for b in state.control if b not in state.destroyed)]
 
 
 def _destroyed_unknown_bridge(state: AState) -> None:

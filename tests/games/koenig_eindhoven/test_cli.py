@@ -18,10 +18,11 @@ def test_moves_lists_each_units_operations_and_destinations() -> None:
     result = CliRunner().invoke(main, ["moves", str(SAMPLE), "--upto", "11"])
     assert result.exit_code == 0, result.output
     assert "awaiting Allied: formation 506's Operations" in result.output
-    assert "3/506 (infantry) in road A/B" in result.output
-    # What a player writes after 'move 3/506': the whole path (issue 26).
-    assert "  movement: A->0113->0112, A->0113, A->0113->0114," in result.output
-    assert "  combined: " in result.output
+    assert "3/506 (infantry) in road A/B: " in result.output
+    # What a player writes: the whole path (issue 26), as the command play takes (issue 29).
+    lines = result.output.splitlines()
+    assert "  move 3/506 A->0113->0112" in lines and "  move 3/506 A->0113" in lines
+    assert "  combined 3/506 A->0113" in lines
 
 
 def test_render_draws_the_units_on_the_map(tmp_path: Path) -> None:

@@ -36,8 +36,8 @@ def moves_text(tmp_path: Path, text: str) -> str:
 def test_8_0_moves_lists_each_destination_as_the_path_a_player_writes(tmp_path: Path) -> None:
     text = HEADER + DAY + "setup: place 1/506 0111\n"
     output = moves_text(tmp_path, text)
-    line = next(x for x in output.splitlines() if x.startswith("  movement: "))
-    written = line.removeprefix("  movement: ").split(", ")
+    written = [x.removeprefix("  move 1/506 ") for x in output.splitlines()
+               if x.startswith("  move 1/506 ")]
     assert "0111->0110->0109" in written
     report = replay_text(text)
     state = report.state
@@ -45,13 +45,14 @@ def test_8_0_moves_lists_each_destination_as_the_path_a_player_writes(tmp_path: 
         start, *steps = path.split("->")
         trial = ENGINE.copy(state)
         ENGINE.apply(trial, Move("move", "1/506", tuple(steps), start), DICE)  # not refused
-    assert "  fire: " not in output  # no enemy beside it
+    assert "-fire " not in output  # no enemy beside it
 
 
 def test_9_0_moves_lists_fire_attacks_as_written(tmp_path: Path) -> None:
     """9.0: "Units must be adjacent to, or in the same hex as, the target unit"."""
     output = moves_text(tmp_path, HEADER + DAY + "setup: place MG/506 0109; place 1/935 0110\n")
-    assert "  fire: full-fire 0110 with MG/506; mobile-fire 0110 with MG/506" in output
+    lines = output.splitlines()
+    assert "  full-fire 0110 with MG/506" in lines and "  mobile-fire 0110 with MG/506" in lines
 
 
 def test_9_2_3_moves_while_a_retreat_is_pending_lists_the_retreat(tmp_path: Path) -> None:
@@ -62,7 +63,7 @@ def test_9_2_3_moves_while_a_retreat_is_pending_lists_the_retreat(tmp_path: Path
     assert "1/935 was hit (9.2.3)" in output
     assert "retreat 1/935->0209" in output and "retreat 1/935->off" in output
     assert "  stay" in output
-    assert "movement:" not in output and "1/506 (infantry)" not in output
+    assert "move 1/506" not in output and "1/506 (infantry)" not in output
 
 
 def test_7_1_1_moves_lists_the_joint_mobile_fire_of_units_that_moved(tmp_path: Path) -> None:
@@ -74,8 +75,8 @@ def test_7_1_1_moves_lists_the_joint_mobile_fire_of_units_that_moved(tmp_path: P
                         "allied: combined 1/506 0215->0214\n"
                         "allied: combined 2/506 0315->0314\n")
     lines = output.splitlines()
-    at = lines.index("1/506 (infantry) in 0214")
-    assert lines[at + 1] == "  fire: mobile-fire 0213 with 1/506, 2/506"
-    at = lines.index("2/506 (infantry) in 0314")
-    assert lines[at + 1] == ("  fire: mobile-fire 0213 with 2/506; "
-                             "mobile-fire 0213 with 1/506, 2/506")
+    at = lines.index("1/506 (infantry) in 0214: 1 command")
+    assert lines[at + 1] == "  mobile-fire 0213 with 1/506, 2/506"
+    at = lines.index("2/506 (infantry) in 0314: 2 commands")
+    assert lines[at + 1:at + 3] == ["  mobile-fire 0213 with 2/506",
+                                    "  mobile-fire 0213 with 1/506, 2/506"]
