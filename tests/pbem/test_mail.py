@@ -3,6 +3,7 @@ e-mail between two folders with it."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,6 +30,29 @@ def test_a_whole_battle_card_game_by_mail(tmp_path: Path, monkeypatch: pytest.Mo
     assert box.sent > 6 and len(box.mails) > box.plays  # one mail read before every play
 
 
+SLOW = os.environ.get("REFEREE_SLOW") == "1"
+
+
+@pytest.mark.usefixtures("fast_disk")
+@pytest.mark.parametrize("game", [
+    "wwiic", "koenig-eindhoven",
+    pytest.param("arnhem44", marks=pytest.mark.skipif(
+        not SLOW, reason="a whole Arnhem '44 game by mail takes a minute: REFEREE_SLOW=1")),
+])
+def test_a_whole_game_by_mail_from_the_start(game: str, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: a complete two-secret game between two folders, every line through ``play``
+    as each mail says (the mail's width and its next command checked at every step by
+    ``play_out``), proved at the end by ``verify`` with both secrets."""
+    box = start(tmp_path, game, "allied", "german")
+    last = play_out(box, ending, monkeypatch, max_plays=2000)
+    monkeypatch.chdir(tmp_path)
+    ran = run("verify", box.log(last), "--secret", box.folder("allied") /
+              "game.allied.secret", "--secret", box.folder("german") / "game.german.secret")
+    assert ran.code == 0 and "verdict: proved" in ran.out, ran.out
+    assert box.sent >= 10 and box.plays >= box.sent // 2
+
+
 def position_near_the_end(log: str, upto: int) -> str:
     """The position of a bundled complete game after line ``upto`` (``referee position``),
     as a position file: its setup lines (the seed of the bundled game stays out)."""
@@ -40,7 +64,7 @@ def position_near_the_end(log: str, upto: int) -> str:
 
 def ending(party: str, choices: Sequence[str]) -> str:
     """A quick player: ends or passes when the rules let it, else takes the first choice."""
-    for answer in ("end", "pass", "end movement"):
+    for answer in ("end", "pass", "end movement", "end setup"):
         if answer in choices:
             return answer
     return choices[0]
