@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -24,6 +25,13 @@ from referee.cli_shared import (
     same_folder,
 )
 from referee.core.errors import RefereeError
+
+if TYPE_CHECKING:
+    from referee import output_mail
+else:  # imported on first use, as the other output (referee.cli_shared)
+    from referee.core.lazy import LazyModule
+
+    output_mail = LazyModule("referee.output_mail")
 from referee.core.scenario import ScenarioError
 
 
@@ -38,7 +46,7 @@ def new_committed(game: str, scenario: str | None, side: str | None, out: Path |
         _fail_all(error.problems)
     except RefereeError as error:
         _refused(error)
-    output.print_created(sys.stdout, created)
+    output_mail.print_created(sys.stdout, created)
 
 
 @click.command()
@@ -58,11 +66,11 @@ def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: b
     try:
         result = play_file(log, move, secret_files, dry_run=dry_run)
     except IllegalPlay as refusal:
-        output.print_refusal(sys.stderr, refusal, str(log))  # a refusal: standard error
+        output_mail.print_refusal(sys.stderr, refusal, str(log))  # a refusal: standard error
         sys.exit(1)
     except RefereeError as error:
         _refused(error)
-    output.print_play(out, result, dry_run=dry_run)
+    output_mail.print_play(out, result, dry_run=dry_run)
 
 
 @click.command()
@@ -77,7 +85,7 @@ def undo(log: Path, secret_files: tuple[Path, ...], dry_run: bool) -> None:
         result = undo_file(log, secret_files, dry_run=dry_run)
     except RefereeError as error:
         _refused(error)
-    output.print_undo(sys.stdout, result, dry_run=dry_run)
+    output_mail.print_undo(sys.stdout, result, dry_run=dry_run)
 
 
 @click.command()
@@ -104,7 +112,7 @@ def status(log: Path, as_json: bool, everything: bool) -> None:
             state.report, problems=state.problems, exit_code=code,
             **{k: v for k, v in own.items() if k not in envelope.ENVELOPE_KEYS}))
     else:
-        output.print_status(sys.stdout, state, everything=everything)
+        output_mail.print_status(sys.stdout, state, everything=everything)
     sys.exit(code)
 
 
@@ -129,9 +137,9 @@ def verify(log: Path, secret_files: tuple[Path, ...], since: Path | None,
                              unchecked=[], next=None)
         _refused(error)
     if as_json:
-        output.print_json(output.verdict_json(verdict))
+        output.print_json(output_mail.verdict_json(verdict))
     else:
-        output.print_verdict(sys.stdout, verdict)
+        output_mail.print_verdict(sys.stdout, verdict)
     sys.exit(verdict.exit_code)
 
 
@@ -172,9 +180,9 @@ def mail(log: Path, since: Path | None, board: Path | None, secret_files: tuple[
     except OSError as error:
         _fail(f"cannot write {board}: {error.strerror or error}")
     if as_json:
-        output.print_json(output.mail_json(letter))
+        output.print_json(output_mail.mail_json(letter))
     else:
-        output.print_mail(sys.stdout, letter)
+        output_mail.print_mail(sys.stdout, letter)
     sys.exit(letter.exit_code)
 
 
@@ -191,4 +199,4 @@ def join(log: Path, side: str | None, secret_out: Path | None) -> None:
         created = join_game(log, side, secret_out)
     except RefereeError as error:
         _refused(error)
-    output.print_created(sys.stdout, created, joined=True)
+    output_mail.print_created(sys.stdout, created, joined=True)

@@ -4,7 +4,7 @@ What happened since the reader last saw the log (each line with its dice and its
 words), that it is proved (``verify``, with ``--since`` the copy mailed before: a cheat is
 the first thing the mail says), whose turn it is, what they decide and the exact command
 they run, and the board written beside the log.  The text itself is laid out by
-``referee.output.print_mail`` (at most 72 columns, safe from mail clients' habits).
+``referee.output_mail.print_mail`` (at most 72 columns, safe from mail clients' habits).
 """
 
 from __future__ import annotations
