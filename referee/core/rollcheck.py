@@ -16,9 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core.dice import CUP, DiceStream, Roll
-from referee.core.engine import REFEREE, Engine, RollNeed, needs_text
+from referee.core.engine import Engine, RollNeed, needs_text
 from referee.core.errors import RefereeError
-from referee.core.selfplay import MAX_COMMANDS, Policy, StreamDice, random_policy
+from referee.core.selfplay import (
+    MAX_COMMANDS,
+    NO_COMMAND,
+    Policy,
+    StreamDice,
+    chooser,
+    random_policy,
+)
 
 
 @dataclass
@@ -86,19 +93,12 @@ def check_game(
     state = engine.setup(scenario, dict(options or {}))
     dice = StreamDice(DiceStream(seed))
     check = RollCheck(seed)
-    quick = getattr(engine, "random_command", None) if policy is random_policy else None
+    choose = chooser(engine, policy)
     for _ in range(MAX_COMMANDS):
-        side = engine.to_act(state)
-        if side is None:
+        turn = choose(state, rng)
+        if turn is None or turn[1] is NO_COMMAND:
             break
-        if quick is not None:
-            command = quick(state, rng)
-        else:
-            legal = list(engine.legal(state))
-            if not legal:
-                break
-            command = legal[0] if side == REFEREE and len(legal) == 1 else policy(
-                state, legal, rng)
+        command = turn[1]
         needs = engine.rolls_needed(state, command)
         pending = engine.rolls_needed(state, None)
         forced = engine.forced(state)

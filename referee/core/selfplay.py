@@ -69,6 +69,39 @@ class StreamDice:
         return chit
 
 
+NO_COMMAND = object()
+"""What ``chooser``'s function answers for a side that must act and has no legal command."""
+
+
+def chooser(
+    engine: Engine[Any, Any], policy: Policy
+) -> Callable[[Any, random.Random], tuple[str, Any] | None]:
+    """The one way self-play picks the next command: ``choose(state, rng)`` answers the side
+    to act and its command (``NO_COMMAND`` when it has none), or None when nobody acts (the
+    game is over).  A referee's step with one legal command takes it; otherwise the policy
+    chooses, and with the random policy an engine that can draws its random legal command
+    itself (``random_command``): listing every joint move of two units first can cost more
+    than the rest of the game."""
+    quick: Callable[[Any, random.Random], Any] | None = None
+    if policy is random_policy:
+        quick = getattr(engine, "random_command", None)
+
+    def choose(state: Any, rng: random.Random) -> tuple[str, Any] | None:
+        side = engine.to_act(state)
+        if side is None:
+            return None
+        if quick is not None:
+            return side, quick(state, rng)
+        legal = list(engine.legal(state))
+        if not legal:
+            return side, NO_COMMAND
+        if side == REFEREE and len(legal) == 1:
+            return side, legal[0]
+        return side, policy(state, legal, rng)
+
+    return choose
+
+
 @dataclass
 class GameRecord:
     """One self-played game: how it ended, and its log when asked for."""
@@ -108,25 +141,15 @@ def play_game(
         lines += [f'[Option "{option}"]' for option in options or {}]
     commands = 0
     broken: list[str] = []
-    quick: Callable[[Any, random.Random], Any] | None = None
-    if policy is random_policy:
-        quick = getattr(engine, "random_command", None)
+    choose = chooser(engine, policy)
     while commands < MAX_COMMANDS:
-        side = engine.to_act(state)
-        if side is None:
+        turn = choose(state, rng)
+        if turn is None:
             break
-        if quick is not None:
-            # The engine draws a random legal command itself: listing every joint move of
-            # two units first can cost more than the rest of the game.
-            command = quick(state, rng)
-        else:
-            legal = list(engine.legal(state))
-            if not legal:
-                broken.append(f"{side} must act but has no legal command")
-                break
-            command = (
-                legal[0] if side == REFEREE and len(legal) == 1 else policy(state, legal, rng)
-            )
+        side, command = turn
+        if command is NO_COMMAND:
+            broken.append(f"{side} must act but has no legal command")
+            break
         if keep_log:
             dice.rolls = []
         try:
