@@ -12,13 +12,11 @@ whole batch.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -228,32 +226,43 @@ def _over_time(signum: int, frame: object) -> None:
     raise OverTime
 
 
-@contextlib.contextmanager
-def budget(seconds: float | None, megabytes: int | None) -> Iterator[None]:
+class budget:
     """Limit the work inside to ``seconds`` of wall time (``OverTime``) and to ``megabytes``
     of growth of this process's address space (``MemoryError``).
 
     Both work only in the main thread of a process on a system with ``setitimer`` and
     ``RLIMIT_AS`` (Linux, macOS): the serial batch and the local pool's workers.  Dask runs
     tasks in worker threads, where neither can be set: there the budget is not enforced.
+    A class rather than a generator: it is entered once per log, and a batch of small logs
+    feels every microsecond of it.
     """
-    main = threading.current_thread() is threading.main_thread()
-    timer = main and bool(seconds) and hasattr(signal, "setitimer")
-    previous: Any = None
-    if timer:
-        previous = signal.signal(signal.SIGALRM, _over_time)
-        signal.setitimer(signal.ITIMER_REAL, float(seconds or 0))
-    limits = _limit_memory(megabytes) if main and megabytes else None
-    try:
-        yield
-    finally:
-        if timer:
+
+    __slots__ = ("limits", "megabytes", "previous", "seconds", "timer")
+
+    def __init__(self, seconds: float | None, megabytes: int | None) -> None:
+        self.seconds = seconds
+        self.megabytes = megabytes
+        self.timer = False
+        self.previous: Any = None
+        self.limits: tuple[int, int] | None = None
+
+    def __enter__(self) -> None:
+        main = threading.current_thread() is threading.main_thread()
+        if main and self.seconds and hasattr(signal, "setitimer"):
+            self.timer = True
+            self.previous = signal.signal(signal.SIGALRM, _over_time)
+            signal.setitimer(signal.ITIMER_REAL, float(self.seconds))
+        if main and self.megabytes:
+            self.limits = _limit_memory(self.megabytes)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        if limits is not None:
+            signal.signal(signal.SIGALRM, self.previous)
+        if self.limits is not None:
             import resource
 
-            resource.setrlimit(resource.RLIMIT_AS, limits)
+            resource.setrlimit(resource.RLIMIT_AS, self.limits)
 
 
 def _limit_memory(megabytes: int) -> tuple[int, int] | None:
@@ -262,8 +271,7 @@ def _limit_memory(megabytes: int) -> tuple[int, int] | None:
     try:
         import resource
 
-        with open("/proc/self/statm", "rb") as statm:  # pages of address space in use
-            size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        size = _address_space()
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = size + megabytes * 1024 * 1024
         if hard != resource.RLIM_INFINITY:
@@ -276,13 +284,32 @@ def _limit_memory(megabytes: int) -> tuple[int, int] | None:
     return soft, hard
 
 
+_statm: tuple[int, int] | None = None
+"""This process's id and its open ``/proc/self/statm`` (read again for each log with one
+``pread``: opening it costs more than the rest of a log's budget)."""
+
+
+def _address_space() -> int:
+    """The bytes of address space this process uses now (Linux's ``/proc/self/statm``;
+    ``OSError`` where there is none)."""
+    global _statm
+    pid = os.getpid()
+    if _statm is None or _statm[0] != pid:  # a forked worker opens its own
+        if _statm is not None:
+            os.close(_statm[1])
+        _statm = (pid, os.open("/proc/self/statm", os.O_RDONLY))
+    pages = int(os.pread(_statm[1], 128, 0).split()[0])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
 def row_of(path: str, report: Report, start: float) -> LogResult:
     """The row of a replayed log."""
-    kinds = Counter(str(p.kind) for p in report.problems)
-    rules = Counter(p.rule for p in report.problems if p.rule)
-    outcome = report.outcome() or {}
-    state = report.state_json() or {}
-    turn = state.get("turn")
+    problems = report.problems
+    kinds = Counter(str(p.kind) for p in problems) if problems else {}
+    rules = Counter(p.rule for p in problems if p.rule) if problems else {}
+    ended = report.outcome()
+    outcome = ended or {}
+    turn = _turn(report)
     vp = {k: v for k, v in outcome.items() if "vp" in k.casefold()}
     return LogResult(
         path,
@@ -301,8 +328,19 @@ def row_of(path: str, report: Report, start: float) -> LogResult:
         ms=_ms_since(start),
         listed=tuple(envelope.problems_json([p.to_json() for p in report.problems])),
         pending=envelope.pending_json(report),
-        outcome=envelope.outcome_json(report.outcome()),
+        outcome=envelope.outcome_json(ended),
     )
+
+
+def _turn(report: Report) -> Any:
+    """The ``turn`` of the state's JSON, without making the whole JSON where the engine can
+    give that one value (``json_parts``, as ``expect`` asks for it)."""
+    parts = getattr(report.engine, "json_parts", None)
+    if parts is not None and report.state is not None:
+        get = parts(report.state).get("turn")
+        if get is not None:
+            return get()
+    return (report.state_json() or {}).get("turn")
 
 
 def _describe(problem: Problem) -> str:
