@@ -287,10 +287,10 @@ class KoenigEngine:
     def apply(self, state: KState, command: Command, dice: Dice) -> list[Event]:
         if state.phase is Phase.OVER:
             raise GameOver(str(state.result["reason"]) if state.result else "the game is over")
-        work = state.copy()
-        events = self._apply(work, command, dice)
-        state.take(work)
-        return events
+        # The command works on ``state`` itself: a refused one may leave it part-changed,
+        # and the caller's copy is the undo (the replay driver copies once before every
+        # line; Engine.apply).  A second copy here was a tenth of a replay (issue 31).
+        return self._apply(state, command, dice)
 
     def _apply(self, work: KState, command: Command, dice: Dice) -> list[Event]:
         board = self.board

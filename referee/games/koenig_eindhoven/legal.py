@@ -224,17 +224,20 @@ def only_end(board: Board, state: KState) -> bool:
     the cost of entering an adjacent hex, or of starting Close Combat there, within its
     allowance; a reinforcement's entry hex, or one beside it, 8.3.1 and Exclusive 8.5)."""
     night = state.phase is Phase.REDEPLOYMENT
+    # One view of who is where serves every unit: a first step enters a hex beside the
+    # unit, or an entry hex while it is off the map, never the hex the unit itself is in,
+    # so leaving the mover out of the counts (``moving``) changes no first step.
+    occ = Occupancy(board, state)
     for unit, verbs in movers(board, state):
         here = state.hex[unit]
-        occ = Occupancy(board, state, moving=unit)
         side = board.units[unit].side
         limit = max(allowance(board, verb, unit) for verb in verbs)
         if here is None:
-            firsts = [s for road in board.units[unit].entry_roads
-                      for _, s in entry_steps(board, occ, side, road)]
+            firsts = (s for road in board.units[unit].entry_roads
+                      for _, s in entry_steps(board, occ, side, road))
         else:
-            firsts = [step(board, occ, side, here, there, night=night)
-                      for there in board.neighbours(here)]
+            firsts = (step(board, occ, side, here, there, night=night)
+                      for there in board.neighbours(here))
         if any(first.refusal is None and first.cost <= limit for first in firsts):
             return False
     return night or not fires(board, state)
