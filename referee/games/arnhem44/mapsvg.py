@@ -14,13 +14,13 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from xml.sax.saxutils import escape
 
 from referee.core.svg import (
     LAST_ACTION,
     Element,
     Highlight,
     arrow_layer,
+    escape,
     heading_line,
     last_action_words,
     svg_root,

@@ -25,7 +25,7 @@ FILES = ("scenario.toml", "sectors.toml", "borders.toml", "crossings.toml", "for
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class SectorTypeInfo(_Model):

@@ -20,9 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
-from referee.core.svg import Arrow, arrow_layer, haloed_text, written
+from referee.core.svg import Arrow, arrow_layer, escape, haloed_text, quoteattr, written
 from referee.games.wwiic.areageometry import AreaGeometry, Point, area_geometry
 from referee.games.wwiic.commands import Activate, Attack, MoveOut
 from referee.games.wwiic.scenario import Box, Scenario

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.core.names import NameIndex, normalise, short_forms
 from referee.core.resources import scenario_dir
+from referee.games.wwiic.scenariofiles import SHIPPED_DATA, read_files, scenario_files
 
 if TYPE_CHECKING:
     from referee.games.wwiic.scenario import Scenario
@@ -364,20 +365,7 @@ class Board:
         """The board read straight from the TOML files (no pydantic); any doubt about the
         data falls back to the validated loader, whose ``ScenarioError`` says what is wrong."""
         try:
-            data: dict[str, Any] = {}
-            for name in ("scenario", "spaces", "borders", "boxes", "units", "tracks"):
-                with (folder / f"{name}.toml").open("rb") as handle:
-                    data[name] = tomllib.load(handle)
-            merged = {
-                **data["scenario"],
-                "spaces": data["spaces"]["spaces"],
-                "borders": data["borders"]["borders"],
-                "boxes": data["boxes"]["boxes"],
-                "ferry": data["boxes"]["ferry"],
-                "units": data["units"]["units"],
-                "tracks": data["tracks"],
-            }
-            return cls(merged, folder)
+            return cls(read_files(folder), folder)
         except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, IndexError):
             from referee.games.wwiic.loader import load_scenario
 
@@ -545,5 +533,15 @@ def _find_first_airborne(units: Iterable[Mapping[str, Any]]) -> str:
 
 @cache
 def bundled_board() -> Board:
-    """The board of the bundled Market-Garden scenario, built once per process."""
-    return Board.from_files(scenario_dir("wwiic") / "market-garden")
+    """The board of the bundled Market-Garden scenario, built once per process: from its
+    compiled form when that is current, else from the files."""
+    from referee.core.compiled import load_compiled
+
+    folder = scenario_dir("wwiic") / "market-garden"
+    data = load_compiled(SHIPPED_DATA, scenario_files(folder))
+    if isinstance(data, dict):
+        try:
+            return Board(data, folder)
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass  # the files say what is wrong
+    return Board.from_files(folder)

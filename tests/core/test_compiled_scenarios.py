@@ -1,0 +1,88 @@
+"""The bundled scenarios shipped compiled (``tools/build_scenarios.py``,
+``referee.core.compiled``) are current and equal what their TOML files give; a changed file is
+never read through a stale compiled form."""
+
+from __future__ import annotations
+
+import pickle
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.core.compiled import compiled_path, files_digest, load_compiled
+from referee.games.wwiic import board, loader, scenariofiles
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from build_scenarios import shipped
+
+SHIPPED = shipped()
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_each_compiled_scenario_is_shipped_and_current(name: str) -> None:
+    files, _ = SHIPPED[name]
+    assert compiled_path(name).is_file(), f"run tools/build_scenarios.py ({name})"
+    blob = pickle.loads(compiled_path(name).read_bytes())
+    assert blob["digest"] == files_digest(files), (
+        f"the files of {name} changed since it was compiled: run tools/build_scenarios.py")
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_each_compiled_scenario_equals_what_its_files_give(name: str) -> None:
+    files, read = SHIPPED[name]
+    compiled, fresh = load_compiled(name, files), read()
+    assert compiled is not None
+    assert type(compiled) is type(fresh)
+    assert compiled == fresh
+    if hasattr(fresh, "model_dump"):
+        assert compiled.model_dump() == fresh.model_dump()
+
+
+def test_the_referee_reads_the_wwiic_scenario_through_its_compiled_form() -> None:
+    board.bundled_board.cache_clear()
+    try:
+        built = board.bundled_board()
+        assert built.spaces == board.Board.from_files(loader.bundled_path()).spaces
+    finally:
+        board.bundled_board.cache_clear()
+    assert loader.load_scenario() == loader.read_scenario(loader.bundled_path())
+
+
+def test_a_changed_scenario_file_is_never_read_through_a_stale_compiled_form(
+    tmp_path: Path,
+) -> None:
+    folder = loader.bundled_path()
+    for path in scenariofiles.scenario_files(folder):
+        shutil.copy(path, tmp_path / path.name)
+    copies = scenariofiles.scenario_files(tmp_path)
+    assert load_compiled(scenariofiles.SHIPPED_DATA, copies) is not None  # same bytes
+    spaces = tmp_path / "spaces.toml"
+    spaces.write_text(spaces.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert load_compiled(scenariofiles.SHIPPED_DATA, copies) is None
+
+
+def test_an_unreadable_compiled_form_is_not_used(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("referee.core.compiled.COMPILED", tmp_path)
+    files = scenariofiles.scenario_files(loader.bundled_path())
+    assert load_compiled(scenariofiles.SHIPPED_DATA, files) is None  # missing
+    (tmp_path / scenariofiles.SHIPPED_DATA).write_bytes(b"not a pickle")
+    assert load_compiled(scenariofiles.SHIPPED_DATA, files) is None
+    (tmp_path / scenariofiles.SHIPPED_DATA).write_bytes(pickle.dumps(["a", "list"]))
+    assert load_compiled(scenariofiles.SHIPPED_DATA, files) is None
+    assert loader.load_scenario() == loader.read_scenario(loader.bundled_path())
+
+
+def test_the_shipped_geometry_serves_only_the_positions_it_was_computed_from() -> None:
+    from referee.games.wwiic import areageometry
+
+    scenario = loader.load_scenario()
+    key = areageometry.geometry_key(scenario)
+    shipped_geometry = areageometry._shipped(key)
+    assert shipped_geometry == areageometry.compute(scenario)
+    spaces, borders = key
+    assert isinstance(spaces, tuple) and isinstance(borders, tuple)
+    moved = ((spaces[0][0], spaces[0][1] + 0.5, spaces[0][2]), *spaces[1:])
+    assert areageometry._shipped((moved, borders)) is None

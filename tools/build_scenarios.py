@@ -1,0 +1,66 @@
+"""Read each bundled scenario once and ship what was read, compiled (``referee.core.compiled``).
+
+    .venv/bin/python tools/build_scenarios.py          # rebuild the stale or missing ones
+    .venv/bin/python tools/build_scenarios.py --force  # rebuild every one
+    .venv/bin/python tools/build_scenarios.py --check  # exit 1 if any is missing or stale
+
+Run it after changing a bundled scenario's TOML files (or its pydantic models): until then the
+referee reads the files at every start, as a stale compiled form is never used, and
+``tests/core/test_compiled_scenarios.py`` fails.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from referee.core.compiled import COMPILED, compiled_blob, compiled_path, load_compiled
+from referee.core.files import write_atomic
+
+
+def shipped() -> dict[str, tuple[list[Path], Callable[[], Any]]]:
+    """Every compiled form: its name -> (the files it is made from, how the referee reads
+    them without it)."""
+    from referee.games.wwiic import areageometry, loader, scenariofiles
+
+    folder = loader.bundled_path()
+
+    def geometry() -> tuple[tuple[object, ...], areageometry.AreaGeometry]:
+        scenario = loader.read_scenario(folder)
+        return areageometry.geometry_key(scenario), areageometry.compute(scenario)
+
+    return {
+        areageometry.SHIPPED_GEOMETRY: (areageometry.shipped_files(), geometry),
+        scenariofiles.SHIPPED_DATA: (scenariofiles.scenario_files(folder),
+                                     lambda: scenariofiles.read_files(folder)),
+        loader.SHIPPED_SCENARIO: (loader.shipped_files(), lambda: loader.read_scenario(folder)),
+    }
+
+
+def main() -> int:
+    check = "--check" in sys.argv[1:]
+    force = "--force" in sys.argv[1:]
+    stale = []
+    for name, (files, read) in shipped().items():
+        current = load_compiled(name, files) is not None
+        if check:
+            if not current:
+                stale.append(name)
+            continue
+        if current and not force:
+            print(f"kept {compiled_path(name)} (current)")
+            continue
+        COMPILED.mkdir(exist_ok=True)
+        write_atomic(compiled_path(name), compiled_blob(files, read()))
+        print(f"wrote {compiled_path(name)}")
+    if stale:
+        print("stale or missing compiled scenarios (run tools/build_scenarios.py): "
+              + ", ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
