@@ -23,6 +23,8 @@ from referee.core.files import write_atomic
 def shipped() -> dict[str, tuple[list[Path], Callable[[], Any]]]:
     """Every compiled form: its name -> (the files it is made from, how the referee reads
     them without it)."""
+    from referee.games.arnhem44 import mapsvg
+    from referee.games.arnhem44 import scenario as arnhem44
     from referee.games.wwiic import areageometry, loader, scenariofiles
 
     folder = loader.bundled_path()
@@ -32,6 +34,8 @@ def shipped() -> dict[str, tuple[list[Path], Callable[[], Any]]]:
         return areageometry.geometry_key(scenario), areageometry.compute(scenario)
 
     return {
+        arnhem44.SHIPPED_SCENARIO: (arnhem44.shipped_files(), arnhem44.compiled_form),
+        mapsvg.SHIPPED_FRAME: (mapsvg.frame_files(), mapsvg.compiled_frame),
         areageometry.SHIPPED_GEOMETRY: (areageometry.shipped_files(), geometry),
         scenariofiles.SHIPPED_DATA: (scenariofiles.scenario_files(folder),
                                      lambda: scenariofiles.read_files(folder)),

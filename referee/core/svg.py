@@ -52,6 +52,14 @@ DRAWERS: dict[str, str] = {
 }
 """Game id -> ``module:function`` of its board drawer."""
 
+PART_DRAWERS: dict[str, str] = {
+    "arnhem44": "referee.games.arnhem44.mapsvg:position_parts",
+}
+"""Game id -> ``module:function`` of a drawer giving its ``DRAWERS`` drawer's text in parts:
+``"\\n".join(parts) + "\\n"`` is that text, and each part is whole lines (not empty, not
+ending in a line break).  ``referee view`` stores each part's lines once: a part met again
+(the unchanging map, the same string at every position) costs one look-up."""
+
 
 @dataclass(frozen=True)
 class Highlight:
@@ -66,11 +74,22 @@ class Highlight:
 
 
 Drawer = Callable[[Engine[Any, Any], Any, Highlight | None], str]
+PartDrawer = Callable[[Engine[Any, Any], Any, Highlight | None], list[str]]
 
 
 def drawer_for(game: str) -> Drawer | None:
     """The board drawer of ``game``, or ``None`` when the game has none yet."""
-    target = DRAWERS.get(game)
+    drawer: Drawer | None = _imported(DRAWERS.get(game))
+    return drawer
+
+
+def part_drawer_for(game: str) -> PartDrawer | None:
+    """The drawer of ``game``'s board in parts (``PART_DRAWERS``), or ``None``."""
+    drawer: PartDrawer | None = _imported(PART_DRAWERS.get(game))
+    return drawer
+
+
+def _imported(target: str | None) -> Any:
     if target is None:
         return None
     module_name, _, function = target.partition(":")
@@ -80,8 +99,7 @@ def drawer_for(game: str) -> Drawer | None:
         module = importlib.import_module(module_name)
     except ImportError:  # the drawer, or a module it draws with, is not there (yet)
         return None
-    drawer: Drawer = getattr(module, function)
-    return drawer
+    return getattr(module, function)
 
 
 def _number(value: float) -> str:

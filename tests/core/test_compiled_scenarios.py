@@ -86,3 +86,17 @@ def test_the_shipped_geometry_serves_only_the_positions_it_was_computed_from() -
     assert isinstance(spaces, tuple) and isinstance(borders, tuple)
     moved = ((spaces[0][0], spaces[0][1] + 0.5, spaces[0][2]), *spaces[1:])
     assert areageometry._shipped((moved, borders)) is None
+
+
+def test_the_arnhem44_scenario_and_frame_come_compiled_only_for_the_bundled_scenario() -> None:
+    from referee.games.arnhem44 import mapsvg
+    from referee.games.arnhem44 import scenario as arnhem44
+
+    bundled = arnhem44.load_scenario()
+    assert bundled == arnhem44.read_scenario(arnhem44.bundled_path())
+    assert bundled.folder == str(arnhem44.bundled_path())
+    shipped_frame = mapsvg._shipped_frame(bundled)
+    assert shipped_frame is not None and shipped_frame == mapsvg._make_frame(bundled)
+    renamed = bundled.sectors[0].model_copy(update={"name": "Somewhere else"})
+    other = bundled.model_copy(update={"sectors": [renamed, *bundled.sectors[1:]]})
+    assert mapsvg._shipped_frame(other) is None
