@@ -53,6 +53,7 @@ DRAWERS: dict[str, str] = {
 """Game id -> ``module:function`` of its board drawer."""
 
 PART_DRAWERS: dict[str, str] = {
+    "wwiic": "referee.pbem.maps:wwiic_parts",
     "arnhem44": "referee.games.arnhem44.mapsvg:position_parts",
 }
 """Game id -> ``module:function`` of a drawer giving its ``DRAWERS`` drawer's text in parts:

@@ -28,19 +28,21 @@ def _positions(game: str, name: str) -> tuple[Any, list[tuple[Any, Any]]]:
 
 @pytest.mark.parametrize("game", sorted(PART_DRAWERS))
 def test_a_board_in_parts_is_the_drawers_text_at_every_position(game: str) -> None:
-    name = {"arnhem44": "complete-game.log"}[game]
+    name = {"arnhem44": "complete-game.log", "wwiic": "full-game-draw.log"}[game]
     engine, positions = _positions(game, name)
     draw, draw_parts = drawer_for(game), part_drawer_for(game)
     assert draw is not None and draw_parts is not None
     whole, in_parts = _Lines(), _Lines()
+    drawn = 0
     for state, highlight in positions:
         parts = draw_parts(engine, state, highlight)
+        drawn += len(parts)
         text = draw(engine, state, highlight)
         assert "\n".join(parts) + "\n" == text
         assert all(part and part.splitlines() == part.split("\n") for part in parts)
         assert in_parts.runs_of_parts(parts) == whole.runs(text)
     assert in_parts.lines == whole.lines
-    assert len(in_parts.parts) < 3 * len(positions)  # the frame's parts are met again
+    assert len(in_parts.parts) < drawn / 2  # most parts are met again
 
 
 def test_runs_of_parts_number_lines_as_the_whole_text_does() -> None:

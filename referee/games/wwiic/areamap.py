@@ -119,6 +119,8 @@ class _Frame:
             for space_id, cell in geometry.cells.items()
         }
         self.stacks: dict[tuple[str, tuple[Counter, ...]], str] = {}
+        self.clear_of_labels: dict[tuple[str, int], Point] = {}
+        """Where a stack of so many counters in a place is drawn clear of the labels."""
         self.labels: list[tuple[float, float, float, float]] = []
         """The boxes of the map's labels and marks that no counter may cover."""
         """The SVG of a stack of counters in a place, drawn once per process."""
@@ -145,15 +147,16 @@ class _Frame:
         return cx, self.height - 40
 
 
-_BASE: dict[int, tuple[str, str, _Frame]] = {}
+_BASE: dict[int, tuple[Scenario, tuple[str, str, _Frame]]] = {}
+"""Each scenario drawn (by ``id``, the object kept) with its map without a position."""
 
 
 def _base(scenario: Scenario) -> tuple[str, str, _Frame]:
     """The map without a position: (the map's layers, its labels, the frame), drawn once."""
     key = id(scenario)
-    cached = _BASE.get(key)
-    if cached is not None and cached[2].at.keys() >= {s.id for s in scenario.spaces}:
-        return cached
+    kept = _BASE.get(key)
+    if kept is not None and kept[0] is scenario:
+        return kept[1]
     geometry = area_geometry(scenario)
     frame = _Frame(scenario, geometry)
     at = frame.at
@@ -253,7 +256,9 @@ def _base(scenario: Scenario) -> tuple[str, str, _Frame]:
         labels.append(_text(fx, fy - 14, "Pannerden Ferry", ' font-size="8"'))
     labels.append("</g>")
     result = ("\n".join(out), "\n".join(labels), frame)
-    _BASE[key] = result
+    if len(_BASE) > 8:
+        _BASE.clear()
+    _BASE[key] = (scenario, result)
     return result
 
 
@@ -370,6 +375,12 @@ def _counters(x: float, y: float, stack: Sequence[Counter]) -> list[str]:
 
 def draw_board(scenario: Scenario, view: BoardView | None = None) -> str:
     """The map as SVG text, with a position when ``view`` is given."""
+    return "\n".join(board_parts(scenario, view)) + "\n"
+
+
+def board_parts(scenario: Scenario, view: BoardView | None = None) -> list[str]:
+    """``draw_board``'s text in parts of whole lines (``core.svg.PART_DRAWERS``): the map's
+    layers, its labels and each stack of counters are the same strings wherever they recur."""
     layers, labels, frame = _base(scenario)
     at = frame.at
     view = view or BoardView()
@@ -412,7 +423,12 @@ def draw_board(scenario: Scenario, view: BoardView | None = None) -> str:
                 if place[:1] in "WNE" and len(place) == 2:
                     y += 10  # below a box's name
                 else:
-                    x, y = _clear_of_labels(frame, x, y, len(key[1]))
+                    spot = (place, len(key[1]))
+                    found = frame.clear_of_labels.get(spot)
+                    if found is None:
+                        found = frame.clear_of_labels[spot] = _clear_of_labels(
+                            frame, x, y, len(key[1]))
+                    x, y = found
                 if len(frame.stacks) >= 20_000:  # a long-lived process stays bounded
                     frame.stacks.clear()
                 stack = frame.stacks[key] = "\n".join(_counters(x, y, key[1]))
@@ -421,7 +437,7 @@ def draw_board(scenario: Scenario, view: BoardView | None = None) -> str:
     out.extend(_header(frame, scenario, view))
     out.extend(_legend(frame))
     out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _header(frame: _Frame, scenario: Scenario, view: BoardView) -> list[str]:

@@ -11,7 +11,7 @@ import datetime
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -374,6 +374,11 @@ class Board:
             return board
 
     # -- questions the rules ask ---------------------------------------------------------
+
+    @cached_property
+    def club_route_order(self) -> list[str]:
+        """The Club Route's spaces from De Groote on, by their number along it (11.1)."""
+        return sorted(self.club_route, key=self.club_route.__getitem__)
 
     def log_name(self, place: str) -> str:
         """The name as a log writes it: each word starting with a letter or digit, as the
