@@ -25,7 +25,7 @@ def shipped() -> dict[str, tuple[list[Path], Callable[[], Any]]]:
     them without it)."""
     from referee.games.arnhem44 import mapsvg
     from referee.games.arnhem44 import scenario as arnhem44
-    from referee.games.wwiic import areageometry, loader, scenariofiles
+    from referee.games.wwiic import areageometry, areamap, loader, scenariofiles
 
     folder = loader.bundled_path()
 
@@ -36,6 +36,7 @@ def shipped() -> dict[str, tuple[list[Path], Callable[[], Any]]]:
     return {
         arnhem44.SHIPPED_SCENARIO: (arnhem44.shipped_files(), arnhem44.compiled_form),
         mapsvg.SHIPPED_FRAME: (mapsvg.frame_files(), mapsvg.compiled_frame),
+        areamap.SHIPPED_MAP: (areamap.map_files(), areamap.compiled_map),
         areageometry.SHIPPED_GEOMETRY: (areageometry.shipped_files(), geometry),
         scenariofiles.SHIPPED_DATA: (scenariofiles.scenario_files(folder),
                                      lambda: scenariofiles.read_files(folder)),

@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.core.engine import Engine
 from referee.core.svg import Highlight
-from referee.games.wwiic.areamap import board_parts, view_of
+from referee.games.wwiic.areamap import position_parts, view_of
 
 
 def draw_wwiic(engine: Engine[Any, Any], state: Any, highlight: Highlight | None) -> str:
@@ -24,5 +24,4 @@ def wwiic_parts(engine: Engine[Any, Any], state: Any, highlight: Highlight | Non
         view = view_of(data)
     else:
         view = view_of(data, highlight.commands, highlight.text, highlight.events)
-    scenario = engine.board.scenario  # type: ignore[attr-defined]
-    return board_parts(scenario, view)
+    return position_parts(engine.board, view)  # type: ignore[attr-defined]

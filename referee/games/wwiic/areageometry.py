@@ -18,8 +18,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from referee.games.wwiic.scenario import Scenario
+if TYPE_CHECKING:  # the geometry reads the models' fields; pydantic loads only when needed
+    from referee.games.wwiic.scenario import Scenario
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
