@@ -10,9 +10,11 @@ when the pickle cannot be read, it reads the files as before: a stale compiled f
 used).  ``tests/core/test_compiled_scenarios.py`` fails until a stale one is rebuilt and checks
 that each one equals what the TOML files give.
 
-A game names what it ships by ``(name, files)``: ``name`` a file name under ``COMPILED``,
-``files`` the scenario files the value is made from.  Only the package's own files are ever
-unpickled here; a scenario file a user gives is always read as TOML.
+A game names what it ships by ``(name, files, stamp)``: ``name`` a file name under
+``COMPILED``, ``files`` the scenario files and code the value is made from, ``stamp`` the
+version of pydantic when the value holds its models (a model pickled by another version is
+not trusted).  Only the package's own files are ever unpickled here; a scenario file a user
+gives is always read as TOML.
 """
 
 from __future__ import annotations
@@ -31,10 +33,12 @@ MAX_COMPILED_BYTES = 8 * 1024 * 1024
 """The largest compiled form read (the bundled ones are tens of kilobytes)."""
 
 
-def files_digest(files: Sequence[Path]) -> str:
+def files_digest(files: Sequence[Path], stamp: str = "") -> str:
     """The SHA-256 of the files' names and bytes, in the order given, with the Python
-    version the compiled form is for (a pickle of another minor version is not trusted)."""
-    digest = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}\n".encode())
+    version the compiled form is for (a pickle of another minor version is not trusted) and
+    ``stamp`` (the version of a library whose objects it holds: ``pydantic 2.14.4``)."""
+    digest = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}\n"
+                            f"{stamp}\n".encode())
     for path in files:
         data = path.read_bytes()
         digest.update(f"{path.name} {len(data)}\n".encode())
@@ -46,15 +50,16 @@ def compiled_path(name: str) -> Path:
     return COMPILED / name
 
 
-def compiled_blob(files: Sequence[Path], value: Any) -> bytes:
-    """The bytes of a compiled form of ``value``, made from ``files``."""
-    return pickle.dumps({"digest": files_digest(files), "value": value},
+def compiled_blob(files: Sequence[Path], value: Any, stamp: str = "") -> bytes:
+    """The bytes of a compiled form of ``value``, made from ``files`` (and ``stamp``)."""
+    return pickle.dumps({"digest": files_digest(files, stamp), "value": value},
                         protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def load_compiled(name: str, files: Sequence[Path]) -> Any | None:
+def load_compiled(name: str, files: Sequence[Path], stamp: str = "") -> Any | None:
     """The value shipped as ``name``, or ``None`` when there is none, it cannot be read, or
-    ``files`` are no longer the files it was made from (then the caller reads them)."""
+    ``files`` (or ``stamp``) are no longer those it was made from (then the caller reads the
+    files)."""
     path = compiled_path(name)
     try:
         with path.open("rb") as handle:
@@ -62,9 +67,16 @@ def load_compiled(name: str, files: Sequence[Path]) -> Any | None:
         if len(data) > MAX_COMPILED_BYTES:
             return None
         blob = pickle.loads(data)  # the package's own file, written by tools/build_scenarios.py
-        if not isinstance(blob, dict) or blob.get("digest") != files_digest(files):
+        if not isinstance(blob, dict) or blob.get("digest") != files_digest(files, stamp):
             return None
         return blob["value"]
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
             KeyError, TypeError, ValueError, IndexError):
         return None
+
+
+def pydantic_stamp() -> str:
+    """The ``stamp`` of a compiled form holding pydantic models (imports pydantic)."""
+    from pydantic.version import VERSION
+
+    return f"pydantic {VERSION}"

@@ -171,9 +171,9 @@ def compiled_frame() -> tuple[Scenario, _Frame]:
 
 
 def _shipped_frame(scenario: Scenario) -> _Frame | None:
-    from referee.core.compiled import load_compiled
+    from referee.core.compiled import load_compiled, pydantic_stamp
 
-    found = load_compiled(SHIPPED_FRAME, frame_files())
+    found = load_compiled(SHIPPED_FRAME, frame_files(), pydantic_stamp())
     if (isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], _Frame)
             and found[0] == scenario.model_copy(update={"folder": ""})):
         return found[1]

@@ -211,9 +211,9 @@ def compiled_form() -> Scenario:
 
 
 def _shipped_scenario() -> Scenario | None:
-    from referee.core.compiled import load_compiled
+    from referee.core.compiled import load_compiled, pydantic_stamp
 
-    found = load_compiled(SHIPPED_SCENARIO, shipped_files())
+    found = load_compiled(SHIPPED_SCENARIO, shipped_files(), pydantic_stamp())
     if not isinstance(found, Scenario):
         return None
     return found.model_copy(update={"folder": str(bundled_path())})

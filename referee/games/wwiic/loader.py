@@ -52,9 +52,9 @@ def shipped_files() -> list[Path]:
 
 def _shipped_scenario() -> Scenario | None:
     """The compiled form of the bundled scenario, when it is still that of its files."""
-    from referee.core.compiled import load_compiled
+    from referee.core.compiled import load_compiled, pydantic_stamp
 
-    found = load_compiled(SHIPPED_SCENARIO, shipped_files())
+    found = load_compiled(SHIPPED_SCENARIO, shipped_files(), pydantic_stamp())
     return found if isinstance(found, Scenario) else None
 
 
