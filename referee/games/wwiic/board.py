@@ -422,6 +422,18 @@ class Board:
             found = self._within[key] = frozenset(near).union(far)
         return found
 
+    @cached_property
+    def supply_exits(self) -> dict[str, tuple[str, ...]]:
+        """Each place's exits (in ``exits`` order) an overland supply path may take (8): into
+        a map space, never across a river without a road bridge."""
+        return {
+            place: tuple(
+                nxt for nxt, crossing in exits.items()
+                if self.kind[nxt] == SPACE and not (crossing.kind == RIVER and not crossing.bridge)
+            )
+            for place, exits in self.exits.items()
+        }
+
     def strategic_exits(self, side: str) -> dict[str, tuple[str, ...]]:
         """Each place's exits (in ``exits`` order) that a strategic move of ``side`` may
         take, whatever the board holds (6.4): across a road into a map space, for the Allies
