@@ -23,7 +23,7 @@ from referee.core.engine import Engine, Event
 from referee.core.errors import UNREADABLE_KINDS, ProblemKind, RefereeError
 from referee.core.log import ActionLine, Entry, ParsedLog
 from referee.core.replay import Replayer, Report
-from referee.core.svg import Highlight, drawer_for
+from referee.core.svg import Highlight, drawer_for, part_drawer_for
 
 VIEW_SCHEMA = "referee-view/1"
 
@@ -46,6 +46,26 @@ class _Lines:
     ids: dict[str, int] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
 
+    parts: dict[str, list[int]] = field(default_factory=dict)
+    """The runs of each part of a board met (``core.svg.PART_DRAWERS``)."""
+
+    def runs_of_parts(self, parts: list[str]) -> list[int]:
+        """``runs`` of the text ``"\\n".join(parts) + "\\n"``, each part's runs made once:
+        the same numbers, as a part met again has all its lines numbered already."""
+        runs: list[int] = []
+        for part in parts:
+            found = self.parts.get(part)
+            if found is None:
+                if not part or part[-1] in _LINE_BREAKS:  # not whole lines: the long way
+                    return self.runs("\n".join(parts) + "\n")
+                found = self.parts[part] = self.runs(part)
+            if runs and runs[-2] + runs[-1] == found[0]:
+                runs[-1] += found[1]
+                runs += found[2:]
+            else:
+                runs += found
+        return runs
+
     def runs(self, text: str) -> list[int]:
         runs: list[int] = []
         for line in text.splitlines():
@@ -59,6 +79,9 @@ class _Lines:
                 runs += [number, 1]
         return runs
 
+
+_LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+"""What ``str.splitlines`` breaks a line at."""
 
 Progress = Callable[[str, int, int], None]
 """Told ``(what, done, total)`` as a long page is made: the lines replayed, then the
@@ -128,12 +151,16 @@ def view_data(log: ParsedLog, engine: Engine[Any, Any], seed: str | None = None,
     recorder = _Recorder(log, engine, seed, progress)
     report = recorder.run()
     draw = drawer_for(engine.info.id)
+    draw_parts = part_drawer_for(engine.info.id)
     lines = _Lines()
     positions: list[Position] = []
     total = len(recorder.after) + 1
 
     def add(number: int, text: str, state: Any, highlight: Highlight | None) -> None:
-        if draw is not None:
+        if draw_parts is not None:
+            runs = lines.runs_of_parts(draw_parts(engine, state, highlight))
+            positions.append(Position(number, text, runs))
+        elif draw is not None:
             positions.append(Position(number, text, lines.runs(draw(engine, state, highlight))))
         else:
             positions.append(Position(number, text, [], _state_text(engine, state)))

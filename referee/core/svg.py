@@ -18,13 +18,31 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from referee.core.engine import Engine, Event
 from referee.core.errors import ProblemKind, RefereeError
 from referee.core.files import write_output
 
 SVG_NS = "http://www.w3.org/2000/svg"
+
+
+def escape(text: str) -> str:
+    """``text`` with ``&``, ``<`` and ``>`` written as entities (the same bytes as
+    ``xml.sax.saxutils.escape``, whose module imports ``urllib.request`` and ``http.client``:
+    a quarter of a ``render``'s imports)."""
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def quoteattr(text: str) -> str:
+    """``text`` as a quoted XML attribute value, the same bytes as
+    ``xml.sax.saxutils.quoteattr``: escaped, line ends and tabs as character references, in
+    double quotes unless it holds a double quote and no single one."""
+    body = escape(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in body:
+        return f'"{body}"'
+    if "'" not in body:
+        return f"'{body}'"
+    return '"' + body.replace('"', "&quot;") + '"'
 
 DRAWERS: dict[str, str] = {
     "battle-card": "referee.games.battle_card.board_svg:draw_board",
@@ -33,6 +51,15 @@ DRAWERS: dict[str, str] = {
     "koenig-eindhoven": "referee.games.koenig_eindhoven.drawing:draw_board",
 }
 """Game id -> ``module:function`` of its board drawer."""
+
+PART_DRAWERS: dict[str, str] = {
+    "wwiic": "referee.pbem.maps:wwiic_parts",
+    "arnhem44": "referee.games.arnhem44.mapsvg:position_parts",
+}
+"""Game id -> ``module:function`` of a drawer giving its ``DRAWERS`` drawer's text in parts:
+``"\\n".join(parts) + "\\n"`` is that text, and each part is whole lines (not empty, not
+ending in a line break).  ``referee view`` stores each part's lines once: a part met again
+(the unchanging map, the same string at every position) costs one look-up."""
 
 
 @dataclass(frozen=True)
@@ -48,11 +75,22 @@ class Highlight:
 
 
 Drawer = Callable[[Engine[Any, Any], Any, Highlight | None], str]
+PartDrawer = Callable[[Engine[Any, Any], Any, Highlight | None], list[str]]
 
 
 def drawer_for(game: str) -> Drawer | None:
     """The board drawer of ``game``, or ``None`` when the game has none yet."""
-    target = DRAWERS.get(game)
+    drawer: Drawer | None = _imported(DRAWERS.get(game))
+    return drawer
+
+
+def part_drawer_for(game: str) -> PartDrawer | None:
+    """The drawer of ``game``'s board in parts (``PART_DRAWERS``), or ``None``."""
+    drawer: PartDrawer | None = _imported(PART_DRAWERS.get(game))
+    return drawer
+
+
+def _imported(target: str | None) -> Any:
     if target is None:
         return None
     module_name, _, function = target.partition(":")
@@ -62,8 +100,7 @@ def drawer_for(game: str) -> Drawer | None:
         module = importlib.import_module(module_name)
     except ImportError:  # the drawer, or a module it draws with, is not there (yet)
         return None
-    drawer: Drawer = getattr(module, function)
-    return drawer
+    return getattr(module, function)
 
 
 def _number(value: float) -> str:

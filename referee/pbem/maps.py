@@ -9,15 +9,19 @@ from typing import Any
 
 from referee.core.engine import Engine
 from referee.core.svg import Highlight
-from referee.games.wwiic.areamap import draw_board, view_of
+from referee.games.wwiic.areamap import position_parts, view_of
 
 
 def draw_wwiic(engine: Engine[Any, Any], state: Any, highlight: Highlight | None) -> str:
     """The WWII Commander map with the position and the last action highlighted."""
+    return "\n".join(wwiic_parts(engine, state, highlight)) + "\n"
+
+
+def wwiic_parts(engine: Engine[Any, Any], state: Any, highlight: Highlight | None) -> list[str]:
+    """``draw_wwiic``'s text in parts of whole lines (``core.svg.PART_DRAWERS``)."""
     data = engine.to_json(state)
     if highlight is None:
         view = view_of(data)
     else:
         view = view_of(data, highlight.commands, highlight.text, highlight.events)
-    scenario = engine.board.scenario  # type: ignore[attr-defined]
-    return draw_board(scenario, view)
+    return position_parts(engine.board, view)  # type: ignore[attr-defined]

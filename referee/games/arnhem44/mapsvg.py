@@ -13,20 +13,24 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 from referee.core.svg import (
     LAST_ACTION,
     Element,
     Highlight,
     arrow_layer,
+    escape,
     heading_line,
     last_action_words,
     svg_root,
 )
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.lastaction import LastAction, last_action, resolver
 from referee.games.arnhem44.maplabels import Block, Box, place
+from referee.games.arnhem44.report import figures_json
 from referee.games.arnhem44.scenario import Scenario
 
 SCALE = 13.0
@@ -109,6 +113,25 @@ class _Frame:
     cells: dict[str, str] = field(default_factory=dict)
     """Each sector's outline, as the points of its polygon."""
 
+    @cached_property
+    def head(self) -> str:
+        """The lines before the heading, as one text."""
+        return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>', self.opening,
+                          *self.before])
+
+    @cached_property
+    def middle_text(self) -> str:
+        return "\n".join(self.middle)
+
+    @cached_property
+    def labelled_text(self) -> str:
+        return "\n".join(self.labelled)
+
+    @cached_property
+    def tail(self) -> str:
+        """The lines after the figures, the closing tag included, as one text."""
+        return "\n".join([*self.after, "</svg>"])
+
 
 _FRAMES: dict[int, tuple[Scenario, _Frame]] = {}
 
@@ -117,11 +140,44 @@ def _frame(scenario: Scenario) -> _Frame:
     kept = _FRAMES.get(id(scenario))
     if kept is not None and kept[0] is scenario:
         return kept[1]
-    frame = _make_frame(scenario)
+    frame = _shipped_frame(scenario) or _make_frame(scenario)
     if len(_FRAMES) > 8:
         _FRAMES.clear()
     _FRAMES[id(scenario)] = (scenario, frame)
     return frame
+
+
+SHIPPED_FRAME = "arnhem44-standard-frame.pickle"
+"""The bundled scenario (without its folder) and its frame, made by ``tools/build_scenarios.py``
+(``referee.core.compiled``): used only for a scenario equal to that one."""
+
+
+def frame_files() -> list[Path]:
+    """The code the shipped frame is made by: this drawer, the label placing, the SVG writer
+    and the scenario models."""
+    from referee.core import svg
+    from referee.games.arnhem44 import maplabels, scenario
+
+    return [Path(__file__), Path(maplabels.__file__), Path(svg.__file__),
+            Path(scenario.__file__)]
+
+
+def compiled_frame() -> tuple[Scenario, _Frame]:
+    """What ``tools/build_scenarios.py`` ships: the bundled scenario and its frame."""
+    from referee.games.arnhem44.scenario import compiled_form
+
+    scenario = compiled_form()
+    return scenario, _make_frame(scenario)
+
+
+def _shipped_frame(scenario: Scenario) -> _Frame | None:
+    from referee.core.compiled import load_compiled, pydantic_stamp
+
+    found = load_compiled(SHIPPED_FRAME, frame_files(), pydantic_stamp())
+    if (isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], _Frame)
+            and found[0] == scenario.model_copy(update={"folder": ""})):
+        return found[1]
+    return None
 
 
 def _written(elements: list[Element]) -> list[str]:
@@ -248,16 +304,24 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
     and the ``last`` action (its arrows and outlines over the map, ``words`` under the
     heading).  The unchanging layers come from the scenario's frame; only the heading, the
     last action and the figures are drawn anew."""
+    return "\n".join(map_parts(scenario, figures, title, last, words)) + "\n"
+
+
+def map_parts(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str, Mapping[
+        str, int]]]] | None = None, title: str | None = None, last: LastAction | None = None,
+        words: str = "") -> list[str]:
+    """``draw_map``'s text in parts of whole lines (``core.svg.PART_DRAWERS``): the frame's
+    unchanging layers are the same strings at every position."""
     frame = _frame(scenario)
     heading = title or ("Arnhem '44 - the sector map (reconstructed; numbers: infantry tanks "
                         "artillery)")
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', frame.opening, *frame.before,
-           f'  <text x="{MARGIN:g}" y="28" class="heading" font-size="18" font-weight="bold">'
-           f'{escape(heading)}</text>']
+    parts = [frame.head,
+             f'  <text x="{MARGIN:g}" y="28" class="heading" font-size="18" font-weight="bold">'
+             f'{escape(heading)}</text>']
     if words:
-        out.append("  " + heading_line(MARGIN, 52, words, limit=int(frame.width / 7.2),
-                                       attrs=f' font-size="13" fill="{LAST_ACTION}"'))
-    out += frame.middle
+        parts.append("  " + heading_line(MARGIN, 52, words, limit=int(frame.width / 7.2),
+                                         attrs=f' font-size="13" fill="{LAST_ACTION}"'))
+    _add(parts, frame.middle_text)
     if last is not None and (last.arrows or last.outlined):
         group = Element.make("g", None, id="last-action")
         for sector in last.outlined:
@@ -266,12 +330,14 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
                           stroke=LAST_ACTION, stroke_width=3.5, class_="last-target",
                           data_sector=sector)
         group.children.append(arrow_layer(last.arrows))
-        group.write(out, 1)
-    out += frame.labelled
+        drawn: list[str] = []
+        group.write(drawn, 1)
+        _add(parts, "\n".join(drawn))
+    _add(parts, frame.labelled_text)
     if figures:
         # Written as text directly (the figures change at every position; the element
         # writer's generality is not worth its cost here), the way ``Element.write`` would.
-        out.append('  <g id="figures">')
+        out = ['  <g id="figures">']
         starts = {b.sector for b in frame.blocks if b.start}
         for sector_id, sides in figures.items():
             if sector_id not in frame.anchors:
@@ -294,19 +360,31 @@ def draw_map(scenario: Scenario, figures: Mapping[str, Mapping[str, Mapping[str,
                            f'text-anchor="middle" fill="#ffffff">{escape(text)}</text>')
                 row += 1
         out.append("  </g>")
-    out += [*frame.after, "</svg>"]
-    return "\n".join(out) + "\n"
+        parts.append("\n".join(out))
+    parts.append(frame.tail)
+    return parts
+
+
+def _add(parts: list[str], text: str) -> None:
+    """``text`` as the next part, unless it has no lines (an empty part would add one)."""
+    if text:
+        parts.append(text)
 
 
 def draw_position(engine: Any, state: Any, highlight: Highlight | None) -> str:
     """``referee render``: the board with a log's figures and the last action (the drawer of
     ``core.svg``)."""
-    data = engine.to_json(state)
-    figures = {s["id"]: s["units"] for s in data.get("sectors", [])}
-    title = f"Round {data['round']} ({data['half']}), phase {data['phase']}"
-    if highlight is None:
-        return draw_map(engine.board.scenario, figures, title)
+    return "\n".join(position_parts(engine, state, highlight)) + "\n"
+
+
+def position_parts(engine: Any, state: Any, highlight: Highlight | None) -> list[str]:
+    """``draw_position``'s text in parts of whole lines (``core.svg.PART_DRAWERS``, what
+    ``referee view`` reads)."""
     board = engine.board
+    figures = _figures(board, state)
+    title = f"Round {state.round} ({'night' if state.night else 'day'}), phase {state.phase}"
+    if highlight is None:
+        return map_parts(board.scenario, figures, title)
     kept = _RESOLVERS.get(id(board))
     if kept is None or kept[0] is not board:
         if len(_RESOLVERS) > 8:
@@ -315,9 +393,35 @@ def draw_position(engine: Any, state: Any, highlight: Highlight | None) -> str:
     sector_of = kept[1]
     frame = _frame(board.scenario)
     last = last_action(highlight.commands, sector_of, frame.at.get)
-    return draw_map(board.scenario, figures, title, last,
-                    last_action_words(highlight, highlight.events))
+    return map_parts(board.scenario, figures, title, last,
+                     last_action_words(highlight, highlight.events))
 
+
+def _figures(board: Any, state: Any) -> dict[str, Any]:
+    """The figures of each sector holding any, as the engine's JSON gives them (its
+    ``sectors[].units``, by ``report.figures_json``) without making the rest of the JSON: a
+    ``view`` draws every position.  A sector's ``Figures`` are never changed in place and are
+    shared between positions, so each one's JSON is made once."""
+    out: dict[str, Any] = {}
+    units = state.units
+    for sector in board.order:
+        counts = units.get(sector)
+        if not counts:
+            continue
+        if type(counts) is not Figures:
+            out[sector] = figures_json(counts)
+            continue
+        kept = _FIGURES.get(id(counts))
+        if kept is None or kept[0] is not counts:
+            if len(_FIGURES) >= 65536:
+                _FIGURES.clear()
+            kept = _FIGURES[id(counts)] = (counts, figures_json(counts))
+        out[sector] = kept[1]
+    return out
+
+
+_FIGURES: dict[int, tuple[Figures, dict[str, Any]]] = {}
+"""Each sector's figures met (by ``id``, the object kept) with their JSON."""
 
 _RESOLVERS: dict[int, tuple[Any, Callable[[str], str | None]]] = {}
 """Each board drawn (by ``id``) with its resolver of sector names, kept per process."""

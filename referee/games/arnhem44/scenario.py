@@ -25,7 +25,7 @@ FILES = ("scenario.toml", "sectors.toml", "borders.toml", "crossings.toml", "for
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class SectorTypeInfo(_Model):
@@ -186,6 +186,41 @@ def load_scenario(path: Path | None = None) -> Scenario:
     facts are checked separately (``facts.check_scenario``).
     """
     folder = bundled_path() if path is None else path
+    if folder == bundled_path():
+        shipped = _shipped_scenario()
+        if shipped is not None:
+            return shipped
+    return read_scenario(folder)
+
+
+SHIPPED_SCENARIO = "arnhem44-standard-scenario.pickle"
+"""The bundled scenario as ``compiled_form`` reads it, compiled by
+``tools/build_scenarios.py`` (``referee.core.compiled``)."""
+
+
+def shipped_files() -> list[Path]:
+    """What the compiled scenario is made from: the bundled files and these models (a
+    changed model makes it stale)."""
+    return [*(bundled_path() / name for name in FILES), Path(__file__)]
+
+
+def compiled_form() -> Scenario:
+    """The bundled scenario read from its files, with no folder (the folder is where the
+    package is installed, given when the compiled form is loaded)."""
+    return read_scenario(bundled_path()).model_copy(update={"folder": ""})
+
+
+def _shipped_scenario() -> Scenario | None:
+    from referee.core.compiled import load_compiled, pydantic_stamp
+
+    found = load_compiled(SHIPPED_SCENARIO, shipped_files(), pydantic_stamp())
+    if not isinstance(found, Scenario):
+        return None
+    return found.model_copy(update={"folder": str(bundled_path())})
+
+
+def read_scenario(folder: Path) -> Scenario:
+    """The scenario in folder ``folder``, read from its TOML files and validated."""
     if not folder.is_dir():
         raise ScenarioError([f"{folder}: no such scenario directory"])
     problems: list[str] = []

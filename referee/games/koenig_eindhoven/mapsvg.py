@@ -14,13 +14,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 from referee.core.svg import (
     LAST_ACTION,
     Arrow,
     Element,
     arrow_layer,
+    escape,
     haloed_text,
     heading_line,
     written,

@@ -22,7 +22,7 @@ HexId = Field(pattern=r"^\d{4}$")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Grid(_Model):

@@ -7,7 +7,8 @@ canal of the scenario is drawn along that shared edge.  Two spaces the scenario 
 adjacent whose cells do not touch (the reconstruction joins a few spaces across a gap) get
 no shared edge; the drawing joins them by a short link instead.
 
-Computed once per process (about 0.1 s for the 133 spaces), in drawing kilometres, by
+Computed once per process (about 0.1 s for the 133 spaces; the bundled scenario's is shipped
+computed by ``tools/build_scenarios.py``), in drawing kilometres, by
 half-plane clipping: standard library only, and the same input always gives the same numbers.
 """
 
@@ -16,8 +17,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from referee.games.wwiic.scenario import Scenario
+if TYPE_CHECKING:  # the geometry reads the models' fields; pydantic loads only when needed
+    from referee.games.wwiic.scenario import Scenario
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
@@ -118,12 +122,38 @@ def compute(scenario: Scenario) -> AreaGeometry:
 
 _CACHE: dict[tuple[object, ...], AreaGeometry] = {}
 
+SHIPPED_GEOMETRY = "wwiic-market-garden-geometry.pickle"
+"""The bundled scenario's geometry with its ``geometry_key``, computed by
+``tools/build_scenarios.py`` (``referee.core.compiled``): made from this module's code, used
+only for the very positions and borders it was computed from."""
+
+
+def geometry_key(scenario: Scenario) -> tuple[object, ...]:
+    """What ``compute`` reads of a scenario: the spaces' positions and the borders."""
+    return (tuple((space.id, space.x, space.y) for space in scenario.spaces),
+            tuple((border.a, border.b) for border in scenario.borders))
+
+
+def shipped_files() -> list[Path]:
+    """What the shipped geometry is made from (besides the key it carries): this code."""
+    return [Path(__file__)]
+
+
+def _shipped(key: tuple[object, ...]) -> AreaGeometry | None:
+    from referee.core.compiled import load_compiled
+
+    found = load_compiled(SHIPPED_GEOMETRY, shipped_files())
+    if isinstance(found, tuple) and len(found) == 2 and found[0] == key \
+            and isinstance(found[1], AreaGeometry):
+        return found[1]
+    return None
+
 
 def area_geometry(scenario: Scenario) -> AreaGeometry:
-    """``compute``, once per set of space positions and borders in a process."""
-    key = (tuple((space.id, space.x, space.y) for space in scenario.spaces),
-           tuple((border.a, border.b) for border in scenario.borders))
+    """``compute``, once per set of space positions and borders in a process (the bundled
+    scenario's is shipped computed)."""
+    key = geometry_key(scenario)
     geometry = _CACHE.get(key)
     if geometry is None:
-        geometry = _CACHE[key] = compute(scenario)
+        geometry = _CACHE[key] = _shipped(key) or compute(scenario)
     return geometry

@@ -19,13 +19,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from referee.core.svg import Arrow, arrow_layer, haloed_text, written
+from referee.core.svg import Arrow, arrow_layer, escape, haloed_text, quoteattr, written
 from referee.games.wwiic.areageometry import AreaGeometry, Point, area_geometry
 from referee.games.wwiic.commands import Activate, Attack, MoveOut
-from referee.games.wwiic.scenario import Box, Scenario
+
+if TYPE_CHECKING:  # the drawing reads the models' fields; pydantic loads only when needed
+    from referee.games.wwiic.board import Board
+    from referee.games.wwiic.scenario import Box, Scenario
 
 SCALE = 17.0
 """Pixels per drawing kilometre."""
@@ -120,6 +123,8 @@ class _Frame:
             for space_id, cell in geometry.cells.items()
         }
         self.stacks: dict[tuple[str, tuple[Counter, ...]], str] = {}
+        self.clear_of_labels: dict[tuple[str, int], Point] = {}
+        """Where a stack of so many counters in a place is drawn clear of the labels."""
         self.labels: list[tuple[float, float, float, float]] = []
         """The boxes of the map's labels and marks that no counter may cover."""
         """The SVG of a stack of counters in a place, drawn once per process."""
@@ -146,15 +151,24 @@ class _Frame:
         return cx, self.height - 40
 
 
-_BASE: dict[int, tuple[str, str, _Frame]] = {}
+_BASE: dict[int, tuple[Scenario, tuple[str, str, _Frame]]] = {}
+"""Each scenario drawn (by ``id``, the object kept) with its map without a position."""
 
 
 def _base(scenario: Scenario) -> tuple[str, str, _Frame]:
     """The map without a position: (the map's layers, its labels, the frame), drawn once."""
     key = id(scenario)
-    cached = _BASE.get(key)
-    if cached is not None and cached[2].at.keys() >= {s.id for s in scenario.spaces}:
-        return cached
+    kept = _BASE.get(key)
+    if kept is not None and kept[0] is scenario:
+        return kept[1]
+    result = _draw_base(scenario)
+    if len(_BASE) > 8:
+        _BASE.clear()
+    _BASE[key] = (scenario, result)
+    return result
+
+
+def _draw_base(scenario: Scenario) -> tuple[str, str, _Frame]:
     geometry = area_geometry(scenario)
     frame = _Frame(scenario, geometry)
     at = frame.at
@@ -253,9 +267,7 @@ def _base(scenario: Scenario) -> tuple[str, str, _Frame]:
         fx, fy = at[scenario.ferry.id]
         labels.append(_text(fx, fy - 14, "Pannerden Ferry", ' font-size="8"'))
     labels.append("</g>")
-    result = ("\n".join(out), "\n".join(labels), frame)
-    _BASE[key] = result
-    return result
+    return ("\n".join(out), "\n".join(labels), frame)
 
 
 def _describe(space: object) -> str:
@@ -371,7 +383,73 @@ def _counters(x: float, y: float, stack: Sequence[Counter]) -> list[str]:
 
 def draw_board(scenario: Scenario, view: BoardView | None = None) -> str:
     """The map as SVG text, with a position when ``view`` is given."""
-    layers, labels, frame = _base(scenario)
+    return "\n".join(board_parts(scenario, view)) + "\n"
+
+
+def board_parts(scenario: Scenario, view: BoardView | None = None) -> list[str]:
+    """``draw_board``'s text in parts of whole lines (``core.svg.PART_DRAWERS``): the map's
+    layers, its labels and each stack of counters are the same strings wherever they recur."""
+    return _parts(scenario.title, *_base(scenario), view)
+
+
+SHIPPED_MAP = "wwiic-market-garden-map.pickle"
+"""The bundled scenario's map without a position (its title, layers, labels and frame), drawn
+by ``tools/build_scenarios.py`` (``referee.core.compiled``): a picture of the bundled board
+needs neither the validated scenario nor pydantic."""
+
+
+def map_files() -> list[Path]:
+    """What the shipped map is made from: the bundled scenario's files and the code that
+    reads and draws them."""
+    from referee.core import svg
+    from referee.core.resources import scenario_dir
+    from referee.games.wwiic import areageometry
+    from referee.games.wwiic.scenariofiles import scenario_files
+
+    here = Path(__file__)
+    return [*scenario_files(scenario_dir("wwiic") / "market-garden"), here,
+            Path(areageometry.__file__), Path(svg.__file__), here.with_name("scenario.py")]
+
+
+def compiled_map() -> tuple[str, str, str, _Frame]:
+    """What ``tools/build_scenarios.py`` ships: the bundled scenario's map, read from its
+    files and drawn afresh."""
+    from referee.games.wwiic.loader import bundled_path, read_scenario
+
+    scenario = read_scenario(bundled_path())
+    return (scenario.title, *_draw_base(scenario))
+
+
+_SHIPPED: list[tuple[str, str, str, _Frame] | None] = []
+"""The shipped map once loaded (``None``: none current)."""
+
+
+def board_map(board: Board) -> tuple[str, str, str, _Frame]:
+    """The map of ``board`` without a position: (title, layers, labels, frame); the shipped
+    one for the bundled board, else drawn from its scenario."""
+    from referee.games.wwiic.board import bundled_board
+
+    if board is bundled_board():
+        if not _SHIPPED:
+            from referee.core.compiled import load_compiled
+
+            found = load_compiled(SHIPPED_MAP, map_files())
+            _SHIPPED.append(found if isinstance(found, tuple) and len(found) == 4
+                            and isinstance(found[3], _Frame) else None)
+        if _SHIPPED[0] is not None:
+            return _SHIPPED[0]
+    scenario = board.scenario
+    return (scenario.title, *_base(scenario))
+
+
+def position_parts(board: Board, view: BoardView | None = None) -> list[str]:
+    """``board_parts`` for the board of a game (``pbem.maps``): its map as ``board_map``
+    gives it."""
+    return _parts(*board_map(board), view)
+
+
+def _parts(title: str, layers: str, labels: str, frame: _Frame,
+           view: BoardView | None) -> list[str]:
     at = frame.at
     view = view or BoardView()
     out: list[str] = [
@@ -379,7 +457,7 @@ def draw_board(scenario: Scenario, view: BoardView | None = None) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(frame.width)}" '
         f'height="{_num(frame.height)}" viewBox="0 0 {_num(frame.width)} '
         f'{_num(frame.height)}" font-family="DejaVu Sans, Arial, sans-serif">',
-        f"<title>{escape(scenario.title)}</title>",
+        f"<title>{escape(title)}</title>",
         _DEFS,
         f'<rect width="{_num(frame.width)}" height="{_num(frame.height)}" fill="#e9eef2"/>',
         layers,
@@ -413,23 +491,28 @@ def draw_board(scenario: Scenario, view: BoardView | None = None) -> str:
                 if place[:1] in "WNE" and len(place) == 2:
                     y += 10  # below a box's name
                 else:
-                    x, y = _clear_of_labels(frame, x, y, len(key[1]))
+                    spot = (place, len(key[1]))
+                    found = frame.clear_of_labels.get(spot)
+                    if found is None:
+                        found = frame.clear_of_labels[spot] = _clear_of_labels(
+                            frame, x, y, len(key[1]))
+                    x, y = found
                 if len(frame.stacks) >= 20_000:  # a long-lived process stays bounded
                     frame.stacks.clear()
                 stack = frame.stacks[key] = "\n".join(_counters(x, y, key[1]))
             out.append(stack)
     out.append("</g>")
-    out.extend(_header(frame, scenario, view))
+    out.extend(_header(frame, title, view))
     out.extend(_legend(frame))
     out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
-def _header(frame: _Frame, scenario: Scenario, view: BoardView) -> list[str]:
+def _header(frame: _Frame, title: str, view: BoardView) -> list[str]:
     out = ['<g id="header">',
            f'<rect x="0" y="0" width="{_num(frame.width)}" height="{_num(TOP - 52)}" '
            'fill="#2d3a2e"/>',
-           _text(16, 24, scenario.title + " (reconstructed map)",
+           _text(16, 24, title + " (reconstructed map)",
                  ' font-size="15" font-weight="bold" fill="#ffffff"')]
     for index, line in enumerate(view.header):
         out.append(_text(16, 44 + index * 15, line,

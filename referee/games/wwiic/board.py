@@ -11,12 +11,13 @@ import datetime
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.core.names import NameIndex, normalise, short_forms
 from referee.core.resources import scenario_dir
+from referee.games.wwiic.scenariofiles import SHIPPED_DATA, read_files, scenario_files
 
 if TYPE_CHECKING:
     from referee.games.wwiic.scenario import Scenario
@@ -364,20 +365,7 @@ class Board:
         """The board read straight from the TOML files (no pydantic); any doubt about the
         data falls back to the validated loader, whose ``ScenarioError`` says what is wrong."""
         try:
-            data: dict[str, Any] = {}
-            for name in ("scenario", "spaces", "borders", "boxes", "units", "tracks"):
-                with (folder / f"{name}.toml").open("rb") as handle:
-                    data[name] = tomllib.load(handle)
-            merged = {
-                **data["scenario"],
-                "spaces": data["spaces"]["spaces"],
-                "borders": data["borders"]["borders"],
-                "boxes": data["boxes"]["boxes"],
-                "ferry": data["boxes"]["ferry"],
-                "units": data["units"]["units"],
-                "tracks": data["tracks"],
-            }
-            return cls(merged, folder)
+            return cls(read_files(folder), folder)
         except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, IndexError):
             from referee.games.wwiic.loader import load_scenario
 
@@ -386,6 +374,11 @@ class Board:
             return board
 
     # -- questions the rules ask ---------------------------------------------------------
+
+    @cached_property
+    def club_route_order(self) -> list[str]:
+        """The Club Route's spaces from De Groote on, by their number along it (11.1)."""
+        return sorted(self.club_route, key=self.club_route.__getitem__)
 
     def log_name(self, place: str) -> str:
         """The name as a log writes it: each word starting with a letter or digit, as the
@@ -428,6 +421,18 @@ class Board:
             far = [p for p, d in self.distances(place, roads=True).items() if d <= road_steps]
             found = self._within[key] = frozenset(near).union(far)
         return found
+
+    @cached_property
+    def supply_exits(self) -> dict[str, tuple[str, ...]]:
+        """Each place's exits (in ``exits`` order) an overland supply path may take (8): into
+        a map space, never across a river without a road bridge."""
+        return {
+            place: tuple(
+                nxt for nxt, crossing in exits.items()
+                if self.kind[nxt] == SPACE and not (crossing.kind == RIVER and not crossing.bridge)
+            )
+            for place, exits in self.exits.items()
+        }
 
     def strategic_exits(self, side: str) -> dict[str, tuple[str, ...]]:
         """Each place's exits (in ``exits`` order) that a strategic move of ``side`` may
@@ -545,5 +550,15 @@ def _find_first_airborne(units: Iterable[Mapping[str, Any]]) -> str:
 
 @cache
 def bundled_board() -> Board:
-    """The board of the bundled Market-Garden scenario, built once per process."""
-    return Board.from_files(scenario_dir("wwiic") / "market-garden")
+    """The board of the bundled Market-Garden scenario, built once per process: from its
+    compiled form when that is current, else from the files."""
+    from referee.core.compiled import load_compiled
+
+    folder = scenario_dir("wwiic") / "market-garden"
+    data = load_compiled(SHIPPED_DATA, scenario_files(folder))
+    if isinstance(data, dict):
+        try:
+            return Board(data, folder)
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass  # the files say what is wrong
+    return Board.from_files(folder)

@@ -57,6 +57,7 @@ from referee.games.wwiic.position import (
 from referee.games.wwiic.report import invariants, moves_by_unit, state_json
 from referee.games.wwiic.sequence import (
     end_impulse,
+    has_unspent,
     may_pass,
     open_combats,
     opening,
@@ -234,7 +235,7 @@ class WWIICEngine:
     def forced(self, state: WState) -> Command | None:
         if state.phase is Phase.WEATHER:
             return WeatherRoll()
-        if state.phase is Phase.IMPULSE and not unspent(self.board, state, state.side):
+        if state.phase is Phase.IMPULSE and not has_unspent(self.board, state, state.side):
             return Pass()
         if state.phase in (Phase.BATTLE, Phase.REINFORCE, Phase.REPLACE):
             options = list(self.legal(state))
@@ -281,7 +282,7 @@ class WWIICEngine:
         if phase is Phase.IMPULSE:
             number = state.impulses()[state.side] + 1
             head = f"{state.side.capitalize()} impulse {number} of Game-turn {state.turn}: "
-            if not unspent(board, state, state.side):
+            if not has_unspent(board, state, state.side):
                 return head + "pass (every unit is spent)"
             text = head + "activate one or two unspent units"
             return text + (", or pass" if may_pass(board, state) else " (passing not allowed)")

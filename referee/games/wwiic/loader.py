@@ -16,6 +16,7 @@ from referee.core.resources import scenario_dir
 from referee.core.scenario import ScenarioError, gather_toml
 from referee.games.wwiic.crossref import FILES, cross_check, sentences
 from referee.games.wwiic.scenario import Scenario
+from referee.games.wwiic.scenariofiles import scenario_files
 
 
 def bundled_path() -> Path:
@@ -29,6 +30,36 @@ def load_scenario(path: Path | None = None) -> Scenario:
     Raises ``ScenarioError`` listing every problem found, never a bare traceback.
     """
     folder = bundled_path() if path is None else path
+    if folder == bundled_path():
+        shipped = _shipped_scenario()
+        if shipped is not None:
+            return shipped
+    return read_scenario(folder)
+
+
+SHIPPED_SCENARIO = "wwiic-market-garden-scenario.pickle"
+"""The bundled scenario as ``read_scenario`` reads it, compiled by
+``tools/build_scenarios.py`` (``referee.core.compiled``)."""
+
+
+def shipped_files() -> list[Path]:
+    """What the compiled scenario is made from: the bundled files and the models' module
+    (a changed model makes it stale)."""
+    from referee.games.wwiic import scenario
+
+    return [*scenario_files(bundled_path()), Path(scenario.__file__)]
+
+
+def _shipped_scenario() -> Scenario | None:
+    """The compiled form of the bundled scenario, when it is still that of its files."""
+    from referee.core.compiled import load_compiled, pydantic_stamp
+
+    found = load_compiled(SHIPPED_SCENARIO, shipped_files(), pydantic_stamp())
+    return found if isinstance(found, Scenario) else None
+
+
+def read_scenario(folder: Path) -> Scenario:
+    """The scenario in directory ``folder``, read from its TOML files and checked."""
     data = scenario_data(folder)
     try:
         scenario = Scenario.model_validate(data)

@@ -27,14 +27,22 @@ class MapView:
         self.turn = state.turn
         self.weather = state.weather
         self.loc: dict[str, str | None] = dict(state.location)
-        self.occ: dict[str, list[str]] = {}
-        self.n_allied: dict[str, int] = {}
-        self.n_german: dict[str, int] = {}
+        occ: dict[str, list[str]] = {}
+        n_allied: dict[str, int] = {}
+        n_german: dict[str, int] = {}
+        side_of = self.side_of
         for unit, place in self.loc.items():
             if place is not None:
-                self.occ.setdefault(place, []).append(unit)
-                counts = self.n_allied if self.side_of[unit] == ALLIED else self.n_german
+                here = occ.get(place)
+                if here is None:
+                    occ[place] = [unit]
+                else:
+                    here.append(unit)
+                counts = n_allied if side_of[unit] == ALLIED else n_german
                 counts[place] = counts.get(place, 0) + 1
+        self.occ = occ
+        self.n_allied = n_allied
+        self.n_german = n_german
         self.allied: set[str] = set(state.allied_control)
         self.spent = state.spent
         self.supply = state.supply

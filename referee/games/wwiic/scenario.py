@@ -68,7 +68,7 @@ def terrain_hit_reduction(terrain: str, town: bool) -> int:
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Space(_Model):

@@ -65,12 +65,27 @@ def unspent(board: Board, state: WState, side: str) -> list[str]:
     ]
 
 
+def has_unspent(board: Board, state: WState, side: str) -> bool:
+    """Whether ``side`` could still activate a unit this game-turn (4): ``unspent`` is not
+    empty, found without listing every unit (asked before every line a log replays)."""
+    spent = state.spent
+    location = state.location
+    side_of = board.side_of
+    kind = board.kind
+    for unit in board.unit_order:
+        if side_of[unit] == side and unit not in spent:
+            place = location.get(unit)
+            if place is not None and kind[place] in (SPACE, BOX, FERRY):
+                return True
+    return False
+
+
 def may_pass(board: Board, state: WState) -> bool:
     """4 Passing: the German player any time; the Allied player only when every Allied unit
     is spent or the German player passed in the impulse just before."""
     if state.side == GERMAN:
         return True
-    return state.last_pass == GERMAN or not unspent(board, state, ALLIED)
+    return state.last_pass == GERMAN or not has_unspent(board, state, ALLIED)
 
 
 def open_combats(board: Board, state: WState) -> Combat | None:

@@ -26,13 +26,14 @@ def _reach(board: Board, state: WState, start: str, side: str, limit: int) -> di
     """Friendly-controlled spaces within ``limit`` overland steps of ``start``."""
     found = {start: 0}
     frontier = [start]
+    passable = board.supply_exits  # the exits ``_passable`` lets through, in their order
+    allied = state.allied_control
+    want_allied = side == ALLIED  # ``state.controller(nxt) == side``
     for step in range(1, limit + 1):
         following: list[str] = []
         for here in frontier:
-            for nxt in board.exits[here]:
-                if nxt in found or not _passable(board, here, nxt):
-                    continue
-                if state.controller(nxt) != side:
+            for nxt in passable[here]:
+                if nxt in found or (nxt in allied) != want_allied:
                     continue
                 found[nxt] = step
                 following.append(nxt)

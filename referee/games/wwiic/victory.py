@@ -81,7 +81,7 @@ def advance_objective(board: Board, state: WState, events: list[Event]) -> None:
         elif info.corps30:
             corps_in.add(place)
     best: str | None = None
-    for space in sorted(board.club_route, key=board.club_route.__getitem__):
+    for space in board.club_route_order:
         if space not in state.allied_control or space in german_in:
             break
         value = board.objective_vp.get(space)
