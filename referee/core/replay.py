@@ -278,6 +278,8 @@ class Replayer:
         self.dice = dice
         self.settle = settle
         self._line_draw = 0
+        self._stated = False
+        """A statement of the line being applied changed the state (``_statement``)."""
         self._played = False
         self._last_setup: SetupLine | None = None
         self._next_action: ActionLine | None = None
@@ -445,6 +447,7 @@ class Replayer:
         saved_events = len(self.report.events)
         saved_last = self._last
         self._line_draw = 0
+        self._stated = False
         self._line_start = (saved, self._applied)
         try:
             for item in line.items:
@@ -507,6 +510,7 @@ class Replayer:
         events = confirm(state, normalise(side), command)
         if events is None:
             return False
+        self._stated = True
         for event in events:
             self.report.events.append(LineEvent(line.number, str(command), event, False))
         return True
@@ -580,8 +584,15 @@ class Replayer:
         self._json = None
         # The roll described before it is rolled, for the messages about dice (a tabletop
         # line, or one that records its dice); a seeded line without a record asks nothing.
-        needs = (self.engine.rolls_needed(self.report.state, command)
-                 if at.stream is None or record is not None else None)
+        # It is described only when a message says it (the description tries the command on
+        # a copy: a tenth of an Arnhem '44 replay, issue 31), from the state before the
+        # command (``before`` below, kept for every such line); after a statement of this
+        # line changed the state (``_statement``), the line's first copy is not that state,
+        # and it is described now.
+        described = at.stream is None or record is not None
+        needs: list[RollNeed] | None = None
+        if described and self._stated:
+            needs = self.engine.rolls_needed(self.report.state, command)
         before = None
         if record is not None or type(at.stream) is not DiceStream:
             # Dice the log records, or none to roll: the command may be refused for its
@@ -593,6 +604,18 @@ class Replayer:
                 before = start[0]
             else:
                 before = self.engine.copy(self.report.state)
+        if described and needs is None:
+            assert before is not None  # a line described is one whose dice may be refused
+            unchanged = before
+
+            def described_needs() -> list[RollNeed]:
+                return self.engine.rolls_needed(unchanged, command)
+        else:
+            known = needs
+
+            def described_needs() -> list[RollNeed]:
+                assert known is not None
+                return known
         self._applied += 1
         try:
             events = self.engine.apply(self.report.state, command, tray)
@@ -600,7 +623,7 @@ class Replayer:
             self._judge_without_dice(command, self.report.state if before is None else before)
             if error.column is None and record is not None:
                 error.column = record.column  # the caret at the dice written
-            if isinstance(error, DiceMissing) and needs:
+            if isinstance(error, DiceMissing) and described and (needs := described_needs()):
                 raise DiceMissing(_missing_text(command, needs, record),
                                   column=error.column) from None
             raise
@@ -613,8 +636,11 @@ class Replayer:
         if record is not None:
             rolled = len(tray.faces)
             verb, die = ("drew", "chit") if record.chits else ("rolled", "die")
-            needed = f"'{command}' needs {needs_text(needs)}; " if needs else (
-                f"'{command}' rolls no dice; " if needs is not None and not rolled else "")
+            needed = ""
+            if tray.unused or (at.stream is not None and record.count < rolled):
+                needs = described_needs()  # a message names the roll
+                needed = f"'{command}' needs {needs_text(needs)}; " if needs else (
+                    f"'{command}' rolls no dice; " if not rolled else "")
             if tray.unused:
                 raise DiceExtra(
                     f"{needed}{record.count} {record.noun} recorded, {tray.unused} too many "

@@ -6,7 +6,10 @@ which destroys bridges through the explosives)."""
 
 from __future__ import annotations
 
-from referee.games.arnhem44.board import SIDES, other, side_of
+from collections.abc import Mapping
+
+from referee.games.arnhem44.board import GERMAN_GROUP, SIDES, Key, other, side_of
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.state import AState
 
 GROUPS_OF = {side: frozenset(g for g in ("UK", "US", "1AB", "PL", "82", "101", "DE")
@@ -22,3 +25,23 @@ def friends(state: AState, sector: str, side: str) -> int:
 def enemies(state: AState, sector: str, side: str) -> int:
     """Figures of the other side in ``sector`` (enemy territory when not 0)."""
     return state.count(sector, GROUPS_OF[other(side)])
+
+
+def sides_here(counts: Mapping[Key, int]) -> tuple[bool, bool]:
+    """(German, Allied): whether each side has a figure among one sector's counts (a count of
+    0 is none).  A sector's ``Figures`` is never changed in place (``copying.Figures``), so the
+    answer is kept on it and every later question about that count is a lookup: the bridges'
+    holders are asked before and after every command (``report.holders``, issue 31)."""
+    kept = counts.__dict__.get("sides") if type(counts) is Figures else None
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
+    german = allied = False
+    for (group, _), n in counts.items():
+        if n:
+            if group == GERMAN_GROUP:
+                german = True
+            else:
+                allied = True
+    if type(counts) is Figures:
+        counts.__dict__["sides"] = (german, allied)
+    return german, allied

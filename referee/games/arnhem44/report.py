@@ -24,6 +24,7 @@ from referee.games.arnhem44.board import (
 )
 from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.explosives import explosives_json
+from referee.games.arnhem44.presence import sides_here
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
 from referee.games.arnhem44.victory import holder, points_json, standing
@@ -305,14 +306,10 @@ def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
         ends = (units.get(bridge.a, _NONE), units.get(bridge.b, _NONE))
         if not ends[0] and not ends[1]:
             continue  # nobody at the bridge: its control stays as it was
-        german = allied = False  # which sides have units at either end (board.side_of)
-        for counts in ends:
-            for (g, _), n in counts.items():
-                if n:
-                    if g == GERMAN_GROUP:
-                        german = True
-                    else:
-                        allied = True
+        # which sides have units at either end (board.side_of; kept on a sector's figures)
+        german_a, allied_a = sides_here(ends[0])
+        german_b, allied_b = sides_here(ends[1])
+        german, allied = german_a or german_b, allied_a or allied_b
         if german != allied:  # one side only
             side = GERMAN if german else ALLIED
             if state.control.get(bridge.id) != side:

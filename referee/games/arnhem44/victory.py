@@ -26,15 +26,17 @@ from referee.core.engine import Event
 from referee.games.arnhem44.board import (
     ALLIED,
     GERMAN,
-    GERMAN_GROUP,
     SIDES,
     Board,
     other,
     side_of,
 )
+from referee.games.arnhem44.presence import sides_here
 from referee.games.arnhem44.state import OVER, AState
 
 RULE = "Winning"
+_NONE: dict[tuple[str, str], int] = {}
+"""An empty sector (read only)."""
 
 
 def destroyed(state: AState) -> frozenset[str]:
@@ -60,15 +62,10 @@ def bridge_values(board: Board, state: AState) -> dict[str, int]:
 def sides_at(board: Board, state: AState, bridge: str) -> tuple[bool, bool]:
     """(German, Allied): which sides have troops at either end of ``bridge``."""
     b = board.bridges[bridge]
-    german = allied = False
-    for end in (b.a, b.b):
-        for (group, _), n in state.units.get(end, {}).items():
-            if n:
-                if group == GERMAN_GROUP:
-                    german = True
-                else:
-                    allied = True
-    return german, allied
+    units = state.units
+    german_a, allied_a = sides_here(units.get(b.a, _NONE))
+    german_b, allied_b = sides_here(units.get(b.b, _NONE))
+    return german_a or german_b, allied_a or allied_b
 
 
 def holder(board: Board, state: AState, bridge: str) -> str | None:
