@@ -26,15 +26,18 @@ def enemies(state: AState, sector: str, side: str) -> int:
     """Figures of the other side in ``sector`` (enemy territory when not 0)."""
     return state.count(sector, GROUPS_OF[other(side)])
 
+KEPT = "_sides"
+"""The attribute of a sector's ``Figures`` that keeps ``sides_here`` of it."""
+
 
 def sides_here(counts: Mapping[Key, int]) -> tuple[bool, bool]:
     """(German, Allied): whether each side has a figure among one sector's counts (a count of
     0 is none).  A sector's ``Figures`` is never changed in place (``copying.Figures``), so the
     answer is kept on it and every later question about that count is a lookup: the bridges'
     holders are asked before and after every command (``report.holders``, issue 31)."""
-    kept = counts.__dict__.get("sides") if type(counts) is Figures else None
+    kept: tuple[bool, bool] | None = getattr(counts, KEPT, None)
     if kept is not None:
-        return kept  # type: ignore[no-any-return]
+        return kept
     german = allied = False
     for (group, _), n in counts.items():
         if n:
@@ -43,5 +46,5 @@ def sides_here(counts: Mapping[Key, int]) -> tuple[bool, bool]:
             else:
                 allied = True
     if type(counts) is Figures:
-        counts.__dict__["sides"] = (german, allied)
+        setattr(counts, KEPT, (german, allied))
     return german, allied

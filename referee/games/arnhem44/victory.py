@@ -31,7 +31,7 @@ from referee.games.arnhem44.board import (
     other,
     side_of,
 )
-from referee.games.arnhem44.presence import sides_here
+from referee.games.arnhem44.presence import KEPT, sides_here
 from referee.games.arnhem44.state import OVER, AState
 
 RULE = "Winning"
@@ -66,6 +66,23 @@ def sides_at(board: Board, state: AState, bridge: str) -> tuple[bool, bool]:
     german_a, allied_a = sides_here(units.get(b.a, _NONE))
     german_b, allied_b = sides_here(units.get(b.b, _NONE))
     return german_a or german_b, allied_a or allied_b
+
+
+def bridge_sides(board: Board, state: AState) -> list[tuple[str, bool, bool]]:
+    """(bridge, German, Allied) for every bridge of the board in its order: ``sides_at`` of
+    each in one pass (the holders are asked before and after every command)."""
+    get = state.units.get
+    out = []
+    for bridge in board.bridges.values():
+        german = allied = False
+        for end in (bridge.a, bridge.b):
+            here = get(end)
+            if here:
+                kept = getattr(here, KEPT, None) or sides_here(here)  # sides_here, inlined
+                german = german or kept[0]
+                allied = allied or kept[1]
+        out.append((bridge.id, german, allied))
+    return out
 
 
 def holder(board: Board, state: AState, bridge: str) -> str | None:
