@@ -114,10 +114,23 @@ def copy_record(value: Any) -> Any:
     """A copy of a dataclass record, field by field (``copied`` for each)."""
     twin = object.__new__(type(value))
     fields = value.__dict__
-    if all(map(_shared, map(type, fields.values()))):
-        twin.__dict__ = fields.copy()  # a record of numbers and names (a crate, a bridge)
-    else:
-        twin.__dict__ = {k: v if type(v) in IMMUTABLE else copied(v) for k, v in fields.items()}
+    out = fields.copy()  # numbers and names as they are (a crate, a bridge: nothing else)
+    for k, v in fields.items():
+        kind = type(v)
+        if kind in IMMUTABLE:
+            continue
+        # The shapes most fields hold, without a call of ``copied`` each (the state has some
+        # forty fields and is copied before every line of a replay, issue 31): an empty
+        # container, a list or dict of numbers and names (or a dict of a sector's figures).
+        if kind is list or kind is dict or kind is set:
+            if not v:
+                out[k] = kind()
+                continue
+            if all(map(_shared, map(type, v.values() if kind is dict else v))):
+                out[k] = v.copy()
+                continue
+        out[k] = copied(v)
+    twin.__dict__ = out
     return twin
 
 
