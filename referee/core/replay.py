@@ -441,14 +441,15 @@ class Replayer:
             # ``pass`` lines is judged once, not 100,000 times).
             self._problem(_at_line(refused[3], line.number))
             return
-        engine = self.engine
-        saved = engine.copy(self.report.state)
+        # The undo of the line: the driver's copy of the state, made before the line first
+        # changes it (``_undo_point``); a line refused before that (a line out of turn, after
+        # the end, by the wrong side) copies nothing.
         saved_position = self.position
         saved_events = len(self.report.events)
         saved_last = self._last
         self._line_draw = 0
         self._stated = False
-        self._line_start = (saved, self._applied)
+        self._line_start = (None, self._applied)
         try:
             for item in line.items:
                 self._advance(line, item)
@@ -459,7 +460,8 @@ class Replayer:
             self._line_start = None
             self._cause = None  # the log and the referee agree again
         except RefereeError as error:
-            self._line_start = None
+            start, self._line_start = self._line_start, None
+            saved = self.report.state if start is None or start[0] is None else start[0]
             self.report.state = saved
             self._json = None
             self.position = saved_position
@@ -507,6 +509,8 @@ class Replayer:
             return False
         if normalise(side) not in {normalise(name) for name in self.engine.info.sides}:
             return False  # the side check names the unknown side
+        self._undo_point()  # a statement may change the state (an Arnhem '44 late reveal)
+        state = self.report.state
         events = confirm(state, normalise(side), command)
         if events is None:
             return False
@@ -514,6 +518,13 @@ class Replayer:
         for event in events:
             self.report.events.append(LineEvent(line.number, str(command), event, False))
         return True
+
+    def _undo_point(self) -> None:
+        """Before the line being applied first changes the state: the driver's copy of it,
+        the line's undo (``_line_start``)."""
+        start = self._line_start
+        if start is not None and start[0] is None:
+            self._line_start = (self.engine.copy(self.report.state), start[1])
 
     def _check_side(self, line: ActionLine, item: CommandItem) -> None:
         state = self.report.state
@@ -572,6 +583,7 @@ class Replayer:
             command = item.command
         record = item.dice if item is not None else None
         assert self.dice is not None
+        self._undo_point()
         at = self.dice.dice_for(line, self.position, self._line_draw)
         tray = DiceTray(
             at.stream,
