@@ -99,16 +99,24 @@ def points(board: Board, state: AState) -> dict[str, int]:
     """Each side's points now: the values of the standing bridges it controls (A6, A7); a
     bridge held by neither scores for nobody."""
     out = dict.fromkeys(SIDES, 0)
-    for bridge in standing(board, state):
-        side = holder(board, state, bridge)
+    for bridge, side in _holders(board, state):
         if side is not None:
             out[side] += board.bridges[bridge].value
     return out
 
 
+def _holders(board: Board, state: AState) -> list[tuple[str, str | None]]:
+    """(bridge, ``holder``) of every standing bridge in the board's order (``standing``), the
+    sides at their ends found in one pass (``bridge_sides``)."""
+    gone = destroyed(state)
+    owner = state.control.get
+    return [(bridge, None if german and allied else owner(bridge, GERMAN))
+            for bridge, german, allied in bridge_sides(board, state) if bridge not in gone]
+
+
 def contested(board: Board, state: AState) -> list[str]:
     """The standing bridges held by neither side now (troops of both at their ends)."""
-    return [b for b in standing(board, state) if holder(board, state, b) is None]
+    return [bridge for bridge, side in _holders(board, state) if side is None]
 
 
 def bridge_points(board: Board, state: AState) -> dict[str, dict[str, int]]:
