@@ -48,3 +48,19 @@ def sides_here(counts: Mapping[Key, int]) -> tuple[bool, bool]:
     if type(counts) is Figures:
         setattr(counts, KEPT, (german, allied))
     return german, allied
+
+
+GROUPS_KEPT = "_groups"
+"""The attribute of a sector's ``Figures`` that keeps ``groups_here`` of it."""
+
+
+def groups_here(counts: Mapping[Key, int]) -> frozenset[str]:
+    """The groups with a figure among one sector's counts (a count of 0 is none), kept on a
+    sector's ``Figures`` as ``sides_here`` is (contact with GARDEN asks after every command)."""
+    kept: frozenset[str] | None = getattr(counts, GROUPS_KEPT, None)
+    if kept is not None:
+        return kept
+    found = frozenset(group for (group, _), n in counts.items() if n)
+    if type(counts) is Figures:
+        setattr(counts, GROUPS_KEPT, found)
+    return found
