@@ -1,7 +1,8 @@
-"""The commonest Arnhem '44 line, a move (``german: move 2 inf, 1 tank Arnhem->Velp``), read
-without Lark: the very tree Lark's parser gives it (grammar/arnhem44.lark, ``move groups
-route``), tokens and their columns alike, or ``None`` for any line that is not plainly such a
-move, which Lark then reads (and explains when it cannot).
+"""The commonest Arnhem '44 line, a move (``german: move 2 inf, 1 tank Arnhem->Velp``), and its
+kin that place figures (``deploy``, ``enter``, ``reinforce`` GROUPS SECTOR), read without Lark:
+the very tree Lark's parser gives it (grammar/arnhem44.lark, ``move groups route``), tokens and
+their columns alike, or ``None`` for any line that is not plainly such a line, which Lark then
+reads (and explains when it cannot).
 
 Moves are about two in five of the lines of a game, and Lark's LALR parser (its lexer and
 parser states, token by token) was a third of a replay with an empty line memo (issue 31).
@@ -28,6 +29,9 @@ _WORD = r"[A-Za-z0-9][A-Za-z0-9.\/'_]*(?:-+[A-Za-z0-9.\/'_]+)*"
 _PIECES = re.compile(r"[ \t]+|->|" + _WORD + r"|[,:]|.")
 """What a move line is made of: blanks (WS_INLINE, ignored), an arrow, a word, a comma or a
 colon; any other character is a piece of its own, and the line goes to Lark."""
+_PLACING = frozenset({"move", "deploy", "enter", "reinforce"})
+"""The commands read here: ``"move"i groups route`` and ``"deploy"i groups words`` (``enter``,
+``reinforce`` alike), whose trees are named after them."""
 _SIDES = frozenset({ALLIED, GERMAN, UK, US})
 """The side prefixes read here (any other word before a colon goes to Lark)."""
 
@@ -48,7 +52,8 @@ def _token(kind: str, text: str, start: int) -> Token:
 
 
 def move_tree(line: str) -> Tree[Any] | None:
-    """Lark's tree of ``line`` when it is a plain move, else ``None``."""
+    """Lark's tree of ``line`` when it is a plain move (or set-up deployment, reserves'
+    entry, German reinforcement: figures and a sector), else ``None``."""
     if ";" in line or "{" in line or "\n" in line or "\r" in line:
         return None  # several commands, dice, or a character a comment may hide: Lark
     text = line.split("#", 1)[0]  # a comment starts at the first '#' (no token holds one)
@@ -62,7 +67,8 @@ def move_tree(line: str) -> Tree[Any] | None:
             return None
         side = Tree("side_prefix", [_token("WORD", pieces[0][1], pieces[0][0])])
         at = 2
-    if len(pieces) < at + 6 or pieces[at][1].casefold() != "move":
+    verb = pieces[at][1].casefold() if len(pieces) > at else ""
+    if verb not in _PLACING or len(pieces) < at + (6 if verb == "move" else 4):
         return None
     keywords = _keywords()
     at += 1
@@ -83,7 +89,7 @@ def move_tree(line: str) -> Tree[Any] | None:
     route: list[Any] = []
     words: list[Any] = []
     for piece_at, piece in pieces[at:]:
-        if piece == "->":
+        if piece == "->" and verb == "move":
             if not words:
                 return None
             route.append(Tree("words", words))
@@ -93,11 +99,16 @@ def move_tree(line: str) -> Tree[Any] | None:
             words.append(_token("WORD", piece, piece_at))
         else:
             return None
-    if not words or len(route) < 2:
-        return None  # no sector, or no arrow, or one at the end
-    route.append(Tree("words", words))
-    move = Tree("move", [Tree("groups", groups), Tree("route", route)])
-    return Tree("start", [Tree("action", [side, Tree("item", [move, None])])])
+    if not words:
+        return None  # no sector, or an arrow at the end
+    if verb != "move":  # deploy, enter, reinforce: "groups words"
+        command = Tree(verb, [Tree("groups", groups), Tree("words", words)])
+    elif len(route) < 2:
+        return None  # a move with no arrow
+    else:
+        route.append(Tree("words", words))
+        command = Tree("move", [Tree("groups", groups), Tree("route", route)])
+    return Tree("start", [Tree("action", [side, Tree("item", [command, None])])])
 
 
 _IS_WORD = re.compile(_WORD)

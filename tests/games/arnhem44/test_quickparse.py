@@ -66,9 +66,10 @@ def test_every_move_line_of_the_logs_is_read_as_lark_reads_it() -> None:
         if quick is not None:
             taken += 1
             assert _shape(quick) == _lark(line), line
-    moves = [line for line in LINES if " move " in f" {line.split('#')[0]} "
+    moves = [line for line in LINES if any(f" {verb} " in f" {line.split('#')[0]} " for verb in
+                                           ("move", "deploy", "enter", "reinforce"))
              and "{" not in line and ";" not in line and "joker" not in line]
-    assert taken >= 0.9 * len(moves) > 100  # the fast reading takes nearly every move
+    assert taken >= 0.9 * len(moves) > 100  # the fast reading takes nearly every such line
 
 
 def test_mangled_move_lines_are_read_as_lark_reads_them_or_left_to_it() -> None:
@@ -110,7 +111,10 @@ ODD = (
     "german: move", "german: move 1", "german: move 1 inf", "  # move 1 inf A->B",
     "uk: move 1 inf 3->A", "uk: move 1 inf A->B 3", "uk: move 1 inf, 2 tank",
     "uk: move 1 inf,", "uk: move 1 inf, 2", "uk: move 2 3 A->B", "uk: move 1 inf A->B:",
-    "allied:: move 1 inf A->B", "uk: move 1 inf A\x0bB->C", "uk: move 1 inf A->B\u00a0",
+    "allied:: move 1 inf A->B", "german: deploy 1 tank, 1 inf St. Oedenrode",
+    "german: deploy 1 inf A->B", "german: reinforce 2 inf", "allied: enter 2 tank/UK Start-West x",
+    "ENTER 1 inf joker", "german: Reinforce 1 inf From", "german: deploy", "german: deploy 1",
+    "uk: move 1 inf A\x0bB->C", "uk: move 1 inf A->B\u00a0",
 )
 
 
