@@ -20,6 +20,7 @@ that function reads.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from referee.core.engine import Event
@@ -73,16 +74,22 @@ def bridge_sides(board: Board, state: AState) -> list[tuple[str, bool, bool]]:
     each in one pass (the holders are asked before and after every command)."""
     get = state.units.get
     out = []
-    for bridge in board.bridges.values():
-        german = allied = False
-        for end in (bridge.a, bridge.b):
-            here = get(end)
-            if here:
-                kept = getattr(here, KEPT, None) or sides_here(here)  # sides_here, inlined
-                german = german or kept[0]
-                allied = allied or kept[1]
-        out.append((bridge.id, german, allied))
+    for bridge, a, b in _ends(board):
+        here, there = get(a), get(b)  # sides_here of each end, inlined
+        german_a, allied_a = (getattr(here, KEPT, None) or sides_here(here)) if here else _NOBODY
+        german_b, allied_b = (getattr(there, KEPT, None) or sides_here(there)) if there \
+            else _NOBODY
+        out.append((bridge, german_a or german_b, allied_a or allied_b))
     return out
+
+
+_NOBODY = (False, False)
+
+
+@cache
+def _ends(board: Board) -> tuple[tuple[str, str, str], ...]:
+    """(bridge, one end, the other) of every bridge of the board, in its order."""
+    return tuple((bridge.id, bridge.a, bridge.b) for bridge in board.bridges.values())
 
 
 def holder(board: Board, state: AState, bridge: str) -> str | None:
@@ -98,11 +105,7 @@ def holder(board: Board, state: AState, bridge: str) -> str | None:
 def points(board: Board, state: AState) -> dict[str, int]:
     """Each side's points now: the values of the standing bridges it controls (A6, A7); a
     bridge held by neither scores for nobody."""
-    out = dict.fromkeys(SIDES, 0)
-    for bridge, side in _holders(board, state):
-        if side is not None:
-            out[side] += board.bridges[bridge].value
-    return out
+    return points_and_contested(board, state)[0]
 
 
 def _holders(board: Board, state: AState) -> list[tuple[str, str | None]]:
@@ -116,7 +119,18 @@ def _holders(board: Board, state: AState) -> list[tuple[str, str | None]]:
 
 def contested(board: Board, state: AState) -> list[str]:
     """The standing bridges held by neither side now (troops of both at their ends)."""
-    return [bridge for bridge, side in _holders(board, state) if side is None]
+    return points_and_contested(board, state)[1]
+
+
+def points_and_contested(board: Board, state: AState) -> tuple[dict[str, int], list[str]]:
+    """``points`` and ``contested`` from one look at the bridges (the self-play invariant of
+    the bridge points asks both after every command)."""
+    held = _holders(board, state)
+    out = dict.fromkeys(SIDES, 0)
+    for bridge, side in held:
+        if side is not None:
+            out[side] += board.bridges[bridge].value
+    return out, [bridge for bridge, side in held if side is None]
 
 
 def bridge_points(board: Board, state: AState) -> dict[str, dict[str, int]]:
