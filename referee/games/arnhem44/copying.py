@@ -95,6 +95,8 @@ def copied(value: Any) -> Any:
                         break
                 else:
                     continue  # a flat tuple (a figure's key)
+            if kind is list and _RECORD.get(vk):  # records (Bailey bridges, crates)
+                return [copy_record(v) if _RECORD.get(type(v)) else copied(v) for v in value]
             return [copied(v) for v in value] if kind is list else {copied(v) for v in value}
         return kind(value)
     if kind is tuple:
@@ -114,7 +116,10 @@ def copy_record(value: Any) -> Any:
     """A copy of a dataclass record, field by field (``copied`` for each)."""
     twin = object.__new__(type(value))
     fields = value.__dict__
-    out = fields.copy()  # numbers and names as they are (a crate, a bridge: nothing else)
+    out = fields.copy()  # numbers and names as they are
+    if all(map(_shared, map(type, fields.values()))):
+        twin.__dict__ = out  # a record of numbers and names (a crate, a bridge)
+        return twin
     for k, v in fields.items():
         kind = type(v)
         if kind in IMMUTABLE:
