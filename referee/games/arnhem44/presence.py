@@ -18,13 +18,36 @@ GROUPS_OF = {side: frozenset(g for g in ("UK", "US", "1AB", "PL", "82", "101", "
 
 
 def friends(state: AState, sector: str, side: str) -> int:
-    """Figures of ``side`` in ``sector``."""
-    return state.count(sector, GROUPS_OF[side])
+    """Figures of ``side`` in ``sector`` (``AState.count`` of the side's groups)."""
+    here = state.units.get(sector)
+    return _totals(here)[side] if here else 0
 
 
 def enemies(state: AState, sector: str, side: str) -> int:
     """Figures of the other side in ``sector`` (enemy territory when not 0)."""
-    return state.count(sector, GROUPS_OF[other(side)])
+    here = state.units.get(sector)
+    return _totals(here)[other(side)] if here else 0
+
+
+TOTALS_KEPT = "_totals"
+"""The attribute of a sector's ``Figures`` that keeps its figures per side (``_totals``)."""
+
+
+def _totals(counts: Mapping[Key, int]) -> dict[str, int]:
+    """Side -> ``AState.count`` of its groups (``GROUPS_OF``) in one sector's counts, kept on
+    a sector's ``Figures`` as ``sides_here`` is (the moves, combats and barrages ask it
+    again and again of the same sectors)."""
+    kept: dict[str, int] | None = getattr(counts, TOTALS_KEPT, None)
+    if kept is not None:
+        return kept
+    found = {side: 0 for side in SIDES}
+    for (group, _), n in counts.items():
+        for side, groups in GROUPS_OF.items():
+            if group in groups:
+                found[side] += n
+    if type(counts) is Figures:
+        setattr(counts, TOTALS_KEPT, found)
+    return found
 
 KEPT = "_sides"
 """The attribute of a sector's ``Figures`` that keeps ``sides_here`` of it."""
