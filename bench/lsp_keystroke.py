@@ -1,8 +1,8 @@
-"""The CPU time of one keystroke in ``referee lsp``, on a 700-line Arnhem '44 log.
+"""The CPU time of one keystroke in ``referee lsp``, on a complete Arnhem '44 game.
 
     .venv/bin/python bench/lsp_keystroke.py [KEYSTROKES]
 
-Opens ``logs/arnhem44/complete-game.log`` (778 lines, a complete game) in the server's
+Opens ``logs/arnhem44/complete-game.log`` (642 lines, a complete game) in the server's
 document store, then types KEYSTROKES characters (default 40) one at a time at five places:
 a new line at the end (where a player writes the next move), a remark in the middle and one
 near the top (a comment: the positions after it are kept), and a letter typed and taken

@@ -406,10 +406,15 @@ def _renumbered(entry: Entry, number: int) -> Entry:
 
 
 def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) -> Entry:
-    try:
-        tree = parser.parse(line)
-    except UnexpectedInput as error:
-        raise syntax_error(parser, line, error) from None
+    # An engine may read its commonest line shape itself (``quick_tree``: the very tree Lark
+    # gives it, or None for Lark to read the line; issue 31).
+    quick = getattr(engine, "quick_tree", None)
+    tree = quick(line) if quick is not None else None
+    if tree is None:
+        try:
+            tree = parser.parse(line)
+        except UnexpectedInput as error:
+            raise syntax_error(parser, line, error) from None
     node = tree.children[0] if tree.data == "start" else tree
     assert isinstance(node, Tree)
     kind = node.data

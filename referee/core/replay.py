@@ -278,6 +278,8 @@ class Replayer:
         self.dice = dice
         self.settle = settle
         self._line_draw = 0
+        self._stated = False
+        """A statement of the line being applied changed the state (``_statement``)."""
         self._played = False
         self._last_setup: SetupLine | None = None
         self._next_action: ActionLine | None = None
@@ -439,13 +441,15 @@ class Replayer:
             # ``pass`` lines is judged once, not 100,000 times).
             self._problem(_at_line(refused[3], line.number))
             return
-        engine = self.engine
-        saved = engine.copy(self.report.state)
+        # The undo of the line: the driver's copy of the state, made before the line first
+        # changes it (``_undo_point``); a line refused before that (a line out of turn, after
+        # the end, by the wrong side) copies nothing.
         saved_position = self.position
         saved_events = len(self.report.events)
         saved_last = self._last
         self._line_draw = 0
-        self._line_start = (saved, self._applied)
+        self._stated = False
+        self._line_start = (None, self._applied)
         try:
             for item in line.items:
                 self._advance(line, item)
@@ -456,7 +460,8 @@ class Replayer:
             self._line_start = None
             self._cause = None  # the log and the referee agree again
         except RefereeError as error:
-            self._line_start = None
+            start, self._line_start = self._line_start, None
+            saved = self.report.state if start is None or start[0] is None else start[0]
             self.report.state = saved
             self._json = None
             self.position = saved_position
@@ -504,12 +509,22 @@ class Replayer:
             return False
         if normalise(side) not in {normalise(name) for name in self.engine.info.sides}:
             return False  # the side check names the unknown side
+        self._undo_point()  # a statement may change the state (an Arnhem '44 late reveal)
+        state = self.report.state
         events = confirm(state, normalise(side), command)
         if events is None:
             return False
+        self._stated = True
         for event in events:
             self.report.events.append(LineEvent(line.number, str(command), event, False))
         return True
+
+    def _undo_point(self) -> None:
+        """Before the line being applied first changes the state: the driver's copy of it,
+        the line's undo (``_line_start``)."""
+        start = self._line_start
+        if start is not None and start[0] is None:
+            self._line_start = (self.engine.copy(self.report.state), start[1])
 
     def _check_side(self, line: ActionLine, item: CommandItem) -> None:
         state = self.report.state
@@ -568,6 +583,7 @@ class Replayer:
             command = item.command
         record = item.dice if item is not None else None
         assert self.dice is not None
+        self._undo_point()
         at = self.dice.dice_for(line, self.position, self._line_draw)
         tray = DiceTray(
             at.stream,
@@ -580,8 +596,15 @@ class Replayer:
         self._json = None
         # The roll described before it is rolled, for the messages about dice (a tabletop
         # line, or one that records its dice); a seeded line without a record asks nothing.
-        needs = (self.engine.rolls_needed(self.report.state, command)
-                 if at.stream is None or record is not None else None)
+        # It is described only when a message says it (the description tries the command on
+        # a copy: a tenth of an Arnhem '44 replay, issue 31), from the state before the
+        # command (``before`` below, kept for every such line); after a statement of this
+        # line changed the state (``_statement``), the line's first copy is not that state,
+        # and it is described now.
+        described = at.stream is None or record is not None
+        needs: list[RollNeed] | None = None
+        if described and self._stated:
+            needs = self.engine.rolls_needed(self.report.state, command)
         before = None
         if record is not None or type(at.stream) is not DiceStream:
             # Dice the log records, or none to roll: the command may be refused for its
@@ -593,6 +616,18 @@ class Replayer:
                 before = start[0]
             else:
                 before = self.engine.copy(self.report.state)
+        if described and needs is None:
+            assert before is not None  # a line described is one whose dice may be refused
+            unchanged = before
+
+            def described_needs() -> list[RollNeed]:
+                return self.engine.rolls_needed(unchanged, command)
+        else:
+            known = needs
+
+            def described_needs() -> list[RollNeed]:
+                assert known is not None
+                return known
         self._applied += 1
         try:
             events = self.engine.apply(self.report.state, command, tray)
@@ -600,7 +635,7 @@ class Replayer:
             self._judge_without_dice(command, self.report.state if before is None else before)
             if error.column is None and record is not None:
                 error.column = record.column  # the caret at the dice written
-            if isinstance(error, DiceMissing) and needs:
+            if isinstance(error, DiceMissing) and described and (needs := described_needs()):
                 raise DiceMissing(_missing_text(command, needs, record),
                                   column=error.column) from None
             raise
@@ -613,8 +648,11 @@ class Replayer:
         if record is not None:
             rolled = len(tray.faces)
             verb, die = ("drew", "chit") if record.chits else ("rolled", "die")
-            needed = f"'{command}' needs {needs_text(needs)}; " if needs else (
-                f"'{command}' rolls no dice; " if needs is not None and not rolled else "")
+            needed = ""
+            if tray.unused or (at.stream is not None and record.count < rolled):
+                needs = described_needs()  # a message names the roll
+                needed = f"'{command}' needs {needs_text(needs)}; " if needs else (
+                    f"'{command}' rolls no dice; " if not rolled else "")
             if tray.unused:
                 raise DiceExtra(
                     f"{needed}{record.count} {record.noun} recorded, {tray.unused} too many "

@@ -18,7 +18,7 @@ from referee.games.arnhem44.board import SIDES, Board
 from referee.games.arnhem44.damage import problems as damage_problems
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US
 from referee.games.arnhem44.state import AState
-from referee.games.arnhem44.victory import contested, destroyed, points, standing
+from referee.games.arnhem44.victory import destroyed, points_and_contested, standing
 
 SUPPLY_TOKENS = 29
 """The Game Board and Game Components: "29 supply tokens"."""
@@ -34,8 +34,8 @@ def bridge_points(board: Board, state: AState) -> list[str]:
     total = sum(b.value for b in bridges.values())
     lost = destroyed(state)
     gone = sum(bridges[b].value for b in lost if b in bridges)
-    open_ = sum(bridges[b].value for b in contested(board, state))
-    held = points(board, state)
+    held, neither = points_and_contested(board, state)
+    open_ = sum(bridges[b].value for b in neither)
     if sum(held.values()) != total - gone - open_:
         out.append(f"bridge points {held} do not add up to {total} less {gone} destroyed and "
                    f"{open_} held by neither side")

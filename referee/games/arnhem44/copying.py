@@ -95,6 +95,8 @@ def copied(value: Any) -> Any:
                         break
                 else:
                     continue  # a flat tuple (a figure's key)
+            if kind is list and _RECORD.get(vk):  # records (Bailey bridges, crates)
+                return [copy_record(v) if _RECORD.get(type(v)) else copied(v) for v in value]
             return [copied(v) for v in value] if kind is list else {copied(v) for v in value}
         return kind(value)
     if kind is tuple:
@@ -114,10 +116,26 @@ def copy_record(value: Any) -> Any:
     """A copy of a dataclass record, field by field (``copied`` for each)."""
     twin = object.__new__(type(value))
     fields = value.__dict__
+    out = fields.copy()  # numbers and names as they are
     if all(map(_shared, map(type, fields.values()))):
-        twin.__dict__ = fields.copy()  # a record of numbers and names (a crate, a bridge)
-    else:
-        twin.__dict__ = {k: v if type(v) in IMMUTABLE else copied(v) for k, v in fields.items()}
+        twin.__dict__ = out  # a record of numbers and names (a crate, a bridge)
+        return twin
+    for k, v in fields.items():
+        kind = type(v)
+        if kind in IMMUTABLE:
+            continue
+        # The shapes most fields hold, without a call of ``copied`` each (the state has some
+        # forty fields and is copied before every line of a replay, issue 31): an empty
+        # container, a list or dict of numbers and names (or a dict of a sector's figures).
+        if kind is list or kind is dict or kind is set:
+            if not v:
+                out[k] = kind()
+                continue
+            if all(map(_shared, map(type, v.values() if kind is dict else v))):
+                out[k] = v.copy()
+                continue
+        out[k] = copied(v)
+    twin.__dict__ = out
     return twin
 
 

@@ -37,6 +37,13 @@ def table(board: Board) -> tuple[tuple[frozenset[str], dict[str, int], str], ...
 
 
 def table_total(board: Board) -> Counter[str]:
+    return _table_total(board).copy()
+
+
+@cache
+def _table_total(board: Board) -> Counter[str]:
+    """Every figure of the set-up table by kind (made once a board: ``german_missing`` asks
+    before every line of the German set-up; callers get a copy)."""
     total: Counter[str] = Counter()
     for _, units, _ in table(board):
         total.update(units)
@@ -105,8 +112,14 @@ def deploy_german(board: Board, state: AState, command: Deploy) -> list[Event]:
 
 
 def german_missing(board: Board, state: AState) -> Counter[str]:
-    have = Counter({k: sum(placed(state, k).values()) for k in KINDS})
-    return table_total(board) - have
+    """The figures of the set-up table by kind not deployed yet (``placed`` of every kind,
+    counted in one pass over the map: it is asked before every line of the German set-up)."""
+    have = Counter(dict.fromkeys(KINDS, 0))
+    for counts in state.units.values():
+        for (group, kind), n in counts.items():
+            if group == GERMAN_GROUP and kind in have:
+                have[kind] += n
+    return _table_total(board) - have
 
 
 def deploy_allied(board: Board, state: AState, command: Deploy) -> list[Event]:

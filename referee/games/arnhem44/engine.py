@@ -73,6 +73,7 @@ from referee.games.arnhem44.position import (
     place,
     position_lines,
 )
+from referee.games.arnhem44.quickparse import move_tree
 from referee.games.arnhem44.report import holders, invariants, judge_control, state_json
 from referee.games.arnhem44.sequence import (
     after_barrage,
@@ -530,6 +531,11 @@ class Arnhem44Engine:
         return events
 
     # -- parsing, positions, views ------------------------------------------------------------
+
+    def quick_tree(self, line: str) -> Tree[Any] | None:
+        """Lark's tree of a plain move line, read without Lark (``quickparse.py``); None for
+        any other line."""
+        return move_tree(line)
 
     def build_command(self, tree: Tree[Any], text: str) -> Command:
         return build(self.board, tree)

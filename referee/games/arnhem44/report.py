@@ -26,7 +26,7 @@ from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.explosives import explosives_json
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
-from referee.games.arnhem44.victory import holder, points_json, standing
+from referee.games.arnhem44.victory import bridge_sides, destroyed, holder, points_json
 
 
 def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
@@ -293,37 +293,32 @@ _NONE: dict[Key, int] = {}
 """An empty sector (read only)."""
 
 
-def update_control(board: Board, state: AState) -> list[tuple[str, str]]:
+def update_control(board: Board, state: AState,
+                   sides: list[tuple[str, bool, bool]] | None = None) -> list[tuple[str, str]]:
     """Waterways: "A player is only in control of a bridge when both sides of the bridge are free
     of enemy troops."  Reading A6: a side with units at the bridge and no enemy at either end
     takes it (becomes its owner, ``state.control``); with troops of both sides there the owner
     stays but controls it no more (``victory.holder``: held by neither, worth nothing); with
-    nobody there the owner keeps it.  Returns the bridges that changed owner."""
+    nobody there the owner keeps it.  Returns the bridges that changed owner.  ``sides``:
+    ``victory.bridge_sides`` of the state, when the caller has it."""
     changes = []
-    units = state.units
-    for bridge in board.bridges.values():
-        ends = (units.get(bridge.a, _NONE), units.get(bridge.b, _NONE))
-        if not ends[0] and not ends[1]:
-            continue  # nobody at the bridge: its control stays as it was
-        german = allied = False  # which sides have units at either end (board.side_of)
-        for counts in ends:
-            for (g, _), n in counts.items():
-                if n:
-                    if g == GERMAN_GROUP:
-                        german = True
-                    else:
-                        allied = True
+    control = state.control
+    # which sides have units at either end (board.side_of); nobody at the bridge: its control
+    # stays as it was
+    for bridge, german, allied in sides if sides is not None else bridge_sides(board, state):
         if german != allied:  # one side only
             side = GERMAN if german else ALLIED
-            if state.control.get(bridge.id) != side:
-                state.control[bridge.id] = side
-                changes.append((bridge.id, side))
+            if control.get(bridge) != side:
+                control[bridge] = side
+                changes.append((bridge, side))
     return changes
 
 
 def holders(board: Board, state: AState) -> dict[str, str | None]:
     """Who holds each bridge now (``None``: neither side), to compare after a command."""
-    return {b: holder(board, state, b) for b in board.bridges}
+    owner = state.control.get
+    return {bridge: None if german and allied else owner(bridge, GERMAN)
+            for bridge, german, allied in bridge_sides(board, state)}
 
 
 def judge_control(board: Board, was: dict[str, str | None], state: AState) -> list[Event]:
@@ -334,12 +329,17 @@ def judge_control(board: Board, was: dict[str, str | None], state: AState) -> li
     the command because it changes the state itself (``Engine.apply``)."""
     events = []
     taken = set()
-    for bridge, side in update_control(board, state):
+    sides = bridge_sides(board, state)  # the command is over: the figures stay as they are
+    for bridge, side in update_control(board, state, sides):
         taken.add(bridge)
         events.append(Event("control", f"{side.capitalize()} controls {bridge}",
                             {"bridge": bridge, "control": side}))
-    for bridge in standing(board, state):
-        now = holder(board, state, bridge)
+    gone = destroyed(state)
+    owner = state.control.get
+    for bridge, german, allied in sides:  # the standing bridges (victory.standing)
+        if bridge in gone:
+            continue
+        now = None if german and allied else owner(bridge, GERMAN)  # victory.holder
         if bridge in taken or now == was[bridge]:
             continue
         text = (f"{bridge} is held by neither side: troops of both stand at its ends "

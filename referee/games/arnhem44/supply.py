@@ -28,6 +28,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import Collect, Groups
+from referee.games.arnhem44.presence import groups_here
 from referee.games.arnhem44.state import AState
 
 FULL = "full"
@@ -143,7 +144,7 @@ def update_contact(state: AState) -> list[Event]:
     units = state.units
     # only the sectors holding a group still to make contact (filtered without a Python loop)
     for sector, counts in compress(units.items(), map(not_, map(keys.isdisjoint, units.values()))):
-        groups = {g for (g, _), n in counts.items() if n}
+        groups = groups_here(counts)
         if not groups & waiting or not groups & GROUND or GERMAN_GROUP in groups:
             continue  # the German group is the only German one (board.side_of)
         for group in sorted(groups & AIRBORNE, key=AIRBORNE_GROUPS.index):

@@ -20,21 +20,24 @@ that function reads.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from referee.core.engine import Event
 from referee.games.arnhem44.board import (
     ALLIED,
     GERMAN,
-    GERMAN_GROUP,
     SIDES,
     Board,
     other,
     side_of,
 )
+from referee.games.arnhem44.presence import KEPT, sides_here
 from referee.games.arnhem44.state import OVER, AState
 
 RULE = "Winning"
+_NONE: dict[tuple[str, str], int] = {}
+"""An empty sector (read only)."""
 
 
 def destroyed(state: AState) -> frozenset[str]:
@@ -60,15 +63,33 @@ def bridge_values(board: Board, state: AState) -> dict[str, int]:
 def sides_at(board: Board, state: AState, bridge: str) -> tuple[bool, bool]:
     """(German, Allied): which sides have troops at either end of ``bridge``."""
     b = board.bridges[bridge]
-    german = allied = False
-    for end in (b.a, b.b):
-        for (group, _), n in state.units.get(end, {}).items():
-            if n:
-                if group == GERMAN_GROUP:
-                    german = True
-                else:
-                    allied = True
-    return german, allied
+    units = state.units
+    german_a, allied_a = sides_here(units.get(b.a, _NONE))
+    german_b, allied_b = sides_here(units.get(b.b, _NONE))
+    return german_a or german_b, allied_a or allied_b
+
+
+def bridge_sides(board: Board, state: AState) -> list[tuple[str, bool, bool]]:
+    """(bridge, German, Allied) for every bridge of the board in its order: ``sides_at`` of
+    each in one pass (the holders are asked before and after every command)."""
+    get = state.units.get
+    out = []
+    for bridge, a, b in _ends(board):
+        here, there = get(a), get(b)  # sides_here of each end, inlined
+        german_a, allied_a = (getattr(here, KEPT, None) or sides_here(here)) if here else _NOBODY
+        german_b, allied_b = (getattr(there, KEPT, None) or sides_here(there)) if there \
+            else _NOBODY
+        out.append((bridge, german_a or german_b, allied_a or allied_b))
+    return out
+
+
+_NOBODY = (False, False)
+
+
+@cache
+def _ends(board: Board) -> tuple[tuple[str, str, str], ...]:
+    """(bridge, one end, the other) of every bridge of the board, in its order."""
+    return tuple((bridge.id, bridge.a, bridge.b) for bridge in board.bridges.values())
 
 
 def holder(board: Board, state: AState, bridge: str) -> str | None:
@@ -84,17 +105,32 @@ def holder(board: Board, state: AState, bridge: str) -> str | None:
 def points(board: Board, state: AState) -> dict[str, int]:
     """Each side's points now: the values of the standing bridges it controls (A6, A7); a
     bridge held by neither scores for nobody."""
-    out = dict.fromkeys(SIDES, 0)
-    for bridge in standing(board, state):
-        side = holder(board, state, bridge)
-        if side is not None:
-            out[side] += board.bridges[bridge].value
-    return out
+    return points_and_contested(board, state)[0]
+
+
+def _holders(board: Board, state: AState) -> list[tuple[str, str | None]]:
+    """(bridge, ``holder``) of every standing bridge in the board's order (``standing``), the
+    sides at their ends found in one pass (``bridge_sides``)."""
+    gone = destroyed(state)
+    owner = state.control.get
+    return [(bridge, None if german and allied else owner(bridge, GERMAN))
+            for bridge, german, allied in bridge_sides(board, state) if bridge not in gone]
 
 
 def contested(board: Board, state: AState) -> list[str]:
     """The standing bridges held by neither side now (troops of both at their ends)."""
-    return [b for b in standing(board, state) if holder(board, state, b) is None]
+    return points_and_contested(board, state)[1]
+
+
+def points_and_contested(board: Board, state: AState) -> tuple[dict[str, int], list[str]]:
+    """``points`` and ``contested`` from one look at the bridges (the self-play invariant of
+    the bridge points asks both after every command)."""
+    held = _holders(board, state)
+    out = dict.fromkeys(SIDES, 0)
+    for bridge, side in held:
+        if side is not None:
+            out[side] += board.bridges[bridge].value
+    return out, [bridge for bridge, side in held if side is None]
 
 
 def bridge_points(board: Board, state: AState) -> dict[str, dict[str, int]]:
