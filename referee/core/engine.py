@@ -3,6 +3,23 @@
 Modelled on OpenSpiel's State and Rally the Troops' rules modules.  An engine knows nothing of
 text files or terminals; the core knows nothing of any game's rules.  The replay driver
 (``referee.core.replay``) talks to engines only through this protocol.
+
+Besides the protocol's methods, an engine may offer these, each asked for by name where it
+is used (``getattr``), each optional, and none changing a ruling:
+
+- ``confirm(state, side, command)``: a command that states a fact (``hits none``, a crate's
+  value shown the line after a roll that did not need it) judged as a statement, or None;
+- ``out_of_turn(state, command)``: why a roll written in the log is not made now;
+- ``json_parts(state)``: the small top-level values of ``to_json``, each made when read;
+- ``noted(events)``: what ``expect last.KEY`` reads of a command's events;
+- ``quick_tree(line)``: the very tree Lark gives for the game's commonest line shapes, read
+  without Lark (None for any other line);
+- ``random_command(state, rng)``: self-play's random legal command, drawn without listing
+  every legal command; ``policies``: further self-play policies by name;
+- ``moves(state)``: ``referee moves`` grouped by unit;
+- ``two_secret_refusal(options)``: why a two-secret game cannot be played with these
+  options; ``with_scenario_file(...)``: the engine on a user's own scenario file;
+  ``board``: the map a picture draws.
 """
 
 from __future__ import annotations
