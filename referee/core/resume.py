@@ -42,6 +42,10 @@ class Kept:
     problems: tuple[Problem, ...]
     """The problems the replay itself found before this point (not those of reading)."""
     events: tuple[LineEvent, ...]
+    alternate: bool = False
+    """Kept from the text before the last change, beyond where the change begins: a
+    keystroke taken back (a letter typed into a command, then deleted) returns to that
+    text, and the replay starts from its far positions instead of the change."""
 
 
 def header_of(log: ParsedLog) -> tuple[Any, ...]:
@@ -60,36 +64,34 @@ def entry_key(entry: Entry) -> tuple[int, str]:
     return (entry.number, entry.text.split("#", 1)[0].rstrip())
 
 
-def common_prefix(kept: Kept, log: ParsedLog) -> int:
-    """How many of ``log``'s first entries are those ``kept`` was replayed from."""
-    count = 0
-    for key, entry in zip(kept.entries, log.entries, strict=False):
-        if entry_key(entry) != key:
-            break
-        count += 1
-    return count
+def entry_keys(log: ParsedLog) -> list[tuple[int, str]]:
+    """The keys of every entry of ``log`` (``entry_key``), in order."""
+    return [entry_key(entry) for entry in log.entries]
 
 
-def latest(kept: list[Kept], log: ParsedLog, upto: int | None = None) -> Kept | None:
+def matches(kept: Kept, keys: list[tuple[int, str]]) -> bool:
+    """Whether ``kept`` was replayed from the first entries of a log with these ``keys``."""
+    return kept.index <= len(keys) and kept.entries == tuple(keys[: kept.index])
+
+
+def latest(kept: list[Kept], log: ParsedLog, upto: int | None = None,
+           keys: list[tuple[int, str]] | None = None) -> Kept | None:
     """The last kept position ``log`` may start from: the same header, the same entries
-    above it (with ``upto``, none of them after that line).  The positions of ``kept`` are
-    in order and come from replays of one log as it was edited, so the longest tells how
-    far the log is unchanged."""
+    above it (with ``upto``, none of them after that line).  ``kept`` may hold the positions
+    of two texts of the log (``Kept.alternate``): each candidate is checked on its own, the
+    furthest first; one that differs from ``log`` differs within its first entries changed,
+    so the check is short for it."""
     header = header_of(log)
-    usable = [k for k in kept if k.header == header]
-    if not usable:
-        return None
-    same = common_prefix(max(usable, key=lambda k: k.index), log)
-    best: Kept | None = None
-    for candidate in usable:
-        if candidate.index > same or (
-            upto is not None and candidate.index
-            and log.entries[candidate.index - 1].number > upto
-        ):
+    keys = entry_keys(log) if keys is None else keys
+    for candidate in sorted((k for k in kept if k.header == header),
+                            key=lambda k: k.index, reverse=True):
+        if upto is not None and candidate.index and (
+                candidate.index > len(log.entries)
+                or log.entries[candidate.index - 1].number > upto):
             continue
-        if best is None or candidate.index > best.index:
-            best = candidate
-    return best
+        if matches(candidate, keys):
+            return candidate
+    return None
 
 
 class KeepingReplayer(Replayer):
@@ -181,9 +183,21 @@ def replay_keeping(log: ParsedLog, kept: list[Kept] | None = None, *,
             engine = None
     if engine is None:
         return replay(log), []
-    start = latest(kept or [], log, upto)
+    kept = kept or []
+    keys = entry_keys(log)
+    start = latest(kept, log, upto, keys)
     replayer = KeepingReplayer(log, engine, start=start, every=every, upto=upto)
     report = replayer.run()
-    held = [k for k in (kept or []) if start is not None and k.index <= start.index]
-    fresh = [k for k in replayer.kept if start is None or k.index > start.index]
-    return report, held + fresh if upto is None else held
+    reached = 0 if start is None else start.index
+    held = [k for k in kept if k.index <= reached and matches(k, keys)]
+    if upto is not None:
+        return report, held
+    # The positions of the text before this change that this text cannot use are kept one
+    # change longer, as alternates (a keystroke taken back returns to that text); those that
+    # were alternates already are dropped, so at most two texts' positions are held.
+    ours = {id(k) for k in held}
+    alternates = [k if k.alternate else replace(k, alternate=True)
+                  for k in kept if id(k) not in ours and not k.alternate]
+    fresh = [k for k in replayer.kept if k.index > reached]
+    return report, [replace(k, alternate=False) if k.alternate else k for k in held] + \
+        fresh + alternates

@@ -82,3 +82,37 @@ def test_a_changed_header_keeps_nothing() -> None:
     from referee.core.resume import latest
 
     assert latest(kept, parse_log(other)) is None
+
+
+def test_a_keystroke_taken_back_starts_from_the_far_positions_of_the_text_before() -> None:
+    """Issue 33: a letter typed into a command near the top and taken back returns to the
+    text before it; the positions of that text are kept one change longer (alternates), so
+    the replay starts from the last of them, not from the change, and reports exactly what
+    a whole replay reports.  A third text drops the alternates of the first."""
+    from referee.core import resume
+
+    text = (bundled("logs") / "arnhem44/complete-game.log").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    n = next(i for i, line in enumerate(lines)
+             if i > 15 and line.startswith("german: ") and "#" not in line)
+    typed = "\n".join([*lines[:n], lines[n] + "x", *lines[n + 1:]]) + "\n"
+    _, kept = replay_keeping(parse_log(text), every=16)
+    far = max(k.index for k in kept)
+    broken, kept = replay_keeping(parse_log(typed), kept, every=16)
+    assert whole(broken) == whole(replay_text(typed))
+    assert any(k.alternate and k.index == far for k in kept)
+    log = parse_log(text)
+    start = resume.latest(kept, log)
+    assert start is not None and start.index == far  # not the position before line n
+    back, kept = replay_keeping(log, kept, every=16)
+    assert whole(back) == whole(replay_text(text))
+    assert any(not k.alternate and k.index == far for k in kept)
+    # the broken text's positions beyond line n are now the alternates, and only they
+    assert all(k.alternate == (not resume.matches(k, resume.entry_keys(log))) for k in kept)
+    other = "\n".join([*lines[:n + 1], lines[n + 1] + "x", *lines[n + 2:]]) + "\n"
+    _, kept = replay_keeping(parse_log(other), kept, every=16)
+    typed_keys = resume.entry_keys(parse_log(typed))
+    other_keys = resume.entry_keys(parse_log(other))
+    differ = next(i for i, (a, b) in enumerate(zip(typed_keys, other_keys)) if a != b)
+    assert not any(k.index > differ and resume.matches(k, typed_keys) for k in kept)
+    assert any(k.alternate for k in kept)  # the text before, the one taken back to
