@@ -14,19 +14,15 @@ every line of the bundled logs, self-played games and mangled variants of them.
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Any
 
 from lark import Token, Tree
-from lark.lexer import PatternStr
 
-from referee.core.grammar import game_parser
+from referee.core.quicktree import WORD, is_word, keywords, token
 from referee.games.arnhem44.board import ALLIED, GERMAN
 from referee.games.arnhem44.options import UK, US
 
-_WORD = r"[A-Za-z0-9][A-Za-z0-9.\/'_]*(?:-+[A-Za-z0-9.\/'_]+)*"
-"""grammar/common.lark's WORD (its FACE, ``[0-9]+``, is a WORD of digits alone)."""
-_PIECES = re.compile(r"[ \t]+|->|" + _WORD + r"|[,:]|.")
+_PIECES = re.compile(r"[ \t]+|->|" + WORD + r"|[,:]|.")
 """What a move line is made of: blanks (WS_INLINE, ignored), an arrow, a word, a comma or a
 colon; any other character is a piece of its own, and the line goes to Lark."""
 _PLACING = frozenset({"move", "deploy", "enter", "reinforce"})
@@ -36,19 +32,13 @@ _SIDES = frozenset({ALLIED, GERMAN, UK, US})
 """The side prefixes read here (any other word before a colon goes to Lark)."""
 
 
-@cache
 def _keywords() -> frozenset[str]:
-    """The grammar's keywords (``"joker"i``, ``"from"i``...): Lark's lexer may take a word
-    spelt as one for the keyword where the parser's state allows both, so a move naming one
-    goes to Lark."""
-    parser = game_parser("arnhem44.lark")
-    return frozenset(t.pattern.value.casefold() for t in parser.terminals
-                     if isinstance(t.pattern, PatternStr))
+    """The grammar's keywords: a move naming one goes to Lark (``referee.core.quicktree``)."""
+    return keywords("arnhem44.lark")
 
 
 def _token(kind: str, text: str, start: int) -> Token:
-    end = start + len(text)
-    return Token(kind, text, start, 1, start + 1, 1, end + 1, end)
+    return token(kind, text, start)
 
 
 def move_tree(line: str) -> Tree[Any] | None:
@@ -111,9 +101,6 @@ def move_tree(line: str) -> Tree[Any] | None:
     return Tree("start", [Tree("action", [side, Tree("item", [command, None])])])
 
 
-_IS_WORD = re.compile(_WORD)
-
-
-def _is_word(piece: str, keywords: frozenset[str]) -> bool:
+def _is_word(piece: str, spelt: frozenset[str]) -> bool:
     """A WORD not spelt as a keyword."""
-    return _IS_WORD.fullmatch(piece) is not None and piece.casefold() not in keywords
+    return is_word(piece, spelt)

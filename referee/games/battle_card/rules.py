@@ -45,6 +45,7 @@ from referee.games.battle_card.events import (
 )
 from referee.games.battle_card.policy import greedy_policy
 from referee.games.battle_card.position import SetupStatement
+from referee.games.battle_card.quickparse import action_tree
 
 if TYPE_CHECKING:
     import random
@@ -606,6 +607,11 @@ class BattleCardEngine:
 
     def to_json(self, state: BattleCardState) -> dict[str, Any]:
         return {key: get() for key, get in self.json_parts(state).items()}
+
+    def quick_tree(self, line: str) -> Tree[Any] | None:
+        """A plain action line read without Lark: the very tree Lark gives it, or None
+        (``quickparse.action_tree``; issue 31)."""
+        return action_tree(line)
 
     def json_parts(self, state: BattleCardState) -> dict[str, Callable[[], Any]]:
         """Each top-level value of ``to_json``, computed only when asked for (``expect``)."""

@@ -1,0 +1,56 @@
+"""What an engine's fast reader of its commonest lines shares (``Engine.quick_tree``): the
+WORD of grammar/common.lark, a token placed as Lark's lexer places it, and the grammar's
+keywords.
+
+A fast reader gives the very tree Lark's parser gives a line (every token's type, text and
+position), or ``None`` and Lark reads the line (and explains it when it cannot).  Lark's
+contextual lexer may take a word spelt as a keyword for the keyword where the parser's state
+allows both, so a fast reader leaves every line naming a keyword to Lark.  Nothing here
+resolves a name or judges a rule.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from lark import Token
+from lark.lexer import PatternStr
+
+from referee.core.grammar import game_parser
+
+WORD = r"[A-Za-z0-9][A-Za-z0-9.\/'_]*(?:-+[A-Za-z0-9.\/'_]+)*"
+"""grammar/common.lark's WORD (its FACE, ``[0-9]+``, is a WORD of digits alone)."""
+
+_IS_WORD = re.compile(WORD)
+_IS_FACE = re.compile(r"[0-9]+")
+_IS_DIE = re.compile(r"[dD][0-9]{1,4}")
+
+
+def token(kind: str, text: str, start: int) -> Token:
+    """A token of a one-line text as Lark's lexer makes it (line 1, 1-based columns)."""
+    end = start + len(text)
+    return Token(kind, text, start, 1, start + 1, 1, end + 1, end)
+
+
+@cache
+def keywords(grammar_file: str) -> frozenset[str]:
+    """The keywords of a game's grammar (``"joker"i``, ``"from"i``...), case-folded."""
+    parser = game_parser(grammar_file)
+    return frozenset(t.pattern.value.casefold() for t in parser.terminals
+                     if isinstance(t.pattern, PatternStr))
+
+
+def is_word(piece: str, spelt: frozenset[str]) -> bool:
+    """``piece`` is a WORD not spelt as one of the keywords ``spelt``."""
+    return _IS_WORD.fullmatch(piece) is not None and piece.casefold() not in spelt
+
+
+def is_face(piece: str) -> bool:
+    """``piece`` is grammar/common.lark's FACE (ASCII digits)."""
+    return _IS_FACE.fullmatch(piece) is not None
+
+
+def is_die(piece: str) -> bool:
+    """``piece`` is grammar/common.lark's DIE (``d6``, ``D10``)."""
+    return _IS_DIE.fullmatch(piece) is not None
