@@ -198,23 +198,33 @@ class DiceTray:
     recorded: tuple[int, ...] | None = None
     recorded_sides: int | None = None
     purpose: str = ""
+    subject: object = None
+    """The command the dice are for: its words (``'attack Grave'``) are the purpose, made
+    only when a message needs them (a command's words cost a replay a few per cent)."""
     rolls: list[Roll] = field(default_factory=list)
     used: int = 0
     mismatches: list[tuple[int, int | str, int | str]] = field(default_factory=list)
     """(n, recorded, rolled): the n-th recorded die (or chit) and what the stream gave."""
     recorded_chits: tuple[str, ...] | None = None
 
+    def _what(self, label: str, otherwise: str) -> str:
+        """What a message says the dice are for: the roll's label, else the purpose."""
+        if label or self.purpose:
+            return label or self.purpose
+        return otherwise if self.subject is None else f"'{self.subject}'"
+
     def roll(
         self, sides: int, count: int = 1, label: str = "", *, low: int = 1
     ) -> tuple[int, ...]:
-        what = label or self.purpose or "this roll"
         if self.recorded_chits is not None:
             raise DiceFaceError(
-                f"{what} rolls a d{sides}, but the log records a chit drawn from the cup"
+                f"{self._what(label, 'this roll')} rolls a d{sides}, but the log records a "
+                "chit drawn from the cup"
             )
         if self.recorded is not None and self.recorded_sides not in (None, sides):
             raise DiceFaceError(
-                f"{what} needs d{sides}, but the log records d{self.recorded_sides}"
+                f"{self._what(label, 'this roll')} needs d{sides}, but the log records "
+                f"d{self.recorded_sides}"
             )
         faces: list[int] = []
         for _ in range(count):
@@ -226,7 +236,7 @@ class DiceTray:
     def draw(self, pool: Sequence[str], label: str = "") -> str:
         if not pool:
             raise ValueError("a draw needs a cup with at least one chit")
-        what = label or self.purpose or "this draw"
+        what = self._what(label, "this draw")
         if self.recorded is not None:
             raise DiceFaceError(
                 f"{what} draws a chit from the cup, but the log records "
@@ -278,7 +288,7 @@ class DiceTray:
                 )
         if self.stream is None:
             if recorded is None:
-                what = label or self.purpose or "this command"
+                what = self._what(label, "this command")
                 if self.recorded is None:
                     raise DiceMissing(
                         f"{what} needs a d{sides}, but the log has no [Seed] tag and this "

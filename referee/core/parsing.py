@@ -43,6 +43,7 @@ from referee.core.log import (
 )
 from referee.core.mail import explain as explain_mail
 from referee.core.mail import quoted
+from referee.core.quicktree import tag_tree
 from referee.core.reading import contained_in, read_bounded
 
 MAX_BYTES = 16 * 1024 * 1024
@@ -408,8 +409,11 @@ def _renumbered(entry: Entry, number: int) -> Entry:
 def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) -> Entry:
     # An engine may read its commonest line shape itself (``quick_tree``: the very tree Lark
     # gives it, or None for Lark to read the line; issue 31).
-    quick = getattr(engine, "quick_tree", None)
-    tree = quick(line) if quick is not None else None
+    # A plain tag line is read without Lark in every game (``quicktree.tag_tree``).
+    tree = tag_tree(line) if line[:1] == "[" else None
+    quick = getattr(engine, "quick_tree", None) if tree is None else None
+    if quick is not None:
+        tree = quick(line)
     if tree is None:
         try:
             tree = parser.parse(line)

@@ -591,7 +591,7 @@ class Replayer:
             recorded=record.faces if record is not None and not record.chits else None,
             recorded_sides=record.sides if record is not None and not record.chits else None,
             recorded_chits=record.chits if record is not None and record.chits else None,
-            purpose=f"'{command}'",
+            subject=command,
         )
         self._json = None
         # The roll described before it is rolled, for the messages about dice (a tabletop
@@ -695,7 +695,7 @@ class Replayer:
         refusals: list[IllegalMove] = []
         for face in (LOWEST, HIGHEST):
             trial = self.engine.copy(state)
-            tray = DiceTray(face, 0, purpose=f"'{command}'")
+            tray = DiceTray(face, 0, subject=command)
             try:
                 self.engine.apply(trial, command, tray)
             except IllegalMove as refusal:
@@ -784,7 +784,7 @@ class Replayer:
             if rolls and not auto:
                 break
             at = self.dice.dice_for(None, position, 0) if rolls and self.dice else None
-            tray = DiceTray(at.stream if at else None, position, purpose=f"'{forced}'")
+            tray = DiceTray(at.stream if at else None, position, subject=forced)
             trial = engine.copy(view)  # a refused step may leave its state part-changed
             try:
                 engine.apply(trial, forced, tray)
@@ -816,7 +816,7 @@ class Replayer:
             if chance and (written_roll or self.dice is None or not self.dice.auto_chance):
                 break
             at = self.dice.dice_for(None, position, 0) if chance and self.dice else None
-            tray = DiceTray(at.stream if at else None, position, purpose=f"'{forced}'")
+            tray = DiceTray(at.stream if at else None, position, subject=forced)
             trial = engine.copy(view)
             try:
                 engine.apply(trial, forced, tray)

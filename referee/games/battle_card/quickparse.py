@@ -20,10 +20,10 @@ from lark import Tree
 
 from referee.core.quicktree import WORD, is_die, is_face, is_word, keywords, token
 
-_PIECES = re.compile(r"[ \t]+|->|" + WORD + r"|[;:{}|]|.")
-"""What an action line is made of: blanks (WS_INLINE, ignored), an arrow, a word, a colon, a
-semicolon, braces and the bar of dice; any other character is a piece of its own, and the
-line goes to Lark."""
+_PIECES = re.compile(r"->|" + WORD + r"|[^ \t]")
+"""What an action line is made of between its blanks (WS_INLINE, spaces and tabs, ignored):
+an arrow, a word, or any other character as a piece of its own (a colon, a semicolon, the
+braces and bar of dice; anything else sends the line to Lark)."""
 _NAMED = frozenset({"attack", "defend"})
 """Commands of a name: ``"attack"i words``."""
 _BARE = {"pass": "pass_", "airdrop": "airdrop", "landing": "landing"}
@@ -35,8 +35,7 @@ def action_tree(line: str) -> Tree[Any] | None:
     if "\n" in line or "\r" in line or "\x0c" in line:
         return None
     text = line.split("#", 1)[0]  # a comment starts at the first '#' (no token holds one)
-    pieces = [(found.start(), found.group()) for found in _PIECES.finditer(text)
-              if not found.group().isspace() or found.group().strip(" \t")]
+    pieces = [(found.start(), found.group()) for found in _PIECES.finditer(text)]
     if not pieces:
         return None
     spelt = keywords("battle_card.lark")
