@@ -11,14 +11,12 @@ import random
 from pathlib import Path
 from typing import Any
 
-from lark import Token, Tree
-from lark.exceptions import LarkError
-
 from referee.core.grammar import game_parser
 from referee.core.selfplay import play_game, random_policy
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.quickparse import _keywords as keywords
 from referee.games.arnhem44.quickparse import move_tree
+from tests.quick_reading import agrees, lark_shape, mangled, shape
 
 LOGS = Path(__file__).resolve().parents[3] / "logs" / "arnhem44"
 LARK = game_parser(ENGINE.grammar)
@@ -36,26 +34,12 @@ def _lines() -> list[str]:
 LINES = _lines()
 
 
-def _shape(tree: Any) -> Any:
-    """The tree with each token's type, text and place (Lark's ``Tree ==`` compares text)."""
-    if isinstance(tree, Token):
-        return (tree.type, str(tree), tree.start_pos, tree.line, tree.column, tree.end_line,
-                tree.end_column, tree.end_pos)
-    if isinstance(tree, Tree):
-        return (tree.data, [_shape(child) for child in tree.children])
-    return tree
-
-
 def _lark(line: str) -> Any:
-    try:
-        return _shape(LARK.parse(line))
-    except LarkError:
-        return "refused"
+    return lark_shape(LARK, line)
 
 
 def _agrees(line: str) -> bool:
-    quick = move_tree(line)
-    return quick is None or _shape(quick) == _lark(line)
+    return agrees(move_tree, LARK, line)
 
 
 def test_every_move_line_of_the_logs_is_read_as_lark_reads_it() -> None:
@@ -65,7 +49,7 @@ def test_every_move_line_of_the_logs_is_read_as_lark_reads_it() -> None:
         quick = move_tree(line)
         if quick is not None:
             taken += 1
-            assert _shape(quick) == _lark(line), line
+            assert shape(quick) == _lark(line), line
     moves = [line for line in LINES if any(f" {verb} " in f" {line.split('#')[0]} " for verb in
                                            ("move", "deploy", "enter", "reinforce"))
              and "{" not in line and ";" not in line and "joker" not in line]
@@ -73,19 +57,8 @@ def test_every_move_line_of_the_logs_is_read_as_lark_reads_it() -> None:
 
 
 def test_mangled_move_lines_are_read_as_lark_reads_them_or_left_to_it() -> None:
-    rng = random.Random(31)
     moves = [line for line in LINES if move_tree(line) is not None]
-    alphabet = " \t,:;->#{}0123456789aZ.'/_"
-    for _ in range(3000):
-        line = rng.choice(moves)
-        at = rng.randrange(len(line) + 1)
-        what = rng.randrange(3)
-        if what == 0:
-            line = line[:at] + rng.choice(alphabet) + line[at:]
-        elif what == 1:
-            line = line[:at] + line[at + 1:]
-        else:
-            line = line[:at] + rng.choice(alphabet) + line[at + 1:]
+    for line in mangled(moves, " \t,:;->#{}0123456789aZ.'/_", 3000, seed=31):
         assert _agrees(line), repr(line)
 
 

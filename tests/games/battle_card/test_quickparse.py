@@ -12,14 +12,12 @@ import random
 from pathlib import Path
 from typing import Any
 
-from lark import Token, Tree
-from lark.exceptions import LarkError
-
 from referee.core.grammar import game_parser
 from referee.core.quicktree import keywords
 from referee.core.selfplay import play_game, random_policy
 from referee.games.battle_card import ENGINE
 from referee.games.battle_card.quickparse import action_tree
+from tests.quick_reading import agrees, lark_shape, mangled, shape
 
 LOGS = Path(__file__).resolve().parents[3] / "logs" / "battle-card"
 LARK = game_parser(ENGINE.grammar)
@@ -37,26 +35,12 @@ def _lines() -> list[str]:
 LINES = _lines()
 
 
-def _shape(tree: Any) -> Any:
-    """The tree with each token's type, text and place (Lark's ``Tree ==`` compares text)."""
-    if isinstance(tree, Token):
-        return (tree.type, str(tree), tree.start_pos, tree.line, tree.column, tree.end_line,
-                tree.end_column, tree.end_pos)
-    if isinstance(tree, Tree):
-        return (tree.data, [_shape(child) for child in tree.children])
-    return tree
-
-
 def _lark(line: str) -> Any:
-    try:
-        return _shape(LARK.parse(line))
-    except LarkError:
-        return "refused"
+    return lark_shape(LARK, line)
 
 
 def _agrees(line: str) -> bool:
-    quick = action_tree(line)
-    return quick is None or _shape(quick) == _lark(line)
+    return agrees(action_tree, LARK, line)
 
 
 def _actions() -> list[str]:
@@ -69,26 +53,14 @@ def test_every_action_line_of_the_logs_is_read_as_lark_reads_it() -> None:
         quick = action_tree(line)
         if quick is not None:
             taken += 1
-            assert _shape(quick) == _lark(line), line
+            assert shape(quick) == _lark(line), line
     commands = [line for line in LINES if line.strip() and not line.startswith(
         ("[", "#", "turn", "setup", "expect")) and "cup" not in line]
     assert taken >= 0.9 * len(commands) > 200  # the fast reading takes nearly every one
 
 
 def test_mangled_action_lines_are_read_as_lark_reads_them_or_left_to_it() -> None:
-    rng = random.Random(31)
-    actions = _actions()
-    alphabet = " \t,:;->#{}|0123456789aZdD.'/_"
-    for _ in range(4000):
-        line = rng.choice(actions)
-        at = rng.randrange(len(line) + 1)
-        what = rng.randrange(3)
-        if what == 0:
-            line = line[:at] + rng.choice(alphabet) + line[at:]
-        elif what == 1:
-            line = line[:at] + line[at + 1:]
-        else:
-            line = line[:at] + rng.choice(alphabet) + line[at + 1:]
+    for line in mangled(_actions(), " \t,:;->#{}|0123456789aZdD.'/_", 4000, seed=31):
         assert _agrees(line), repr(line)
 
 
