@@ -30,9 +30,13 @@ class Kept:
     """The replay as it stood before entry ``index`` of its log (``index`` entries done)."""
 
     index: int
-    entries: tuple[tuple[int, str], ...]
-    """The (line number, text) of the entries replayed: a log that differs in none of them
-    may start from here."""
+    keys: list[tuple[int, str]]
+    """The (line number, text) of the entries replayed, the first ``index`` of this list (it
+    is shared with the other positions kept by the same replay, which only appends to it): a
+    log that differs in none of them may start from here."""
+    digest: int
+    """A digest of those ``index`` keys (``digests``), so that telling whether a log may
+    start here costs one comparison, not one for each entry above it."""
     header: tuple[Any, ...]
     state: Any
     position: int
@@ -69,27 +73,40 @@ def entry_keys(log: ParsedLog) -> list[tuple[int, str]]:
     return [entry_key(entry) for entry in log.entries]
 
 
-def matches(kept: Kept, keys: list[tuple[int, str]]) -> bool:
-    """Whether ``kept`` was replayed from the first entries of a log with these ``keys``."""
-    return kept.index <= len(keys) and kept.entries == tuple(keys[: kept.index])
+def digests(keys: list[tuple[int, str]], into: list[int] | None = None) -> list[int]:
+    """The digest of each prefix of ``keys``: element ``i`` of the first ``i`` keys (a chain:
+    each is the hash of the one before and the next key).  With ``into`` (the digests of the
+    first ``len(into) - 1`` keys), it is extended to all of ``keys``."""
+    chain = [0] if into is None else into
+    for key in keys[len(chain) - 1:]:
+        chain.append(hash((chain[-1], key)))
+    return chain
+
+
+def matches(kept: Kept, chain: list[int]) -> bool:
+    """Whether ``kept`` may be replayed from the first entries of a log whose prefixes have
+    the digests ``chain`` (one comparison; ``latest`` checks the one it chooses key by key)."""
+    return kept.index < len(chain) and chain[kept.index] == kept.digest
 
 
 def latest(kept: list[Kept], log: ParsedLog, upto: int | None = None,
-           keys: list[tuple[int, str]] | None = None) -> Kept | None:
+           keys: list[tuple[int, str]] | None = None,
+           chain: list[int] | None = None) -> Kept | None:
     """The last kept position ``log`` may start from: the same header, the same entries
     above it (with ``upto``, none of them after that line).  ``kept`` may hold the positions
     of two texts of the log (``Kept.alternate``): each candidate is checked on its own, the
-    furthest first; one that differs from ``log`` differs within its first entries changed,
-    so the check is short for it."""
+    furthest first, by its digest, and the one chosen key by key."""
     header = header_of(log)
     keys = entry_keys(log) if keys is None else keys
+    chain = digests(keys) if chain is None else chain
     for candidate in sorted((k for k in kept if k.header == header),
                             key=lambda k: k.index, reverse=True):
         if upto is not None and candidate.index and (
                 candidate.index > len(log.entries)
                 or log.entries[candidate.index - 1].number > upto):
             continue
-        if matches(candidate, keys):
+        if matches(candidate, chain) and candidate.keys[:candidate.index] == keys[
+                :candidate.index]:
             return candidate
     return None
 
@@ -107,7 +124,9 @@ class KeepingReplayer(Replayer):
         self._done = 0
         self._reading = len(self.report.problems)
         self._header = header_of(log)
-        self._made: list[tuple[int, str]] = list(start.entries) if start is not None else []
+        self._made: list[tuple[int, str]] = (
+            start.keys[: start.index] if start is not None else [])
+        self._chain = digests(self._made)
 
     def _restore(self) -> None:
         start, self._start = self._start, None
@@ -129,7 +148,8 @@ class KeepingReplayer(Replayer):
         report = self.report
         self.kept.append(Kept(
             index=self._done,
-            entries=self._keys(),
+            keys=self._keys(),
+            digest=self._chain[self._done],
             header=self._header,
             state=self.engine.copy(report.state),
             position=self.position,
@@ -138,12 +158,14 @@ class KeepingReplayer(Replayer):
             events=tuple(report.events),
         ))
 
-    def _keys(self) -> tuple[tuple[int, str], ...]:
-        """The keys of the entries replayed so far, each made once."""
+    def _keys(self) -> list[tuple[int, str]]:
+        """The keys of the entries replayed so far, each made once, and their digests; the
+        list is shared by the positions this replay keeps (each reads its first keys)."""
         keys = self._made
         for entry in self.log.entries[len(keys): self._done]:
             keys.append(entry_key(entry))
-        return tuple(keys)
+        digests(keys, self._chain)
+        return keys
 
     def _entry(self, entry: Entry) -> None:
         index = self._done
@@ -185,11 +207,12 @@ def replay_keeping(log: ParsedLog, kept: list[Kept] | None = None, *,
         return replay(log), []
     kept = kept or []
     keys = entry_keys(log)
-    start = latest(kept, log, upto, keys)
+    chain = digests(keys)
+    start = latest(kept, log, upto, keys, chain)
     replayer = KeepingReplayer(log, engine, start=start, every=every, upto=upto)
     report = replayer.run()
     reached = 0 if start is None else start.index
-    held = [k for k in kept if k.index <= reached and matches(k, keys)]
+    held = [k for k in kept if k.index <= reached and matches(k, chain)]
     if upto is not None:
         return report, held
     # The positions of the text before this change that this text cannot use are kept one

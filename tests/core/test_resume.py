@@ -108,12 +108,28 @@ def test_a_keystroke_taken_back_starts_from_the_far_positions_of_the_text_before
     assert whole(back) == whole(replay_text(text))
     assert any(not k.alternate and k.index == far for k in kept)
     # the broken text's positions beyond line n are now the alternates, and only they
-    assert all(k.alternate == (not resume.matches(k, resume.entry_keys(log))) for k in kept)
+    chain = resume.digests(resume.entry_keys(log))
+    assert all(k.alternate == (not resume.matches(k, chain)) for k in kept)
     other = "\n".join([*lines[:n + 1], lines[n + 1] + "x", *lines[n + 2:]]) + "\n"
     _, kept = replay_keeping(parse_log(other), kept, every=16)
     typed_keys = resume.entry_keys(parse_log(typed))
     other_keys = resume.entry_keys(parse_log(other))
     differ = next(i for i, (a, b) in enumerate(zip(typed_keys, other_keys, strict=False))
                   if a != b)
-    assert not any(k.index > differ and resume.matches(k, typed_keys) for k in kept)
+    assert not any(k.index > differ and resume.matches(k, resume.digests(typed_keys)) for k in kept)
     assert any(k.alternate for k in kept)  # the text before, the one taken back to
+
+
+def test_the_positions_of_one_replay_share_their_keys() -> None:
+    """Nothing quadratic in a log's length: the positions one replay keeps read one list of
+    the entries' keys (each its first ``index``), not a copy each, and a log may start from
+    one of them by one comparison of digests."""
+    from referee.core import resume
+
+    text = (bundled("logs") / "arnhem44/complete-game.log").read_text(encoding="utf-8")
+    log = parse_log(text)
+    _, kept = replay_keeping(log, every=16)
+    assert len(kept) > 10 and all(k.keys is kept[0].keys for k in kept)
+    chain = resume.digests(resume.entry_keys(log))
+    assert all(resume.matches(k, chain) for k in kept)
+    assert all(k.keys[:k.index] == resume.entry_keys(log)[:k.index] for k in kept)
