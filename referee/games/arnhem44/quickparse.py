@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lark import Token, Tree
+from lark import Tree
 
 from referee.core.quicktree import WORD, is_word, keywords, token
 from referee.games.arnhem44.board import ALLIED, GERMAN
@@ -30,15 +30,6 @@ _PLACING = frozenset({"move", "deploy", "enter", "reinforce"})
 ``reinforce`` alike), whose trees are named after them."""
 _SIDES = frozenset({ALLIED, GERMAN, UK, US})
 """The side prefixes read here (any other word before a colon goes to Lark)."""
-
-
-def _keywords() -> frozenset[str]:
-    """The grammar's keywords: a move naming one goes to Lark (``referee.core.quicktree``)."""
-    return keywords("arnhem44.lark")
-
-
-def _token(kind: str, text: str, start: int) -> Token:
-    return token(kind, text, start)
 
 
 def move_tree(line: str) -> Tree[Any] | None:
@@ -55,21 +46,21 @@ def move_tree(line: str) -> Tree[Any] | None:
     if len(pieces) > 1 and pieces[1][1] == ":":
         if pieces[0][1].casefold() not in _SIDES:
             return None
-        side = Tree("side_prefix", [_token("WORD", pieces[0][1], pieces[0][0])])
+        side = Tree("side_prefix", [token("WORD", pieces[0][1], pieces[0][0])])
         at = 2
     verb = pieces[at][1].casefold() if len(pieces) > at else ""
     if verb not in _PLACING or len(pieces) < at + (6 if verb == "move" else 4):
         return None
-    keywords = _keywords()
+    spelt = keywords("arnhem44.lark")
     at += 1
     groups: list[Tree[Any]] = []
     while True:
         (count_at, count), (kind_at, kind) = pieces[at], pieces[at + 1]
-        if (not count.isdigit() or not count.isascii() or not _is_word(kind, keywords)
+        if (not count.isdigit() or not count.isascii() or not is_word(kind, spelt)
                 or kind_at == count_at + len(count)):  # "2inf" is a word: Lark's reading
             return None
-        groups.append(Tree("group", [_token("FACE", count, count_at),
-                                     _token("WORD", kind, kind_at)]))
+        groups.append(Tree("group", [token("FACE", count, count_at),
+                                     token("WORD", kind, kind_at)]))
         at += 2
         if at >= len(pieces) or pieces[at][1] != ",":
             break
@@ -83,10 +74,10 @@ def move_tree(line: str) -> Tree[Any] | None:
             if not words:
                 return None
             route.append(Tree("words", words))
-            route.append(_token("ARROW", piece, piece_at))
+            route.append(token("ARROW", piece, piece_at))
             words = []
-        elif _is_word(piece, keywords):
-            words.append(_token("WORD", piece, piece_at))
+        elif is_word(piece, spelt):
+            words.append(token("WORD", piece, piece_at))
         else:
             return None
     if not words:
@@ -99,8 +90,3 @@ def move_tree(line: str) -> Tree[Any] | None:
         route.append(Tree("words", words))
         command = Tree("move", [Tree("groups", groups), Tree("route", route)])
     return Tree("start", [Tree("action", [side, Tree("item", [command, None])])])
-
-
-def _is_word(piece: str, spelt: frozenset[str]) -> bool:
-    """A WORD not spelt as a keyword."""
-    return is_word(piece, spelt)

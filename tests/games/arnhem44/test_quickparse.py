@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.grammar import game_parser
+from referee.core.quicktree import keywords
 from referee.core.selfplay import play_game, random_policy
 from referee.games.arnhem44.engine import ENGINE
-from referee.games.arnhem44.quickparse import _keywords as keywords
 from referee.games.arnhem44.quickparse import move_tree
 from tests.quick_reading import agrees, lark_shape, mangled, shape
 
@@ -66,7 +66,7 @@ def test_move_lines_naming_keywords_are_read_as_lark_reads_them() -> None:
     """A word of a move spelt as one of the grammar's keywords (``joker``, ``from``...)."""
     rng = random.Random(33)
     moves = [line for line in LINES if move_tree(line) is not None]
-    words = sorted(keywords())
+    words = sorted(keywords("arnhem44.lark"))
     for _ in range(1500):
         parts = rng.choice(moves).split(" ")
         at = rng.randrange(len(parts))
