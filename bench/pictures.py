@@ -1,6 +1,8 @@
 """CPU time of the pictures, whole processes (interpreter start included), for every game:
 ``referee view`` of each game's longest bundled log (with the page's size) and ``referee
 render`` of a mid-game position of it, as SVG (and PNG when the ``png`` extra is there).
+With PNG it also times the rasteriser alone: a process that only imports CairoSVG and turns
+the SVG just rendered into the PNG, the floor under any ``render -o board.png`` (issue 30).
 
 Both sides of every ratio are CPU time (user + system of the child process, from
 ``os.wait4``), the anchor being ``referee --version`` measured in the same run: on a shared
@@ -26,6 +28,10 @@ GAMES = [
     ("Eindhoven Bridge", "bundled:koenig-eindhoven/complete-game.log", 200),
     ("Arnhem '44", "bundled:arnhem44/complete-game.log", 350),
 ]
+
+
+# The floor under a PNG: CairoSVG turning the SVG file into the PNG file, and nothing else.
+RASTERISE = "import sys, cairosvg; cairosvg.svg2png(url=sys.argv[1], write_to=sys.argv[2])"
 
 
 def cpu(command: list[str], runs: int, out: Path | None = None) -> float:
@@ -66,6 +72,12 @@ def main() -> None:
                            runs, board)
                 print(f"{title}: render line {line} as {suffix[1:].upper()} {took:.2f} s CPU "
                       f"({took / anchor:.1f}x)")
+            if png:
+                raster = out / "raster.png"
+                alone = cpu([sys.executable, "-c", RASTERISE, str(out / "board.svg"),
+                             str(raster)], runs, raster)
+                print(f"{title}: the rasteriser alone on that SVG {alone:.2f} s CPU "
+                      f"({alone / anchor:.1f}x)")
     print(load())
 
 
