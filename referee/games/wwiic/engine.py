@@ -54,6 +54,7 @@ from referee.games.wwiic.position import (
     position_lines,
     start_position,
 )
+from referee.games.wwiic.quickparse import quick_tree
 from referee.games.wwiic.report import invariants, moves_by_unit, state_json
 from referee.games.wwiic.sequence import (
     end_impulse,
@@ -643,6 +644,11 @@ class WWIICEngine:
         return events
 
     # -- parsing, results and views -----------------------------------------------------------
+
+    def quick_tree(self, line: str) -> Tree[Any] | None:
+        """A plain action line or turn assertion read without Lark: the very tree Lark gives
+        it, or None (``quickparse.quick_tree``; issue 31)."""
+        return quick_tree(line)
 
     def build_command(self, tree: Tree[Any], text: str) -> Command:
         return build(self.board, tree)
