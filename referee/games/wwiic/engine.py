@@ -502,7 +502,7 @@ class WWIICEngine:
             work, mapview, [(w.unit, w.start, tuple(w.path)) for w in walks], walks
         )
         work.active = tuple(m.unit for m in moves)
-        combat = open_combats(board, work)
+        combat = open_combats(board, work, mapview.occ)
         if combat is None:
             end_impulse(board, work, events, passed=False)
             return events
@@ -640,7 +640,7 @@ class WWIICEngine:
         work.allied_control = set(mapview.allied)
         work.foot_crossing_used = mapview.foot_used
         work.special_crossing_used = mapview.special_used
-        advance_objective(board, work, events)
+        advance_objective(board, work, events, mapview.occ)
         return events
 
     # -- parsing, results and views -----------------------------------------------------------

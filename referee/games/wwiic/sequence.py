@@ -6,6 +6,8 @@ replacements (10) and the victory checks (11.3) are called from here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from referee.core.engine import Event
 from referee.games.wwiic.arrivals import due_units, settle_start
 from referee.games.wwiic.board import ALLIED, BOX, FERRY, GERMAN, SPACE, Board, other_side
@@ -88,10 +90,13 @@ def may_pass(board: Board, state: WState) -> bool:
     return state.last_pass == GERMAN or not has_unspent(board, state, ALLIED)
 
 
-def open_combats(board: Board, state: WState) -> Combat | None:
+def open_combats(board: Board, state: WState,
+                 occupants: Mapping[str, list[str]]) -> Combat | None:
     """The attacks after an activation's movement (4 Activation; 7; 8.2: no attack out of
-    supply): mandatory in enemy-controlled spaces, optional in friendly-controlled ones."""
+    supply): mandatory in enemy-controlled spaces, optional in friendly-controlled ones.
+    ``occupants``: the units in each place of ``state.location`` (the move's ``MapView``)."""
     side = state.side
+    side_of = board.side_of
     spaces: list[str] = []
     for unit in state.active:
         place = state.location[unit]
@@ -99,9 +104,7 @@ def open_combats(board: Board, state: WState) -> Combat | None:
             continue
         if place in spaces:
             continue
-        if any(
-            board.side_of[u] != side for u, p in state.location.items() if p == place
-        ):
+        if any(side_of[u] != side for u in occupants.get(place, ())):
             spaces.append(place)
     if not spaces:
         return None

@@ -109,24 +109,37 @@ def german_in_supply(board: Board, state: WState, unit: str,
     return False
 
 
-def allied_in_supply(board: Board, state: WState, unit: str, roads: set[str]) -> bool:
+def allied_in_supply(board: Board, state: WState, unit: str, roads: set[str],
+                     reached: dict[tuple[str, int], dict[str, int]] | None = None) -> bool:
     """8 Allied general path (three overland spaces to a road space, then by road to De
     Groote), airborne path (four overland spaces to a supply source of the formation or the
-    Polish supply marker) and the special crossing's automatic supply."""
+    Polish supply marker) and the special crossing's automatic supply.  ``reached``: the
+    overland reaches found so far in this supply check, by place and length (they depend
+    on the place and the control of spaces alone, which the check does not change)."""
     place = state.location[unit]
     if place is None or board.kind[place] != SPACE:
         return False
     info = board.units[unit]
     if info.airborne and state.special_crossers.get(unit) == state.turn - 1:
         return True
-    near = _reach(board, state, place, ALLIED, GENERAL_OVERLAND)
+    if reached is None:
+        reached = {}
+
+    def reach(limit: int) -> dict[str, int]:
+        assert place is not None and reached is not None
+        found = reached.get((place, limit))
+        if found is None:
+            found = reached[place, limit] = _reach(board, state, place, ALLIED, limit)
+        return found
+
+    near = reach(GENERAL_OVERLAND)
     if any(s in roads for s in near):
         return True
     if info.airborne:
         sources = set(board.supply_sources.get(info.formation, ()))
         if info.formation == board.first_airborne and state.polish_marker is not None:
             sources.add(state.polish_marker)
-        far = _reach(board, state, place, ALLIED, AIRBORNE_OVERLAND)
+        far = reach(AIRBORNE_OVERLAND)
         if any(s in sources and state.controller(s) == ALLIED for s in far):
             return True
     return False
@@ -136,6 +149,8 @@ def supply_check(board: Board, state: WState, events: list[Event]) -> None:
     """Step 4 of the start of a game-turn: Allied, then German (8, 8.1)."""
     roads = road_net(board, state)
     sources = german_sources(board, state)
+    reached: dict[tuple[str, int], dict[str, int]] = {}
+    german: dict[tuple[str | None, str], bool] = {}  # (place, formation): in supply
     for side in (ALLIED, GERMAN):
         marked: list[str] = []
         cleared: list[str] = []
@@ -144,8 +159,14 @@ def supply_check(board: Board, state: WState, events: list[Event]) -> None:
                 continue
             if board.kind[state.location[unit] or ""] not in (SPACE, BOX, FERRY):
                 continue
-            ok = (allied_in_supply(board, state, unit, roads) if side == ALLIED
-                  else german_in_supply(board, state, unit, sources))
+            if side == ALLIED:
+                ok = allied_in_supply(board, state, unit, roads, reached)
+            else:  # the same answer for every unit of a formation in a place
+                key = (state.location[unit], board.units[unit].formation)
+                known = german.get(key)
+                if known is None:
+                    known = german[key] = german_in_supply(board, state, unit, sources)
+                ok = known
             before = state.supply[unit]
             if ok:
                 state.supply[unit] = "in"
