@@ -627,17 +627,23 @@ class WWIICEngine:
                     "spent", f"{enabler} enabled the special river crossing and is spent (6.3)",
                     {"units": [enabler]},
                 ))
-        order = {place: i for i, place in enumerate(p for _, s, ps in paths for p in (s, *ps))}
-        gained = sorted(mapview.allied - work.allied_control, key=lambda p: order.get(p, 0))
-        lost = sorted(work.allied_control - mapview.allied, key=lambda p: order.get(p, 0))
-        for space in gained:
-            events.append(Event("control", f"{board.name(space)} becomes Allied-controlled",
-                                {"space": space, "control": ALLIED}))
-        for space in lost:
-            events.append(Event("control", f"{board.name(space)} becomes German-controlled",
-                                {"space": space, "control": GERMAN}))
-        work.location = dict(mapview.loc)
-        work.allied_control = set(mapview.allied)
+        gained_set = mapview.allied - work.allied_control
+        lost_set = work.allied_control - mapview.allied
+        if gained_set or lost_set:
+            order = {place: i for i, place in
+                     enumerate(p for _, s, ps in paths for p in (s, *ps))}
+            gained = sorted(gained_set, key=lambda p: order.get(p, 0))
+            lost = sorted(lost_set, key=lambda p: order.get(p, 0))
+            for space in gained:
+                events.append(Event("control", f"{board.name(space)} becomes Allied-controlled",
+                                    {"space": space, "control": ALLIED}))
+            for space in lost:
+                events.append(Event("control", f"{board.name(space)} becomes German-controlled",
+                                    {"space": space, "control": GERMAN}))
+        # The view is done with: the state takes its positions and control over (the
+        # driver's copy before the line is the undo).
+        work.location = mapview.loc
+        work.allied_control = mapview.allied
         work.foot_crossing_used = mapview.foot_used
         work.special_crossing_used = mapview.special_used
         advance_objective(board, work, events, mapview.occ)

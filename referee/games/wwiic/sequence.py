@@ -82,6 +82,19 @@ def has_unspent(board: Board, state: WState, side: str) -> bool:
     return False
 
 
+def _all_spent(board: Board, state: WState) -> bool:
+    """Every unit in play is spent (``in_play`` of each, without a call per unit)."""
+    spent = state.spent
+    location = state.location
+    kind = board.kind
+    for unit in board.unit_order:
+        if unit not in spent:
+            place = location.get(unit)
+            if place is not None and kind[place] in (SPACE, BOX, FERRY):
+                return False
+    return True
+
+
 def may_pass(board: Board, state: WState) -> bool:
     """4 Passing: the German player any time; the Allied player only when every Allied unit
     is spent or the German player passed in the impulse just before."""
@@ -150,9 +163,7 @@ def end_impulse(board: Board, state: WState, events: list[Event], passed: bool) 
         reason = "the Time marker entered the END box"
     elif passed and state.last_pass == other_side(side):
         reason = "both players passed in succession"
-    elif all(
-        unit in state.spent for unit in board.unit_order if in_play(board, state, unit)
-    ):
+    elif _all_spent(board, state):
         reason = "all units of both players are spent"
     if reason is not None:
         end_turn(board, state, events, reason)
