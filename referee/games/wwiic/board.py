@@ -434,6 +434,14 @@ class Board:
             for place, exits in self.exits.items()
         }
 
+    @cached_property
+    def supply_symmetric(self) -> bool:
+        """Every overland supply step between two map spaces may be taken both ways (the
+        supply check then searches from the targets outward: ``supply.AlliedSupply``)."""
+        exits = self.supply_exits
+        return all(place in exits.get(nxt, ()) for place, ways in exits.items()
+                   if self.kind[place] == SPACE for nxt in ways)
+
     def strategic_exits(self, side: str) -> dict[str, tuple[str, ...]]:
         """Each place's exits (in ``exits`` order) that a strategic move of ``side`` may
         take, whatever the board holds (6.4): across a road into a map space, for the Allies

@@ -109,47 +109,97 @@ def german_in_supply(board: Board, state: WState, unit: str,
     return False
 
 
-def allied_in_supply(board: Board, state: WState, unit: str, roads: set[str],
-                     reached: dict[tuple[str, int], dict[str, int]] | None = None) -> bool:
+def allied_in_supply(board: Board, state: WState, unit: str, roads: set[str]) -> bool:
     """8 Allied general path (three overland spaces to a road space, then by road to De
     Groote), airborne path (four overland spaces to a supply source of the formation or the
-    Polish supply marker) and the special crossing's automatic supply.  ``reached``: the
-    overland reaches found so far in this supply check, by place and length (they depend
-    on the place and the control of spaces alone, which the check does not change)."""
+    Polish supply marker) and the special crossing's automatic supply."""
     place = state.location[unit]
     if place is None or board.kind[place] != SPACE:
         return False
     info = board.units[unit]
     if info.airborne and state.special_crossers.get(unit) == state.turn - 1:
         return True
-    if reached is None:
-        reached = {}
-
-    def reach(limit: int) -> dict[str, int]:
-        assert place is not None and reached is not None
-        found = reached.get((place, limit))
-        if found is None:
-            found = reached[place, limit] = _reach(board, state, place, ALLIED, limit)
-        return found
-
-    near = reach(GENERAL_OVERLAND)
+    near = _reach(board, state, place, ALLIED, GENERAL_OVERLAND)
     if any(s in roads for s in near):
         return True
     if info.airborne:
-        sources = set(board.supply_sources.get(info.formation, ()))
-        if info.formation == board.first_airborne and state.polish_marker is not None:
-            sources.add(state.polish_marker)
-        far = reach(AIRBORNE_OVERLAND)
-        if any(s in sources and state.controller(s) == ALLIED for s in far):
+        far = _reach(board, state, place, ALLIED, AIRBORNE_OVERLAND)
+        if any(s in _sources(board, state, info.formation) and state.controller(s) == ALLIED
+               for s in far):
             return True
     return False
+
+
+def _sources(board: Board, state: WState, formation: str) -> set[str]:
+    """The airborne supply sources of ``formation`` (8), the Polish marker's space with them
+    for the British 1st Airborne."""
+    sources = set(board.supply_sources.get(formation, ()))
+    if formation == board.first_airborne and state.polish_marker is not None:
+        sources.add(state.polish_marker)
+    return sources
+
+
+class AlliedSupply:
+    """``allied_in_supply`` for every Allied unit of one supply check, each overland search
+    made once: from the targets (the road net; each formation's sources) outward through
+    Allied-controlled spaces, instead of from each unit's space toward them.  The same
+    answers where an overland step may be taken both ways (``Board.supply_exits``
+    symmetric, as the scenario's borders are); ``tests/games/wwiic/test_supply_fast.py``
+    compares the two on the positions of self-played games."""
+
+    def __init__(self, board: Board, state: WState, roads: set[str]) -> None:
+        self.board = board
+        self.state = state
+        self.roads = roads
+        self.toward: dict[str | None, dict[str, int]] = {}
+        """Allied-controlled spaces and their overland distance to the road net (key
+        ``None``) or to a formation's sources, up to the path's length."""
+
+    def _toward(self, targets: set[str], limit: int) -> dict[str, int]:
+        allied = self.state.allied_control
+        passable = self.board.supply_exits
+        found = {target: 0 for target in targets if target in allied}
+        frontier = list(found)
+        for step in range(1, limit + 1):
+            following: list[str] = []
+            for here in frontier:
+                for nxt in passable[here]:
+                    if nxt in found or nxt not in allied:
+                        continue
+                    found[nxt] = step
+                    following.append(nxt)
+            frontier = following
+        return found
+
+    def _within(self, place: str, key: str | None, limit: int) -> bool:
+        """A path of at most ``limit`` overland steps from ``place`` (of either control)
+        through Allied-controlled spaces to the targets of ``key``."""
+        toward = self.toward.get(key)
+        if toward is None:
+            targets = self.roads if key is None else _sources(self.board, self.state, key)
+            toward = self.toward[key] = self._toward(targets, limit)
+        if place in toward:
+            return True  # an Allied-controlled space on such a path, or a target itself
+        return any(toward.get(nxt, limit) < limit for nxt in self.board.supply_exits[place])
+
+    def __call__(self, unit: str) -> bool:
+        board, state = self.board, self.state
+        place = state.location[unit]
+        if place is None or board.kind[place] != SPACE:
+            return False
+        info = board.units[unit]
+        if info.airborne and state.special_crossers.get(unit) == state.turn - 1:
+            return True
+        if self._within(place, None, GENERAL_OVERLAND):
+            return True
+        return info.airborne and self._within(place, info.formation, AIRBORNE_OVERLAND)
 
 
 def supply_check(board: Board, state: WState, events: list[Event]) -> None:
     """Step 4 of the start of a game-turn: Allied, then German (8, 8.1)."""
     roads = road_net(board, state)
     sources = german_sources(board, state)
-    reached: dict[tuple[str, int], dict[str, int]] = {}
+    fast = AlliedSupply(board, state, roads) if board.supply_symmetric else None
     german: dict[tuple[str | None, str], bool] = {}  # (place, formation): in supply
     for side in (ALLIED, GERMAN):
         marked: list[str] = []
@@ -160,7 +210,8 @@ def supply_check(board: Board, state: WState, events: list[Event]) -> None:
             if board.kind[state.location[unit] or ""] not in (SPACE, BOX, FERRY):
                 continue
             if side == ALLIED:
-                ok = allied_in_supply(board, state, unit, roads, reached)
+                ok = (fast(unit) if fast is not None
+                      else allied_in_supply(board, state, unit, roads))
             else:  # the same answer for every unit of a formation in a place
                 key = (state.location[unit], board.units[unit].formation)
                 known = german.get(key)
