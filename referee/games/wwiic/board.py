@@ -380,6 +380,18 @@ class Board:
         """The Club Route's spaces from De Groote on, by their number along it (11.1)."""
         return sorted(self.club_route, key=self.club_route.__getitem__)
 
+    @cached_property
+    def club_route_best(self) -> list[int]:
+        """For each space of ``club_route_order``, the most Objective VPs of it and the
+        spaces after it (0 for none): the marker never moves back (11.1), so the search for
+        its next space stops where nothing further is worth more than where it stands."""
+        best: list[int] = []
+        most = 0
+        for space in reversed(self.club_route_order):
+            most = max(most, self.objective_vp.get(space, 0))
+            best.append(most)
+        return best[::-1]
+
     def log_name(self, place: str) -> str:
         """The name as a log writes it: each word starting with a letter or digit, as the
         log language's names do ("'s-Hertogenbosch" is written s-Hertogenbosch; names match

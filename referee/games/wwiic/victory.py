@@ -84,9 +84,9 @@ def advance_objective(board: Board, state: WState, events: list[Event],
     allied = state.allied_control
     worth = board.objective_vp
     best: str | None = None
-    for space in board.club_route_order:
-        if space not in allied:
-            break
+    for space, most in zip(board.club_route_order, board.club_route_best, strict=True):
+        if space not in allied or most <= current:
+            break  # the route is cut here, or no space from here on is worth more
         here = occupants.get(space)
         if not here:
             continue
