@@ -447,6 +447,18 @@ class Board:
         }
 
     @cached_property
+    def german_supply_links(self) -> dict[str, tuple[str, ...]]:
+        """Where a German supply path steps from each map space (8): its ``supply_exits``,
+        and from a ferry bank the other banks it does not border (the Pannerden Ferry)."""
+        links: dict[str, tuple[str, ...]] = {}
+        for here, ways in self.supply_exits.items():
+            if here in self.ferry_banks:
+                ways += tuple(bank for bank in self.ferry_banks if bank != here
+                              and bank not in self.exits[here] and self.kind.get(bank) == SPACE)
+            links[here] = ways
+        return links
+
+    @cached_property
     def supply_symmetric(self) -> bool:
         """Every overland supply step between two map spaces may be taken both ways (the
         supply check then searches from the targets outward: ``supply.AlliedSupply``)."""

@@ -238,7 +238,11 @@ class WWIICEngine:
             return WeatherRoll()
         if state.phase is Phase.IMPULSE and not has_unspent(self.board, state, state.side):
             return Pass()
-        if state.phase in (Phase.BATTLE, Phase.REINFORCE, Phase.REPLACE):
+        if state.phase is Phase.BATTLE:  # one answer? (asked up to the second)
+            options = list(islice(battle.options(self.board, state), 2))
+            if len(options) == 1:
+                return options[0]
+        elif state.phase in (Phase.REINFORCE, Phase.REPLACE):
             options = list(self.legal(state))
             if len(options) == 1:
                 return options[0]

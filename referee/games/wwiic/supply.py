@@ -210,17 +210,6 @@ class GermanSupply:
         self.joined: dict[str, set[str]] = {}
         """Per formation: the German-controlled spaces a supply path joins to its sources."""
 
-    def _links(self, here: str) -> list[str]:
-        """Where a supply path steps from the map space ``here``: its overland exits, and
-        from a ferry bank the other banks it does not border."""
-        board = self.board
-        ways = list(board.supply_exits[here])
-        if here in board.ferry_banks:
-            exits = board.exits[here]
-            ways += [bank for bank in board.ferry_banks
-                     if bank != here and bank not in exits and board.kind.get(bank) == SPACE]
-        return ways
-
     def _joined(self, formation: str) -> set[str]:
         found = self.joined.get(formation)
         if found is not None:
@@ -228,11 +217,12 @@ class GermanSupply:
         board, allied = self.board, self.state.allied_control
         found = {space for space in self.sources.get(formation, set())
                  if board.kind.get(space) == SPACE and space not in allied}
+        links = board.german_supply_links
         frontier = list(found)
         while frontier:
             following: list[str] = []
             for here in frontier:
-                for nxt in self._links(here):
+                for nxt in links[here]:
                     if nxt not in found and nxt not in allied:
                         found.add(nxt)
                         following.append(nxt)
@@ -249,7 +239,7 @@ class GermanSupply:
         if place in self.sources.get(formation, ()) and place not in state.allied_control:
             return True
         joined = self._joined(formation)
-        return any(nxt in joined for nxt in self._links(place))
+        return any(nxt in joined for nxt in board.german_supply_links[place])
 
 
 def supply_check(board: Board, state: WState, events: list[Event]) -> None:
