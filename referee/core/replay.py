@@ -679,11 +679,12 @@ class Replayer:
         if not auto:
             self._last = (command, events, tuple(tray.rolls))
         attach = bool(tray.rolls) and not any(event.rolls for event in events)
+        said = str(command)  # once, not once an event (issue 31)
         for index, event in enumerate(events):
             # Unless the engine placed them, the dice go with the command's first event.
             if index == 0 and attach:
                 event = event.with_rolls(tuple(tray.rolls))
-            self.report.events.append(LineEvent(number, str(command), event, auto))
+            self.report.events.append(LineEvent(number, said, event, auto))
 
     def _judge_without_dice(self, command: Any, state: Any) -> None:
         """A command refused for its dice (too few recorded, or of another kind) is first

@@ -10,6 +10,7 @@ driver through ``forced``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -172,41 +173,52 @@ def _retreat(board: Board, state: WState, moves: tuple[tuple[str, str], ...],
 
 
 def legal(board: Board, state: WState) -> list[Command]:
+    return list(options(board, state))
+
+
+def options(board: Board, state: WState) -> Iterator[Command]:
+    """``legal``'s answers one at a time, in its order: a caller asking whether there is
+    just one (``forced``, before every line of a combat) stops at the second, before the
+    retreats are searched when two allocations of the hits are already found (issue 31)."""
     battle = state.battle
     assert battle is not None
     space = battle.space
-    out: list[Command] = []
     if battle.step == "defender":
         defenders = _alive(state, battle.defenders, space)
         total = battle.defender_hits
-        out += [Hits(a) for a in allocations(state, defenders, total)]
+        out: list[Command] = []
+        for alloc in allocations(state, defenders, total):
+            out.append(Hits(alloc))
+            yield out[-1]
         for alloc in allocations(state, defenders, total - 1):
             count = Counter(alloc)
             survivors = tuple(u for u in defenders if count[u] < state.strength[u])
             if not survivors:
                 continue
-            options = retreat_options(board, state, survivors, space)
-            if not options:
+            found = retreat_options(board, state, survivors, space)
+            if not found:
                 continue
             if total == 1:
-                out += [Retreat(tuple(sorted(o))) for o in options]
+                for option in found:
+                    yield Retreat(tuple(sorted(option)))
             elif Hits(alloc) not in out:
                 out.append(Hits(alloc))
+                yield out[-1]
     elif battle.step == "retreat":
         survivors = _alive(state, battle.defenders, space)
-        out += [Retreat(tuple(sorted(o))) for o in retreat_options(board, state, survivors,
-                                                                    space)]
+        for option in retreat_options(board, state, survivors, space):
+            yield Retreat(tuple(sorted(option)))
         for unit in survivors:
             if even(board, _before(state, battle), battle.defenders, (*battle.taken, unit),
                     battle.defender_hits) is None:
-                out.append(Hits((unit,)))
+                yield Hits((unit,))
     elif battle.step == "attacker":
         attackers = _alive(state, battle.attackers, space)
-        out += [Hits(a) for a in allocations(state, attackers, battle.attacker_hits)]
+        for alloc in allocations(state, attackers, battle.attacker_hits):
+            yield Hits(alloc)
     else:
-        out += [Breakthrough(tuple(sorted(o))) for o in breakthrough_options(board, state,
-                                                                             battle)]
-    return out
+        for option in breakthrough_options(board, state, battle):
+            yield Breakthrough(tuple(sorted(option)))
 
 
 def _before(state: WState, battle: Battle) -> WState:

@@ -380,6 +380,18 @@ class Board:
         """The Club Route's spaces from De Groote on, by their number along it (11.1)."""
         return sorted(self.club_route, key=self.club_route.__getitem__)
 
+    @cached_property
+    def club_route_best(self) -> list[int]:
+        """For each space of ``club_route_order``, the most Objective VPs of it and the
+        spaces after it (0 for none): the marker never moves back (11.1), so the search for
+        its next space stops where nothing further is worth more than where it stands."""
+        best: list[int] = []
+        most = 0
+        for space in reversed(self.club_route_order):
+            most = max(most, self.objective_vp.get(space, 0))
+            best.append(most)
+        return best[::-1]
+
     def log_name(self, place: str) -> str:
         """The name as a log writes it: each word starting with a letter or digit, as the
         log language's names do ("'s-Hertogenbosch" is written s-Hertogenbosch; names match
@@ -433,6 +445,26 @@ class Board:
             )
             for place, exits in self.exits.items()
         }
+
+    @cached_property
+    def german_supply_links(self) -> dict[str, tuple[str, ...]]:
+        """Where a German supply path steps from each map space (8): its ``supply_exits``,
+        and from a ferry bank the other banks it does not border (the Pannerden Ferry)."""
+        links: dict[str, tuple[str, ...]] = {}
+        for here, ways in self.supply_exits.items():
+            if here in self.ferry_banks:
+                ways += tuple(bank for bank in self.ferry_banks if bank != here
+                              and bank not in self.exits[here] and self.kind.get(bank) == SPACE)
+            links[here] = ways
+        return links
+
+    @cached_property
+    def supply_symmetric(self) -> bool:
+        """Every overland supply step between two map spaces may be taken both ways (the
+        supply check then searches from the targets outward: ``supply.AlliedSupply``)."""
+        exits = self.supply_exits
+        return all(place in exits.get(nxt, ()) for place, ways in exits.items()
+                   if self.kind[place] == SPACE for nxt in ways)
 
     def strategic_exits(self, side: str) -> dict[str, tuple[str, ...]]:
         """Each place's exits (in ``exits`` order) that a strategic move of ``side`` may

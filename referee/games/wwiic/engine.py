@@ -54,6 +54,7 @@ from referee.games.wwiic.position import (
     position_lines,
     start_position,
 )
+from referee.games.wwiic.quickparse import quick_tree
 from referee.games.wwiic.report import invariants, moves_by_unit, state_json
 from referee.games.wwiic.sequence import (
     end_impulse,
@@ -237,7 +238,11 @@ class WWIICEngine:
             return WeatherRoll()
         if state.phase is Phase.IMPULSE and not has_unspent(self.board, state, state.side):
             return Pass()
-        if state.phase in (Phase.BATTLE, Phase.REINFORCE, Phase.REPLACE):
+        if state.phase is Phase.BATTLE:  # one answer? (asked up to the second)
+            options = list(islice(battle.options(self.board, state), 2))
+            if len(options) == 1:
+                return options[0]
+        elif state.phase in (Phase.REINFORCE, Phase.REPLACE):
             options = list(self.legal(state))
             if len(options) == 1:
                 return options[0]
@@ -501,7 +506,7 @@ class WWIICEngine:
             work, mapview, [(w.unit, w.start, tuple(w.path)) for w in walks], walks
         )
         work.active = tuple(m.unit for m in moves)
-        combat = open_combats(board, work)
+        combat = open_combats(board, work, mapview.occ)
         if combat is None:
             end_impulse(board, work, events, passed=False)
             return events
@@ -626,23 +631,34 @@ class WWIICEngine:
                     "spent", f"{enabler} enabled the special river crossing and is spent (6.3)",
                     {"units": [enabler]},
                 ))
-        order = {place: i for i, place in enumerate(p for _, s, ps in paths for p in (s, *ps))}
-        gained = sorted(mapview.allied - work.allied_control, key=lambda p: order.get(p, 0))
-        lost = sorted(work.allied_control - mapview.allied, key=lambda p: order.get(p, 0))
-        for space in gained:
-            events.append(Event("control", f"{board.name(space)} becomes Allied-controlled",
-                                {"space": space, "control": ALLIED}))
-        for space in lost:
-            events.append(Event("control", f"{board.name(space)} becomes German-controlled",
-                                {"space": space, "control": GERMAN}))
-        work.location = dict(mapview.loc)
-        work.allied_control = set(mapview.allied)
+        gained_set = mapview.allied - work.allied_control
+        lost_set = work.allied_control - mapview.allied
+        if gained_set or lost_set:
+            order = {place: i for i, place in
+                     enumerate(p for _, s, ps in paths for p in (s, *ps))}
+            gained = sorted(gained_set, key=lambda p: order.get(p, 0))
+            lost = sorted(lost_set, key=lambda p: order.get(p, 0))
+            for space in gained:
+                events.append(Event("control", f"{board.name(space)} becomes Allied-controlled",
+                                    {"space": space, "control": ALLIED}))
+            for space in lost:
+                events.append(Event("control", f"{board.name(space)} becomes German-controlled",
+                                    {"space": space, "control": GERMAN}))
+        # The view is done with: the state takes its positions and control over (the
+        # driver's copy before the line is the undo).
+        work.location = mapview.loc
+        work.allied_control = mapview.allied
         work.foot_crossing_used = mapview.foot_used
         work.special_crossing_used = mapview.special_used
-        advance_objective(board, work, events)
+        advance_objective(board, work, events, mapview.occ)
         return events
 
     # -- parsing, results and views -----------------------------------------------------------
+
+    def quick_tree(self, line: str) -> Tree[Any] | None:
+        """A plain action line or turn assertion read without Lark: the very tree Lark gives
+        it, or None (``quickparse.quick_tree``; issue 31)."""
+        return quick_tree(line)
 
     def build_command(self, tree: Tree[Any], text: str) -> Command:
         return build(self.board, tree)

@@ -6,6 +6,8 @@ replacements (10) and the victory checks (11.3) are called from here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from referee.core.engine import Event
 from referee.games.wwiic.arrivals import due_units, settle_start
 from referee.games.wwiic.board import ALLIED, BOX, FERRY, GERMAN, SPACE, Board, other_side
@@ -80,6 +82,19 @@ def has_unspent(board: Board, state: WState, side: str) -> bool:
     return False
 
 
+def _all_spent(board: Board, state: WState) -> bool:
+    """Every unit in play is spent (``in_play`` of each, without a call per unit)."""
+    spent = state.spent
+    location = state.location
+    kind = board.kind
+    for unit in board.unit_order:
+        if unit not in spent:
+            place = location.get(unit)
+            if place is not None and kind[place] in (SPACE, BOX, FERRY):
+                return False
+    return True
+
+
 def may_pass(board: Board, state: WState) -> bool:
     """4 Passing: the German player any time; the Allied player only when every Allied unit
     is spent or the German player passed in the impulse just before."""
@@ -88,10 +103,13 @@ def may_pass(board: Board, state: WState) -> bool:
     return state.last_pass == GERMAN or not has_unspent(board, state, ALLIED)
 
 
-def open_combats(board: Board, state: WState) -> Combat | None:
+def open_combats(board: Board, state: WState,
+                 occupants: Mapping[str, list[str]]) -> Combat | None:
     """The attacks after an activation's movement (4 Activation; 7; 8.2: no attack out of
-    supply): mandatory in enemy-controlled spaces, optional in friendly-controlled ones."""
+    supply): mandatory in enemy-controlled spaces, optional in friendly-controlled ones.
+    ``occupants``: the units in each place of ``state.location`` (the move's ``MapView``)."""
     side = state.side
+    side_of = board.side_of
     spaces: list[str] = []
     for unit in state.active:
         place = state.location[unit]
@@ -99,9 +117,7 @@ def open_combats(board: Board, state: WState) -> Combat | None:
             continue
         if place in spaces:
             continue
-        if any(
-            board.side_of[u] != side for u, p in state.location.items() if p == place
-        ):
+        if any(side_of[u] != side for u in occupants.get(place, ())):
             spaces.append(place)
     if not spaces:
         return None
@@ -147,9 +163,7 @@ def end_impulse(board: Board, state: WState, events: list[Event], passed: bool) 
         reason = "the Time marker entered the END box"
     elif passed and state.last_pass == other_side(side):
         reason = "both players passed in succession"
-    elif all(
-        unit in state.spent for unit in board.unit_order if in_play(board, state, unit)
-    ):
+    elif _all_spent(board, state):
         reason = "all units of both players are spent"
     if reason is not None:
         end_turn(board, state, events, reason)

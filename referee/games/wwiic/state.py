@@ -111,37 +111,20 @@ class WState:
     """Setup statements have been applied (the block's move-out taken as done, once, 3.H)."""
 
     def copy(self) -> WState:
+        """A copy sharing nothing that changes.  Built with the fields in their order, not by
+        name: the driver copies the state before every line, and thirty keyword arguments
+        cost half of the copy (issue 31; ``tests/games/wwiic/test_state_copy.py``)."""
+        combat, battle = self.combat, self.battle
         return WState(
-            scenario=self.scenario,
-            turn=self.turn,
-            phase=self.phase,
-            weather=self.weather,
-            initiative=self.initiative,
-            time=self.time,
-            side=self.side,
-            location=dict(self.location),
-            strength=dict(self.strength),
-            supply=dict(self.supply),
-            spent=set(self.spent),
-            allied_control=set(self.allied_control),
-            last_pass=self.last_pass,
-            active=self.active,
-            combat=Combat(self.combat.mandatory, self.combat.optional) if self.combat else None,
-            foot_crossing_used=self.foot_crossing_used,
-            special_crossing_used=self.special_crossing_used,
-            special_crossers=dict(self.special_crossers),
-            entered_across=dict(self.entered_across),
-            eliminated=list(self.eliminated),
-            battle=self.battle.copy() if self.battle else None,
-            objective_marker=self.objective_marker,
-            eliminated_vp=self.eliminated_vp,
-            due=dict(self.due),
-            arrivals=list(self.arrivals),
-            delayed=set(self.delayed),
-            replacements=dict(self.replacements),
-            polish_marker=self.polish_marker,
-            result=self.result,
-            built=self.built,
+            self.scenario, self.turn, self.phase, self.weather, self.initiative, self.time,
+            self.side, dict(self.location), dict(self.strength), dict(self.supply),
+            set(self.spent), set(self.allied_control), self.last_pass, self.active,
+            Combat(combat.mandatory, combat.optional) if combat else None,
+            self.foot_crossing_used, self.special_crossing_used, dict(self.special_crossers),
+            dict(self.entered_across), list(self.eliminated),
+            battle.copy() if battle else None, self.objective_marker, self.eliminated_vp,
+            dict(self.due), list(self.arrivals), set(self.delayed), dict(self.replacements),
+            self.polish_marker, self.result, self.built,
         )
 
     def take(self, other: WState) -> None:

@@ -123,19 +123,132 @@ def allied_in_supply(board: Board, state: WState, unit: str, roads: set[str]) ->
     if any(s in roads for s in near):
         return True
     if info.airborne:
-        sources = set(board.supply_sources.get(info.formation, ()))
-        if info.formation == board.first_airborne and state.polish_marker is not None:
-            sources.add(state.polish_marker)
         far = _reach(board, state, place, ALLIED, AIRBORNE_OVERLAND)
-        if any(s in sources and state.controller(s) == ALLIED for s in far):
+        if any(s in _sources(board, state, info.formation) and state.controller(s) == ALLIED
+               for s in far):
             return True
     return False
+
+
+def _sources(board: Board, state: WState, formation: str) -> set[str]:
+    """The airborne supply sources of ``formation`` (8), the Polish marker's space with them
+    for the British 1st Airborne."""
+    sources = set(board.supply_sources.get(formation, ()))
+    if formation == board.first_airborne and state.polish_marker is not None:
+        sources.add(state.polish_marker)
+    return sources
+
+
+class AlliedSupply:
+    """``allied_in_supply`` for every Allied unit of one supply check, each overland search
+    made once: from the targets (the road net; each formation's sources) outward through
+    Allied-controlled spaces, instead of from each unit's space toward them.  The same
+    answers where an overland step may be taken both ways (``Board.supply_exits``
+    symmetric, as the scenario's borders are); ``tests/games/wwiic/test_supply_fast.py``
+    compares the two on the positions of self-played games."""
+
+    def __init__(self, board: Board, state: WState, roads: set[str]) -> None:
+        self.board = board
+        self.state = state
+        self.roads = roads
+        self.toward: dict[str | None, dict[str, int]] = {}
+        """Allied-controlled spaces and their overland distance to the road net (key
+        ``None``) or to a formation's sources, up to the path's length."""
+
+    def _toward(self, targets: set[str], limit: int) -> dict[str, int]:
+        allied = self.state.allied_control
+        passable = self.board.supply_exits
+        found = {target: 0 for target in targets if target in allied}
+        frontier = list(found)
+        for step in range(1, limit + 1):
+            following: list[str] = []
+            for here in frontier:
+                for nxt in passable[here]:
+                    if nxt in found or nxt not in allied:
+                        continue
+                    found[nxt] = step
+                    following.append(nxt)
+            frontier = following
+        return found
+
+    def _within(self, place: str, key: str | None, limit: int) -> bool:
+        """A path of at most ``limit`` overland steps from ``place`` (of either control)
+        through Allied-controlled spaces to the targets of ``key``."""
+        toward = self.toward.get(key)
+        if toward is None:
+            targets = self.roads if key is None else _sources(self.board, self.state, key)
+            toward = self.toward[key] = self._toward(targets, limit)
+        if place in toward:
+            return True  # an Allied-controlled space on such a path, or a target itself
+        return any(toward.get(nxt, limit) < limit for nxt in self.board.supply_exits[place])
+
+    def __call__(self, unit: str) -> bool:
+        board, state = self.board, self.state
+        place = state.location[unit]
+        if place is None or board.kind[place] != SPACE:
+            return False
+        info = board.units[unit]
+        if info.airborne and state.special_crossers.get(unit) == state.turn - 1:
+            return True
+        if self._within(place, None, GENERAL_OVERLAND):
+            return True
+        return info.airborne and self._within(place, info.formation, AIRBORNE_OVERLAND)
+
+
+class GermanSupply:
+    """``german_in_supply`` for every German unit in a map space during one supply check,
+    each formation's search made once: from its sources outward through German-controlled
+    spaces, instead of from each unit's space toward them.  The same answers where an
+    overland step may be taken both ways (``Board.supply_symmetric``); a unit in the ferry
+    box or an off-map box is answered the long way.  ``tests/games/wwiic/test_supply_fast.py``
+    compares the two on random positions."""
+
+    def __init__(self, board: Board, state: WState, sources: dict[str, set[str]]) -> None:
+        self.board = board
+        self.state = state
+        self.sources = sources
+        self.joined: dict[str, set[str]] = {}
+        """Per formation: the German-controlled spaces a supply path joins to its sources."""
+
+    def _joined(self, formation: str) -> set[str]:
+        found = self.joined.get(formation)
+        if found is not None:
+            return found
+        board, allied = self.board, self.state.allied_control
+        found = {space for space in self.sources.get(formation, set())
+                 if board.kind.get(space) == SPACE and space not in allied}
+        links = board.german_supply_links
+        frontier = list(found)
+        while frontier:
+            following: list[str] = []
+            for here in frontier:
+                for nxt in links[here]:
+                    if nxt not in found and nxt not in allied:
+                        found.add(nxt)
+                        following.append(nxt)
+            frontier = following
+        self.joined[formation] = found
+        return found
+
+    def __call__(self, unit: str) -> bool:
+        board, state = self.board, self.state
+        place = state.location[unit]
+        if place is None or board.kind[place] != SPACE:
+            return german_in_supply(board, state, unit, self.sources)
+        formation = board.units[unit].formation
+        if place in self.sources.get(formation, ()) and place not in state.allied_control:
+            return True
+        joined = self._joined(formation)
+        return any(nxt in joined for nxt in board.german_supply_links[place])
 
 
 def supply_check(board: Board, state: WState, events: list[Event]) -> None:
     """Step 4 of the start of a game-turn: Allied, then German (8, 8.1)."""
     roads = road_net(board, state)
     sources = german_sources(board, state)
+    fast = AlliedSupply(board, state, roads) if board.supply_symmetric else None
+    german_fast = GermanSupply(board, state, sources) if board.supply_symmetric else None
+    german: dict[tuple[str | None, str], bool] = {}  # (place, formation): in supply
     for side in (ALLIED, GERMAN):
         marked: list[str] = []
         cleared: list[str] = []
@@ -144,8 +257,17 @@ def supply_check(board: Board, state: WState, events: list[Event]) -> None:
                 continue
             if board.kind[state.location[unit] or ""] not in (SPACE, BOX, FERRY):
                 continue
-            ok = (allied_in_supply(board, state, unit, roads) if side == ALLIED
-                  else german_in_supply(board, state, unit, sources))
+            if side == ALLIED:
+                ok = (fast(unit) if fast is not None
+                      else allied_in_supply(board, state, unit, roads))
+            else:  # the same answer for every unit of a formation in a place
+                key = (state.location[unit], board.units[unit].formation)
+                known = german.get(key)
+                if known is None:
+                    known = german[key] = (
+                        german_fast(unit) if german_fast is not None
+                        else german_in_supply(board, state, unit, sources))
+                ok = known
             before = state.supply[unit]
             if ok:
                 state.supply[unit] = "in"

@@ -4,6 +4,7 @@ final table.  An early victory ends the game at once (``state.result``, phase OV
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from referee.core.engine import Event
@@ -66,27 +67,41 @@ def check_eliminated_track(board: Board, state: WState, events: list[Event]) -> 
                f"the Eliminated Units VPs marker entered the {low:+d} box (11.3)")
 
 
-def advance_objective(board: Board, state: WState, events: list[Event]) -> None:
+def advance_objective(board: Board, state: WState, events: list[Event],
+                      occupants: Mapping[str, list[str]] | None = None) -> None:
     """11.1: the marker moves to the highest objective held by an uncontested 30 Corps unit
-    with Club Route Allied-controlled and uncontested back to De Groote; never back."""
+    with Club Route Allied-controlled and uncontested back to De Groote; never back.
+    ``occupants``: the units in each place of ``state.location`` (``MapView.occ`` after a
+    move), so that only the Club Route's spaces are looked at; else it is worked out."""
     current = objective_vp(board, state)
-    german_in: set[str] = set()
-    corps_in: set[str] = set()
-    for unit, place in state.location.items():
-        if place is None:
-            continue
-        info = board.units[unit]
-        if info.side == GERMAN:
-            german_in.add(place)
-        elif info.corps30:
-            corps_in.add(place)
+    if occupants is None:
+        found: dict[str, list[str]] = {}
+        for unit, place in state.location.items():
+            if place is not None:
+                found.setdefault(place, []).append(unit)
+        occupants = found
+    units = board.units
+    allied = state.allied_control
+    worth = board.objective_vp
     best: str | None = None
-    for space in board.club_route_order:
-        if space not in state.allied_control or space in german_in:
-            break
-        value = board.objective_vp.get(space)
-        if value is not None and value > current and space in corps_in:
-            best = space
+    for space, most in zip(board.club_route_order, board.club_route_best, strict=True):
+        if space not in allied or most <= current:
+            break  # the route is cut here, or no space from here on is worth more
+        here = occupants.get(space)
+        if not here:
+            continue
+        corps = False
+        for unit in here:
+            info = units[unit]
+            if info.side == GERMAN:
+                break
+            corps = corps or info.corps30
+        else:  # no German unit here: the route goes on
+            value = worth.get(space)
+            if corps and value is not None and value > current:
+                best = space
+            continue
+        break  # a German unit contests the space
     if best is not None:
         state.objective_marker = best
         events.append(Event(
