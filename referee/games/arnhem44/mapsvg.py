@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -175,7 +175,7 @@ def _shipped_frame(scenario: Scenario) -> _Frame | None:
 
     found = load_compiled(SHIPPED_FRAME, frame_files())
     if (isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], _Frame)
-            and found[0] == replace(scenario, folder="")):
+            and found[0] == scenario._replace(folder="")):
         return found[1]
     return None
 

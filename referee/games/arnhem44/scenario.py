@@ -12,7 +12,6 @@ are checked in ``facts.py``.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from referee.core.resources import scenario_dir
@@ -104,7 +103,7 @@ def code_files() -> list[Path]:
 def compiled_form() -> Scenario:
     """The bundled scenario read from its files, with no folder (the folder is where the
     package is installed, given when the compiled form is loaded)."""
-    return replace(read_scenario(bundled_path()), folder="")
+    return read_scenario(bundled_path())._replace(folder="")
 
 
 def _shipped_scenario() -> Scenario | None:
@@ -113,7 +112,7 @@ def _shipped_scenario() -> Scenario | None:
     found = load_compiled(SHIPPED_SCENARIO, shipped_files())
     if not isinstance(found, Scenario):
         return None
-    return replace(found, folder=str(bundled_path()))
+    return found._replace(folder=str(bundled_path()))
 
 
 def read_scenario(folder: Path) -> Scenario:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
 from referee.games.arnhem44.board import bundled_board
@@ -61,9 +60,9 @@ def test_a_broken_bridge_value_and_a_bad_type_are_reported(tmp_path: Path) -> No
 def test_facts_catch_a_tank_number_out_of_range() -> None:
     scenario = load_scenario()
     types = dict(scenario.meta.types)
-    types["polder"] = replace(types["polder"], numbers=(5, 8, 5))
-    meta = replace(scenario.meta, types=types)
-    broken = replace(scenario, meta=meta)
+    types["polder"] = types["polder"]._replace(numbers=(5, 8, 5))
+    meta = scenario.meta._replace(types=types)
+    broken = scenario._replace(meta=meta)
     assert any("outside The Map's ranges" in p for p in facts(broken))
 
 

@@ -4,7 +4,6 @@ imports neither the models nor pydantic."""
 
 from __future__ import annotations
 
-import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -28,25 +27,18 @@ MODELS = sorted(
 def test_every_model_has_its_record() -> None:
     assert len(MODELS) == 16
     record_names = {name for name, value in vars(records).items()
-                    if dataclasses.is_dataclass(value) and value.__module__ == records.__name__}
+                    if isinstance(value, type) and issubclass(value, tuple)
+                    and value.__module__ == records.__name__}
     assert record_names == {model.__name__ for model in MODELS}
 
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda model: model.__name__)
-def test_a_record_has_its_models_fields_in_order_with_its_defaults(
-        model: type[BaseModel]) -> None:
+def test_a_record_has_its_models_fields_in_order(model: type[BaseModel]) -> None:
+    """The same fields in the same order, and no defaults: ``scenario_models.plain`` gives
+    every field, so a field the models gain and the records lack fails there."""
     record = getattr(records, model.__name__)
-    fields = dataclasses.fields(record)
-    assert [f.name for f in fields] == list(model.model_fields)
-    for found in fields:
-        expected = model.model_fields[found.name]
-        if expected.is_required():
-            assert found.default is dataclasses.MISSING
-            assert found.default_factory is dataclasses.MISSING
-        elif found.default_factory is not dataclasses.MISSING:
-            assert found.default_factory() == expected.get_default(call_default_factory=True)
-        else:
-            assert found.default == expected.get_default(call_default_factory=True)
+    assert list(record._fields) == list(model.model_fields)
+    assert record._field_defaults == {}
 
 
 def test_the_records_hold_what_the_models_validated() -> None:
