@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.core.engine import REFEREE, Engine
 from referee.core.errors import Problem, ProblemKind, RefereeError
@@ -25,13 +25,15 @@ from referee.core.parsing import (
 )
 from referee.core.reading import read_bounded
 from referee.core.replay import MAX_CHOICES, Replayer, Report
-from referee.core.resume import KeepingReplayer, Kept, digests, entry_keys, latest, matches
 from referee.pbem.chain import Plan, code_of, plan_of
 from referee.pbem.errors import LogBusy, PbemError, SecretFileError, SecretMismatch
 from referee.pbem.hashchain import commitment_for
 from referee.pbem.keys import Secret, read_secret, same
 from referee.pbem.mode import DiceMode, Mode, commit_tag, mode_of, who
 from referee.pbem.rolls import PbemDice
+
+if TYPE_CHECKING:
+    from referee.core.resume import Kept
 
 
 class LogUnreadable(PbemError):
@@ -168,6 +170,8 @@ class Table:
         """The replay of the log from the last kept position it allows (``kept``), keeping
         new ones; the dice provider keeps nothing of the lines before that position in these
         dice modes (no secret, no awaited roll), so the report is a whole replay's."""
+        from referee.core.resume import KeepingReplayer, digests, entry_keys, latest, matches
+
         kept = self.kept or []
         keys = entry_keys(self.log)
         chain = digests(keys)
