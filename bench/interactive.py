@@ -33,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,6 +179,7 @@ def report(args: argparse.Namespace, codes: list[Code], cases: list[Case],
            anchors: dict[str, list[float]], load: tuple[float, float, float],
            failed: set[str]) -> None:
     bytecode = "uncompiled (--source)" if args.source else "compiled (compileall)"
+    print(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()) + ": " + " ".join(sys.argv))
     print(f"whole-process CPU time (user + system), median of {args.runs} runs in turns; "
           f"the package's bytecode {bytecode}; load {load[0]:.2f} {load[1]:.2f} "
           f"{load[2]:.2f} at the start, "
