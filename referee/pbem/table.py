@@ -158,7 +158,7 @@ class Table:
             settle = self.mode.kind is DiceMode.SEEDED
         if (self.kept is not None and upto is None
                 and self.mode.kind in (DiceMode.SEEDED, DiceMode.TABLE)):
-            report = self._resumed(dice, settle)
+            report = self._resumed(dice, settle, capture)
         else:
             report = Replayer(self.log, self.engine, upto=upto, dice=dice, settle=settle).run()
         if report.state is None:
@@ -166,16 +166,17 @@ class Table:
             raise LogUnreadable(f"{self.source}: {first}")
         return Replay(report, plan, dice, self._next(report, plan, dice))
 
-    def _resumed(self, dice: PbemDice, settle: bool) -> Report:
+    def _resumed(self, dice: PbemDice, settle: bool, capture: int | None) -> Report:
         """The replay of the log from the last kept position it allows (``kept``), keeping
         new ones; the dice provider keeps nothing of the lines before that position in these
-        dice modes (no secret, no awaited roll), so the report is a whole replay's."""
+        dice modes (no secret, no awaited roll), so the report is a whole replay's.  The line
+        whose rolls are captured is always replayed (a position before it)."""
         from referee.core.resume import KeepingReplayer, digests, entry_keys, latest, matches
 
         kept = self.kept or []
         keys = entry_keys(self.log)
         chain = digests(keys)
-        start = latest(kept, self.log, None, keys, chain)
+        start = latest(kept, self.log, None if capture is None else capture - 1, keys, chain)
         replayer = KeepingReplayer(self.log, self.engine, start=start, dice=dice,
                                    settle=settle)
         report = replayer.run()
