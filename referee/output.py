@@ -29,14 +29,12 @@ from referee.core.flood import SHOWN, rest_line
 from referee.core.jsonwrite import json_chunks
 from referee.core.names import side_title
 from referee.core.replay import Report
-from referee.core.selfplay import Summary
 from referee.output_plain import dice_line as dice_line  # the plain pieces: output_plain's
 from referee.output_plain import printable as printable
 from referee.output_plain import problem_parts
 
-if TYPE_CHECKING:  # play-by-email results, printed below; imported only for the types
-
-    pass
+if TYPE_CHECKING:  # imported only for the types: a replay or moves loads no self-play
+    from referee.core.selfplay import Summary
 
 
 UNWRAPPED_WIDTH = 10_000
