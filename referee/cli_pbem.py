@@ -24,6 +24,7 @@ from referee.cli_shared import (
     output,
     same_folder,
 )
+from referee.core import lazy
 from referee.core.errors import RefereeError
 
 if TYPE_CHECKING:
@@ -60,7 +61,8 @@ def play(log: Path, move: str | None, secret_files: tuple[Path, ...], dry_run: b
     Without MOVE, roll what LOG waits for (with --secret).  An illegal move changes nothing
     (exit 1).  The file is replaced atomically: never half written.
     """
-    from referee.pbem.play import IllegalPlay, play_file
+    with lazy.loading():  # the library, loaded as the referee command loads its modules
+        from referee.pbem.play import IllegalPlay, play_file
 
     out = sys.stdout
     try:
@@ -94,7 +96,8 @@ def undo(log: Path, secret_files: tuple[Path, ...], dry_run: bool) -> None:
 @_all_option
 def status(log: Path, as_json: bool, everything: bool) -> None:
     """Where LOG's game stands, as plain text for an e-mail: whose move, the choices."""
-    from referee.pbem.status import status_of
+    with lazy.loading():  # as in play
+        from referee.pbem.status import status_of
 
     try:
         state = status_of(_table(log))

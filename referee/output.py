@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from referee.core.engine import GameInfo, RollNeed, needs_text
+from referee.core.engine import GameInfo
 from referee.core.envelope import (
     follow_ons,
     safe_json_piece,
@@ -29,11 +29,12 @@ from referee.core.flood import SHOWN, rest_line
 from referee.core.jsonwrite import json_chunks
 from referee.core.names import side_title
 from referee.core.replay import Report
-from referee.core.selfplay import Summary
+from referee.output_plain import dice_line as dice_line  # the plain pieces: output_plain's
+from referee.output_plain import printable as printable
+from referee.output_plain import problem_parts
 
-if TYPE_CHECKING:  # play-by-email results, printed below; imported only for the types
-
-    pass
+if TYPE_CHECKING:  # imported only for the types: a replay or moves loads no self-play
+    from referee.core.selfplay import Summary
 
 
 UNWRAPPED_WIDTH = 10_000
@@ -168,52 +169,13 @@ def section(console: Console, title: str) -> None:
     console.print(Text(f"== {title} ==", style="rule.line"))
 
 
-_UNPRINTABLE = re.compile(
-    r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
-"""Control characters (C0 but the tab, DEL, C1) and the line and bidirectional-override
-marks: a log holding them could move the cursor, recolour or reorder what a player reads."""
-
-
-def _escaped(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def printable(text: str) -> str:
-    """``text`` with every control character written as an escape (``\\x1b``), so text
-    from a log can never act on the terminal (or spoof a status e-mail)."""
-    return _UNPRINTABLE.sub(_escaped, text)
-
-
 def problem_text(problem: Problem, source: str = "") -> Text:
-    """A problem as a player reads it: where, what, the line with a caret, the way out."""
-    where = source
-    if problem.line is not None:
-        where += f":{problem.line}"
-        if problem.column is not None:
-            where += f":{problem.column}"
-    rule = f" [{problem.rule}]" if problem.rule else ""
+    """A problem as a player reads it: where, what, the line with a caret, the way out
+    (``referee.output_plain.problem_parts``, styled)."""
     text = Text()
-    text.append(f"{printable(where)}: " if where else "", style="bold")
-    text.append(f"{problem.kind}{printable(rule)}", style="bold red")
-    text.append(f": {printable(problem.message)}")
-    if problem.text:
-        raw = problem.text.expandtabs(1)
-        line = printable(raw)
-        text.append(f"\n    {line}", style="dim")
-        if problem.column is not None and problem.column <= len(raw) + 1:
-            # Under the column's character, wherever the escapes before it moved it.
-            offset = len(printable(raw[: problem.column - 1]))
-            text.append("\n    " + " " * offset + "^", style="bold red")
-    if problem.hint:
-        text.append(f"\n    {printable(problem.hint)}", style="cyan")
+    for piece, style in problem_parts(problem, source):
+        text.append(piece, style=style)
     return text
-
-
-
-
-
 
 
 def print_problems(console: Console, report: Report, *, everything: bool = False,
@@ -345,13 +307,6 @@ def print_games(console: Console, infos: Sequence[GameInfo]) -> None:
     for info in infos:
         table.add_row(info.id, info.title, ", ".join(info.scenarios) or "-", info.coverage)
     console.print(table)
-
-
-def dice_line(dice: Sequence[Mapping[str, Any]]) -> str:
-    """The pending roll in words (``pending.dice``, as the engine described it): ``roll: 4
-    d10 for 406 at Wyler (strength 4), then 1 d10 per hit for the distribution``."""
-    needs = [RollNeed(d["die"], d["count"], d["for"], d.get("then")) for d in dice]
-    return "roll: " + needs_text(needs)
 
 
 def print_moves(console: Console, pending: Mapping[str, Any] | None) -> None:

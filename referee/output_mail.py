@@ -10,7 +10,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from referee.core.envelope import ENVELOPE_KEYS, envelope, outcome_json, pending_json
 from referee.core.flood import SHOWN, rest_line
-from referee.output import dice_line, printable, problem_text
+from referee.output_plain import dice_line, printable, problem_plain
 
 if TYPE_CHECKING:  # play-by-email results; imported only for the types
     from referee.pbem.header import Created
@@ -55,7 +55,7 @@ def print_status(out: IO[str], status: Status, *, everything: bool = False) -> N
         _lines(out, f"Problems: {len(status.problems)} (referee verify shows them all)")
         listed = status.problems if everything else status.problems[:SHOWN]
         for problem in listed:
-            _lines(out, "  " + problem_text(problem, status.source).plain.replace("\n", "\n  "))
+            _lines(out, "  " + problem_plain(problem, status.source).replace("\n", "\n  "))
         if len(listed) < len(status.problems):
             _lines(out, "  " + rest_line(status.problems[len(listed):]))
 

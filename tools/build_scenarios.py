@@ -41,8 +41,8 @@ def shipped() -> dict[str, tuple[list[Path], Callable[[], Any], str]]:
         return areageometry.geometry_key(scenario), areageometry.compute(scenario)
 
     return {
-        arnhem44.SHIPPED_SCENARIO: (arnhem44.shipped_files(), arnhem44.compiled_form, models),
-        mapsvg.SHIPPED_FRAME: (mapsvg.frame_files(), mapsvg.compiled_frame, models),
+        arnhem44.SHIPPED_SCENARIO: (arnhem44.shipped_files(), arnhem44.compiled_form, ""),
+        mapsvg.SHIPPED_FRAME: (mapsvg.frame_files(), mapsvg.compiled_frame, ""),
         areamap.SHIPPED_MAP: (areamap.map_files(), areamap.compiled_map, ""),
         areageometry.SHIPPED_GEOMETRY: (areageometry.shipped_files(), geometry, ""),
         scenariofiles.SHIPPED_DATA: (scenariofiles.scenario_files(folder),

@@ -29,9 +29,7 @@ import contextlib
 import errno
 import hashlib
 import os
-import socket
 import stat
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
@@ -109,10 +107,22 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _hostname() -> str:
+    import socket  # only when a file is written or locked: a command that reads loads none
+
+    return socket.gethostname()
+
+
+def _mkstemp(*, prefix: str, dir: Path) -> tuple[int, str]:
+    import tempfile  # as ``_hostname``
+
+    return tempfile.mkstemp(prefix=prefix, dir=dir)
+
+
 def _host_mark() -> str:
     """Six hex digits naming this machine in a temporary file's name (a shared folder may be
     written from several)."""
-    return hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:6]
+    return hashlib.sha256(_hostname().encode("utf-8", "replace")).hexdigest()[:6]
 
 
 def clean_stray_temps(path: Path) -> list[Path]:
@@ -175,8 +185,8 @@ def atomic_file(path: Path, *, replace: bool = True, secret: bool = False,
             mode = 0o666 & ~_umask()
     if not replace or path.exists():  # a rewrite (or a new name claimed): tidy up first
         clean_stray_temps(path)
-    fd, temp = tempfile.mkstemp(prefix=f"{temp_prefix(path)}{_host_mark()}-{os.getpid()}-",
-                                dir=directory)
+    fd, temp = _mkstemp(prefix=f"{temp_prefix(path)}{_host_mark()}-{os.getpid()}-",
+                        dir=directory)
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
@@ -261,7 +271,7 @@ def _stale(lock: Path) -> bool:
             return time.time() - lock.stat().st_mtime > EMPTY_LOCK_SECONDS
         except OSError:
             return False
-    return host == socket.gethostname() and not _alive(pid)
+    return host == _hostname() and not _alive(pid)
 
 
 def _break_stale(lock: Path) -> bool:
@@ -296,7 +306,7 @@ def locked(path: Path, *, command: str = "referee", wait: float | None = None) -
     lock = lock_path(target)
     deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
     since = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    record = (f"pid={os.getpid()} host={socket.gethostname()} since={since} "
+    record = (f"pid={os.getpid()} host={_hostname()} since={since} "
               f"command={command.replace(' ', '-')}\n")
     while True:
         try:
@@ -311,7 +321,7 @@ def locked(path: Path, *, command: str = "referee", wait: float | None = None) -
                 if found:
                     command = found[0].removeprefix("command=").replace("-", " ")[:40]
                 holder = f"pid {pid}" if pid else "another process"
-                if host and host != socket.gethostname():
+                if host and host != _hostname():
                     holder += f" on {host}"
                 raise LockHeld(
                     f"another {command} holds {path} ({holder}"
@@ -336,8 +346,8 @@ def _claim(lock: Path, record: str) -> None:
     made with ``O_CREAT|O_EXCL`` and written at once (an empty lock is then stale after
     ``EMPTY_LOCK_SECONDS``)."""
     directory = lock.parent if str(lock.parent) else Path(".")
-    fd, temp = tempfile.mkstemp(prefix=f"{temp_prefix(lock)}{_host_mark()}-{os.getpid()}-",
-                                dir=directory)
+    fd, temp = _mkstemp(prefix=f"{temp_prefix(lock)}{_host_mark()}-{os.getpid()}-",
+                        dir=directory)
     try:
         try:
             os.fchmod(fd, 0o644)

@@ -19,7 +19,7 @@ from typing import Any
 
 from referee.core.errors import Problem, RefereeError
 from referee.core.log import ActionLine, Entry, ParsedLog, SetupLine
-from referee.core.replay import LineEvent, Replayer, Report
+from referee.core.replay import DiceProvider, LineEvent, Replayer, Report
 
 KEEP_EVERY = 16
 """How many entries apart positions are kept by default."""
@@ -116,8 +116,9 @@ class KeepingReplayer(Replayer):
     (``start``).  Its report equals the one a plain replay of the whole log gives."""
 
     def __init__(self, log: ParsedLog, engine: Any, *, start: Kept | None = None,
-                 every: int = KEEP_EVERY, upto: int | None = None) -> None:
-        super().__init__(log, engine, upto=upto)
+                 every: int = KEEP_EVERY, upto: int | None = None,
+                 dice: DiceProvider | None = None, settle: bool = True) -> None:
+        super().__init__(log, engine, upto=upto, dice=dice, settle=settle)
         self.kept: list[Kept] = [start] if start is not None else []
         self._start = start
         self._every = max(1, every)

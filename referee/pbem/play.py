@@ -8,7 +8,7 @@ either the whole new text replaces the old or nothing changes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from referee.core.dice import Roll, record_text
@@ -94,6 +94,7 @@ def play(table: Table, move: str | None, *, dry_run: bool = False,
     """Roll what the log waits for (with the secrets at hand), write ``move``, roll the
     chance steps that follow, and save ``path`` (unless ``dry_run``)."""
     require_secrets(table)
+    table = replace(table, kept=[])  # each replay of a longer text starts near its end
     replay = table.replay(settle=False)
     _refuse_broken(table, replay)
     writer = _Writer(table, replay, dry_run)
@@ -313,7 +314,8 @@ class _Writer:
         seal = self._seal_for(trial, number)
         suffix = f"  # {seal_text(seal)}" if seal else ""
         capture = number if seal != PLACEHOLDER_SEAL else None
-        trial = self.table.with_text(base + code + suffix + "\n")
+        if suffix:
+            trial = self.table.with_text(base + code + suffix + "\n")
         tried = trial.replay(capture=capture, settle=False)
         here = [p for p in tried.report.problems if p.line == number]
         awaiting = tried.pending_line == number
@@ -483,6 +485,7 @@ class UndoResult:
 def undo(table: Table, *, path: Path | None = None, dry_run: bool = False) -> UndoResult:
     """Take back the last action line, when it rolled no dice and revealed nothing."""
     require_secrets(table)
+    table = replace(table, kept=[])  # a shorter text's replay starts from a kept position
     replay = table.replay(settle=False)
     actions = table.log.actions
     if not actions:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.core.engine import REFEREE, Engine
 from referee.core.errors import Problem, ProblemKind, RefereeError
@@ -31,6 +31,9 @@ from referee.pbem.hashchain import commitment_for
 from referee.pbem.keys import Secret, read_secret, same
 from referee.pbem.mode import DiceMode, Mode, commit_tag, mode_of, who
 from referee.pbem.rolls import PbemDice
+
+if TYPE_CHECKING:
+    from referee.core.resume import Kept
 
 
 class LogUnreadable(PbemError):
@@ -129,6 +132,12 @@ class Table:
     """Secrets that match no commitment of the log, each with the reason."""
     path: Path | None = None
     """The log's file (a ``[Position]`` file is read beside it)."""
+    kept: list[Kept] | None = None
+    """Positions kept by the replays of this log's texts (``None``: none are kept).  ``play``
+    replays the log and then each text with a line more: with a public seed or dice written
+    at the table, where a line's dice depend on nothing but the line and its draw number, each
+    such replay starts from the last position kept before its new line
+    (``referee.core.resume``) instead of the first line; its report is the same."""
 
     def with_text(self, text: str) -> Table:
         """The same table with a new text (the header unchanged)."""
@@ -147,11 +156,34 @@ class Table:
         dice = PbemDice(plan, self.secrets, seed=self.log.tags.get("Seed"), capture=capture)
         if settle is None:
             settle = self.mode.kind is DiceMode.SEEDED
-        report = Replayer(self.log, self.engine, upto=upto, dice=dice, settle=settle).run()
+        if (self.kept is not None and upto is None
+                and self.mode.kind in (DiceMode.SEEDED, DiceMode.TABLE)):
+            report = self._resumed(dice, settle, capture)
+        else:
+            report = Replayer(self.log, self.engine, upto=upto, dice=dice, settle=settle).run()
         if report.state is None:
             first = report.problems[0].message if report.problems else "it cannot be set up"
             raise LogUnreadable(f"{self.source}: {first}")
         return Replay(report, plan, dice, self._next(report, plan, dice))
+
+    def _resumed(self, dice: PbemDice, settle: bool, capture: int | None) -> Report:
+        """The replay of the log from the last kept position it allows (``kept``), keeping
+        new ones; the dice provider keeps nothing of the lines before that position in these
+        dice modes (no secret, no awaited roll), so the report is a whole replay's.  The line
+        whose rolls are captured is always replayed (a position before it)."""
+        from referee.core.resume import KeepingReplayer, digests, entry_keys, latest, matches
+
+        kept = self.kept or []
+        keys = entry_keys(self.log)
+        chain = digests(keys)
+        start = latest(kept, self.log, None if capture is None else capture - 1, keys, chain)
+        replayer = KeepingReplayer(self.log, self.engine, start=start, dice=dice,
+                                   settle=settle)
+        report = replayer.run()
+        reached = 0 if start is None else start.index
+        self.kept = [k for k in kept if k.index <= reached and matches(k, chain)] + [
+            k for k in replayer.kept if k.index > reached]
+        return report
 
     def _next(self, report: Report, plan: Plan, dice: PbemDice) -> NextStep:
         engine, state = self.engine, report.state

@@ -368,7 +368,8 @@ def test_simulate_wwiic_plays_complete_games_whose_logs_replay(tmp_path: Path) -
 
 def test_version_and_help_load_no_engine_and_check_loads_no_rich() -> None:
     """Start-up (bench/check_startup.py): ``--version`` and ``--help`` import no engine, no
-    parser and no rich; ``check`` of a legal log prints nothing and imports no rich."""
+    parser and no rich; ``check`` of a legal log prints nothing and imports no rich, and
+    ``status`` prints plain text without it (bench/interactive.py)."""
     import ast
     import subprocess
     import sys
@@ -389,6 +390,7 @@ def test_version_and_help_load_no_engine_and_check_loads_no_rich() -> None:
         (["--version"], set()),
         (["--help"], set()),
         (["check", "bundled:battle-card/win.log"], None),
+        (["status", "bundled:arnhem44/three-players.log"], None),  # plain text, for e-mail
     ):
         ran = subprocess.run(
             [sys.executable, "-c", f"import sys; sys.argv = ['referee', *{args!r}]\n" + probe],

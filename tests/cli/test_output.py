@@ -118,6 +118,27 @@ def test_the_caret_stays_under_the_column_after_escapes() -> None:
     assert lines[1].index("!") == lines[2].index("^")
 
 
+def test_the_plain_problem_is_the_styled_one_without_its_styles() -> None:
+    """``status`` (plain text for e-mail, without rich) writes a problem as the terminal
+    output does: ``output_plain.problem_plain`` is ``output.problem_text`` unstyled, for the
+    problems of every bundled log and made-up ones with every part."""
+    from referee.api import replay_file
+    from referee.core.errors import Problem, ProblemKind
+    from referee.output_plain import problem_plain
+
+    problems = [(p, "logs/x.log") for log in sorted(LOGS.rglob("*.log"))
+                for p in replay_file(log).problems]
+    assert len(problems) > 50
+    for column in (None, 1, 3, 9, 40):
+        for text in ("", "attack\tEindhoven \x1b[31m {d6: 4}", "\u202epass"):
+            for hint in (None, "try \x07 this"):
+                problems.append((Problem(ProblemKind.ILLEGAL_MOVE, "no \x1b way", line=4,
+                                         column=column, text=text, rule="4.1\x9b",
+                                         hint=hint), ""))
+    for problem, source in problems:
+        assert problem_plain(problem, source) == output.problem_text(problem, source).plain
+
+
 def test_printable() -> None:
     assert output.printable("a\tb") == "a\tb"
     assert output.printable("\x1b[1m\r\x9b\u2028") == "\\x1b[1m\\x0d\\x9b\\u2028"

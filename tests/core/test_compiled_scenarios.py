@@ -111,8 +111,8 @@ def test_the_arnhem44_scenario_and_frame_come_compiled_only_for_the_bundled_scen
     assert bundled.folder == str(arnhem44.bundled_path())
     shipped_frame = mapsvg._shipped_frame(bundled)
     assert shipped_frame is not None and shipped_frame == mapsvg._make_frame(bundled)
-    renamed = bundled.sectors[0].model_copy(update={"name": "Somewhere else"})
-    other = bundled.model_copy(update={"sectors": [renamed, *bundled.sectors[1:]]})
+    renamed = bundled.sectors[0]._replace(name="Somewhere else")
+    other = bundled._replace(sectors=[renamed, *bundled.sectors[1:]])
     assert mapsvg._shipped_frame(other) is None
 
 

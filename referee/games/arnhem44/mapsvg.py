@@ -154,12 +154,12 @@ SHIPPED_FRAME = "arnhem44-standard-frame.pickle"
 
 def frame_files() -> list[Path]:
     """The code the shipped frame is made by: this drawer, the label placing, the SVG writer
-    and the scenario models."""
+    and the scenario's records and models."""
     from referee.core import svg
     from referee.games.arnhem44 import maplabels, scenario
 
     return [Path(__file__), Path(maplabels.__file__), Path(svg.__file__),
-            Path(scenario.__file__)]
+            *scenario.code_files()]
 
 
 def compiled_frame() -> tuple[Scenario, _Frame]:
@@ -171,11 +171,11 @@ def compiled_frame() -> tuple[Scenario, _Frame]:
 
 
 def _shipped_frame(scenario: Scenario) -> _Frame | None:
-    from referee.core.compiled import load_compiled, pydantic_stamp
+    from referee.core.compiled import load_compiled
 
-    found = load_compiled(SHIPPED_FRAME, frame_files(), pydantic_stamp())
+    found = load_compiled(SHIPPED_FRAME, frame_files())
     if (isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], _Frame)
-            and found[0] == scenario.model_copy(update={"folder": ""})):
+            and found[0] == scenario._replace(folder="")):
         return found[1]
     return None
 

@@ -1,6 +1,6 @@
 """An Arnhem '44 scenario of the user's own (``[Scenario "file:NAME.toml"]``): the bundled
 scenario with the changes of one TOML file, validated by the same pydantic models
-(``scenario.py``) as the bundled folder, then built into the board the engine plays on.
+(``scenario_models.py``) as the bundled folder, then built into the board the engine plays on.
 
 The file may change ``[[sectors]]`` (by ``id``), ``[[borders]]`` (by ``a`` and ``b``, either
 order), ``[[bridges]]`` and ``[[ferries]]`` (by ``id``), and the tables ``[kinds]`` (the
@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from referee.core.ownscenario import Layout, ScenarioFile, check_head, merge_data, model_sentences
 from referee.core.scenario import ScenarioError, read_toml
+from referee.games.arnhem44 import scenario_models
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.scenario import FILES, Scenario, bundled_path
 
@@ -49,7 +50,7 @@ def variant_board(file: ScenarioFile) -> Board:
     if isinstance(file.data.get("title"), str):
         data["meta"]["title"] = file.data["title"]
     try:
-        scenario = Scenario.model_validate(data)
+        scenario = scenario_models.plain(scenario_models.Scenario.model_validate(data))
     except ValidationError as error:
         raise ScenarioError(model_sentences(file, error, LAYOUT, merged)) from None
     problems = _references(scenario)

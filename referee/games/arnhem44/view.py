@@ -41,7 +41,7 @@ def scenario_json(s: Scenario) -> dict[str, Any]:
         "rounds": meta.rounds,
         "max_per_side": meta.max_per_side,
         "types": {k: {"name": v.name, "numbers": list(v.numbers)} for k, v in meta.types.items()},
-        "kinds": {k: v.model_dump() for k, v in meta.kinds.items()},
+        "kinds": {k: v._asdict() for k, v in meta.kinds.items()},
         "sectors": [
             {"id": x.id, "name": x.name or x.id, "type": x.type,
              "numbers": list(x.numbers or meta.types[x.type].numbers),
@@ -49,10 +49,10 @@ def scenario_json(s: Scenario) -> dict[str, Any]:
              "start": x.start, "x": x.x, "y": x.y}
             for x in s.sectors
         ],
-        "borders": [b.model_dump(exclude_none=True) for b in s.borders],
-        "bridges": [b.model_dump() for b in s.crossings.bridges],
-        "ferries": [f.model_dump() for f in s.crossings.ferries],
-        "drop_zones": [z.model_dump() for z in s.crossings.drop_zones],
+        "borders": [{k: v for k, v in b._asdict().items() if v is not None} for b in s.borders],
+        "bridges": [b._asdict() for b in s.crossings.bridges],
+        "ferries": [f._asdict() for f in s.crossings.ferries],
+        "drop_zones": [z._asdict() for z in s.crossings.drop_zones],
         "setup_crates": list(s.forces.setup_crates),
         "units": units,
     }

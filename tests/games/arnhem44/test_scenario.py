@@ -60,9 +60,9 @@ def test_a_broken_bridge_value_and_a_bad_type_are_reported(tmp_path: Path) -> No
 def test_facts_catch_a_tank_number_out_of_range() -> None:
     scenario = load_scenario()
     types = dict(scenario.meta.types)
-    types["polder"] = types["polder"].model_copy(update={"numbers": (5, 8, 5)})
-    meta = scenario.meta.model_copy(update={"types": types})
-    broken = scenario.model_copy(update={"meta": meta})
+    types["polder"] = types["polder"]._replace(numbers=(5, 8, 5))
+    meta = scenario.meta._replace(types=types)
+    broken = scenario._replace(meta=meta)
     assert any("outside The Map's ranges" in p for p in facts(broken))
 
 
