@@ -73,7 +73,7 @@ from referee.games.arnhem44.position import (
     place,
     position_lines,
 )
-from referee.games.arnhem44.quickparse import move_tree
+from referee.games.arnhem44.quickparse import action_tree
 from referee.games.arnhem44.report import holders, invariants, judge_control, state_json
 from referee.games.arnhem44.sequence import (
     after_barrage,
@@ -535,7 +535,7 @@ class Arnhem44Engine:
     def quick_tree(self, line: str) -> Tree[Any] | None:
         """Lark's tree of a plain move line, read without Lark (``quickparse.py``); None for
         any other line."""
-        return move_tree(line)
+        return action_tree(line)
 
     def build_command(self, tree: Tree[Any], text: str) -> Command:
         return build(self.board, tree)
