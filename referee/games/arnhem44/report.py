@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -294,7 +294,7 @@ _NONE: dict[Key, int] = {}
 
 
 def update_control(board: Board, state: AState,
-                   sides: list[tuple[str, bool, bool]] | None = None) -> list[tuple[str, str]]:
+                   sides: Sequence[tuple[str, bool, bool]] | None = None) -> list[tuple[str, str]]:
     """Waterways: "A player is only in control of a bridge when both sides of the bridge are free
     of enemy troops."  Reading A6: a side with units at the bridge and no enemy at either end
     takes it (becomes its owner, ``state.control``); with troops of both sides there the owner

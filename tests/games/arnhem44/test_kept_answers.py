@@ -1,0 +1,106 @@
+"""Answers kept instead of worked out again (issue 31), checked against the long way.
+
+``victory.bridge_sides`` keeps its last answer with the figures at the bridges' ends it came
+from, and gives it again while the ends hold the same figures: at every position of the
+bundled logs and of self-played games (and after figures changed in place in a plain
+``Counter``, which the referee never does but a test may) it must equal ``sides_at`` of each
+bridge, asked one by one.  The counts of figures that moved this phase (``AState.moved``) are
+shared between copies of the state, so a move on a copy must leave the original as it was."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from pathlib import Path
+
+from referee.core.dice import DiceStream
+from referee.core.parsing import parse_log
+from referee.core.replay import replay
+from referee.core.selfplay import StreamDice
+from referee.games.arnhem44 import victory
+from referee.games.arnhem44.copying import Figures
+from referee.games.arnhem44.engine import ENGINE
+from referee.games.arnhem44.figures import put, take
+from referee.games.arnhem44.state import AState
+
+LOGS = Path(__file__).resolve().parents[3] / "logs" / "arnhem44"
+BOARD = ENGINE.board
+
+
+def _long_way(state: AState) -> list[tuple[str, bool, bool]]:
+    return [(bridge, *victory.sides_at(BOARD, state, bridge)) for bridge in BOARD.bridges]
+
+
+def _self_played(seed: str, commands: int) -> list[AState]:
+    """A copy of the state after each of ``commands`` random commands of a game."""
+    rng = random.Random(seed)
+    state = ENGINE.setup(None, {})
+    dice = StreamDice(DiceStream(seed), keep_rolls=False)
+    out = []
+    for _ in range(commands):
+        if ENGINE.to_act(state) is None:
+            break
+        ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+        out.append(state.copy())
+    return out
+
+
+def test_bridge_sides_equal_the_long_way_at_every_position() -> None:
+    positions = _self_played("kept-1", 700) + _self_played("kept-2", 700)
+    for path in sorted(LOGS.glob("*.log")):
+        log = parse_log(path.read_text(encoding="utf-8"), path.name, engine=ENGINE)
+        positions.append(replay(log, ENGINE).state)
+    assert len(positions) > 1000
+    changed = 0
+    for state in positions:
+        before = victory.bridge_sides(BOARD, state)
+        assert list(before) == _long_way(state)
+        assert victory.bridge_sides(BOARD, state) == before  # the kept answer, asked again
+        # Each bridge's ends emptied in turn, and filled with the other side's figures: the
+        # kept answer must follow.
+        for bridge in list(BOARD.bridges.values())[::3]:
+            twin = state.copy()
+            for end in (bridge.a, bridge.b):
+                for key, n in list(twin.units.get(end, {}).items()):
+                    twin.remove(end, key, n)
+            assert list(victory.bridge_sides(BOARD, twin)) == _long_way(twin)
+            twin.add(bridge.a, ("DE", "inf"))
+            twin.add(bridge.b, ("UK", "inf"))
+            assert list(victory.bridge_sides(BOARD, twin)) == _long_way(twin)
+            changed += twin.units != state.units
+    assert changed > 100
+
+
+def test_bridge_sides_follow_a_plain_counter_changed_in_place() -> None:
+    """A plain ``Counter`` at a bridge's end (a test's, never the referee's) may change in
+    place: the answer is not kept from it."""
+    state = ENGINE.setup(None, {})
+    bridge = next(iter(BOARD.bridges.values()))
+    here: Counter[tuple[str, str]] = Counter({("DE", "inf"): 1})
+    state.units[bridge.a] = here
+    state.units.pop(bridge.b, None)
+    assert list(victory.bridge_sides(BOARD, state)) == _long_way(state)
+    here[("UK", "inf")] = 2
+    assert list(victory.bridge_sides(BOARD, state)) == _long_way(state)
+    del here[("DE", "inf")]
+    assert list(victory.bridge_sides(BOARD, state)) == _long_way(state)
+    assert victory.bridge_sides(BOARD, state)[0][1:] == (False, True)
+
+
+def test_moved_figures_are_shared_and_never_changed_in_place() -> None:
+    """A move on a copy (``figures.take``/``put``) leaves the original's moved counts."""
+    states = [s for s in _self_played("kept-3", 700) if any(s.moved.values())]
+    assert len(states) > 20
+    for state in states[::5]:
+        before = copy.deepcopy(state)
+        twin = state.copy()
+        sector, counts = next((s, c) for s, c in state.moved.items() if c)
+        assert type(counts) is Figures and twin.moved[sector] is counts
+        g, k, mp = next(iter(counts))
+        take(twin, sector, (g, k), 1, BOARD)
+        put(twin, sector, (g, k), mp + 1)
+        put(twin, "Grave", ("US", "art"), 3)
+        assert state == before
+        assert twin.moved != state.moved
+        assert all(type(c) is Figures for c in twin.moved.values())
