@@ -237,6 +237,13 @@ def eliminated_side(state: AState) -> str | None:
     Game: "when either side is eliminated"); checked once the set-up is over."""
     if state.phase in ("setup-german", "setup-allied", OVER):
         return None
+    german = allied = False
+    for counts in state.units.values():  # the sides kept on each sector's Figures first
+        here_german, here_allied = _sides(counts)
+        german = german or here_german
+        allied = allied or here_allied
+        if german and allied:
+            return None  # both sides on the map (the usual case, found at once)
     seen: set[str] = set()
     for counts in state.units.values():
         seen.update(side_of(group) for group, _ in counts)

@@ -18,7 +18,7 @@ from referee.core.dice import DiceStream
 from referee.core.parsing import parse_log
 from referee.core.replay import replay
 from referee.core.selfplay import StreamDice
-from referee.games.arnhem44 import victory
+from referee.games.arnhem44 import supply, victory
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.figures import put, take
@@ -104,3 +104,52 @@ def test_moved_figures_are_shared_and_never_changed_in_place() -> None:
         assert state == before
         assert twin.moved != state.moved
         assert all(type(c) is Figures for c in twin.moved.values())
+
+
+def _contact_the_long_way(state: AState) -> tuple[list[str], set[str]]:
+    kept = supply._quiet
+    supply._keep_quiet(None)  # type: ignore[arg-type]  # no look kept: the whole scan
+    twin = state.copy()
+    events = [event.text for event in supply.update_contact(twin)]
+    supply._keep_quiet(kept)  # type: ignore[arg-type]  # the look kept before, as it was
+    return events, twin.contact
+
+
+def test_contact_with_garden_equals_the_long_way_at_every_position() -> None:
+    """``supply.update_contact`` keeps its last look that found no contact: in a game's
+    positions one after another (most keep the look), with the contacts made so far and with
+    none made yet (so that contacts are found), it answers as a look without it."""
+    found = kept = 0
+    for state in _self_played("kept-4", 700) + _self_played("kept-5", 700):
+        joined = state.copy()  # GARDEN joins the first airborne figures on the map
+        joined.contact = set()
+        airborne = [s for s, c in joined.units.items()
+                    if any(g in joined.hq for g, _ in c) and not any(g == "DE" for g, _ in c)]
+        if airborne:
+            joined.add(airborne[0], ("UK", "tank"))
+        cleared = state.copy()
+        cleared.contact = set()
+        # The same figures, and the groups there in contact already: nothing found, then
+        # found once they wait again (the groups waiting are part of the look kept).
+        others = joined.copy()
+        others.contact = {g for g, _ in others.units[airborne[0]]} if airborne else set()
+        for position in (state, cleared, others, joined):
+            want = _contact_the_long_way(position)
+            kept += supply._quiet is not None  # the last position's look
+            twin = position.copy()
+            assert ([event.text for event in supply.update_contact(twin)], twin.contact) == want
+            twin = position.copy()  # asked again: the look kept, when it found nothing
+            assert ([event.text for event in supply.update_contact(twin)], twin.contact) == want
+            found += bool(want[0])
+    assert found > 100 and kept > 100
+
+
+def test_contact_follows_a_plain_counter_changed_in_place() -> None:
+    state = _self_played("kept-4", 120)[-1]
+    waiting = [group for group in state.hq if group not in state.contact]
+    assert waiting
+    here: Counter[tuple[str, str]] = Counter({(waiting[0], "inf"): 1})
+    state.units["Grave"] = here
+    assert supply.update_contact(state.copy()) == []
+    here[("UK", "tank")] = 1  # GARDEN joins them, in place
+    assert len(supply.update_contact(state.copy())) == 1
