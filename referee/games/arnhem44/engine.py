@@ -228,7 +228,9 @@ class Arnhem44Engine:
             return None  # the Allied player's choice of die, written with its roll
         if phase == BAILEY:
             return bailey.legal(self.board, state)[0] if bailey.pending(state) else None
-        if phase in COMBAT or phase in RESERVES or phase == "1" or phase in AIRBORNE_PHASES:
+        if phase == "1":
+            return barrage.forced(self.board, state)  # legal()'s one command, not made all
+        if phase in COMBAT or phase in RESERVES or phase in AIRBORNE_PHASES:
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
         if phase == SETUP_ALLIED:

@@ -18,10 +18,12 @@ from referee.core.dice import DiceStream
 from referee.core.parsing import parse_log
 from referee.core.replay import replay
 from referee.core.selfplay import StreamDice
-from referee.games.arnhem44 import supply, victory
+from referee.games.arnhem44 import barrage, supply, victory
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.figures import put, take
+from referee.games.arnhem44.options import player_of
+from referee.games.arnhem44.presence import enemies
 from referee.games.arnhem44.state import AState
 
 LOGS = Path(__file__).resolve().parents[3] / "logs" / "arnhem44"
@@ -153,3 +155,55 @@ def test_contact_follows_a_plain_counter_changed_in_place() -> None:
     assert supply.update_contact(state.copy()) == []
     here[("UK", "tank")] = 1  # GARDEN joins them, in place
     assert len(supply.update_contact(state.copy())) == 1
+
+
+def _phase_one(seed: str) -> list[AState]:
+    return [s for s in _self_played(seed, 700) if s.phase == "1"]
+
+
+def test_batteries_and_the_forced_barrage_command_equal_the_long_way() -> None:
+    """Phase 1 (barrage fire): the batteries found from each sector's kept artillery
+    (``barrage.artillery``) are those of every sector's figures read key by key, and
+    ``barrage.forced`` is ``legal()``'s one command when it has one (None otherwise), at
+    every phase-1 position of self-played games, two- and three-player."""
+    positions = _phase_one("kept-6") + _phase_one("kept-7")
+    three = ENGINE.setup(None, {"three-players": "on"})
+    positions += [s for s in _self_played_from(three, "kept-8", 700) if s.phase == "1"]
+    assert len(positions) > 60
+    forced = several = 0
+    for state in positions:
+        for side in ("allied", "german"):
+            for player in (None, "uk", "us"):
+                assert barrage.batteries(BOARD, state, side, player) == \
+                    _batteries_long_way(state, side, player)
+        options = barrage.legal(BOARD, state)
+        want = options[0] if len(options) == 1 else None
+        assert ENGINE.forced(state) == want
+        forced += want is not None
+        several += want is None
+    assert forced > 10 and several > 10
+
+
+def _batteries_long_way(state: AState, side: str, player: str | None) -> dict[str, Counter[tuple[str, str]]]:
+    own = player if player in ("uk", "us") else None
+    german = side == "german"
+    out: dict[str, Counter[tuple[str, str]]] = {}
+    for sector in sorted((s for s in state.units if s in BOARD.rank), key=BOARD.rank.__getitem__):
+        here = state.units[sector]
+        art = {k: n for k, n in here.items() if k[1] == "art" and (k[0] == "DE") == german
+               and (own is None or player_of(k[0]) == own)}
+        if art and sector not in state.barrage_fired and not enemies(state, sector, side):
+            out[sector] = Counter(art)
+    return out
+
+
+def _self_played_from(state: AState, seed: str, commands: int) -> list[AState]:
+    rng = random.Random(seed)
+    dice = StreamDice(DiceStream(seed), keep_rolls=False)
+    out = []
+    for _ in range(commands):
+        if ENGINE.to_act(state) is None:
+            break
+        ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+        out.append(state.copy())
+    return out
