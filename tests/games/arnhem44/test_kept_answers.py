@@ -184,7 +184,8 @@ def test_batteries_and_the_forced_barrage_command_equal_the_long_way() -> None:
     assert forced > 10 and several > 10
 
 
-def _batteries_long_way(state: AState, side: str, player: str | None) -> dict[str, Counter[tuple[str, str]]]:
+def _batteries_long_way(state: AState, side: str,
+                        player: str | None) -> dict[str, Counter[tuple[str, str]]]:
     own = player if player in ("uk", "us") else None
     german = side == "german"
     out: dict[str, Counter[tuple[str, str]]] = {}
