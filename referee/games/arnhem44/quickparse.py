@@ -30,22 +30,29 @@ from referee.core.quicktree import WORD, keywords, token
 from referee.games.arnhem44.board import ALLIED, GERMAN
 from referee.games.arnhem44.options import UK, US
 
-_PIECES = re.compile(r"[ \t]+|->|" + WORD + r"|[,:;{}|]|.")
-"""What an action line is made of: blanks (WS_INLINE, ignored), an arrow, a word (a count, a
-face and a die are words of this shape too), a comma, colon, semicolon, brace or bar; any
-other character is a piece of its own, and the line goes to Lark."""
-_IS_WORD = re.compile(WORD)
+_PIECES = re.compile(r"[ \t]+|(->|[,:;{}|])|(" + WORD + r")|(.)")
+"""What an action line is made of: blanks (WS_INLINE, ignored), an arrow, a comma, colon,
+semicolon, brace or bar (group 1), a word (group 2: a count, a face and a die are words of
+this shape too); any other character is a piece of its own (group 3), and the line goes to
+Lark."""
 _DIGITS = re.compile(r"[0-9]+")
 _DIE = re.compile(r"[dD][0-9]{1,4}")
 _SIDES = frozenset({ALLIED, GERMAN, UK, US})
 """The side prefixes read here (any other word before a colon goes to Lark)."""
-_PUNCTUATION = frozenset({"->", ",", ":", ";", "{", "}", "|"})
 _BARE = {"pass": "pass_", "initiative": "initiative", "weather": "weather",
          "landing": "landing", "supply-drop": "supply_drop", "withdraw-order": "withdraw_order",
          "resign": "resign"}
 """Commands of one keyword and nothing else, and their trees' names."""
 _PLACING = frozenset({"deploy", "enter", "reinforce"})
 """``"deploy"i groups words`` and its kin."""
+
+
+_VERBS = frozenset({"move", "deploy", "enter", "reinforce", "barrage", "combat", "defuse",
+                    "detonate", "end", "no", "pass", "rig", "reveal", "swap", "build",
+                    "reserves", "invade", "initiative", "weather", "bailey", "withdraw",
+                    "anti-aircraft", "supply-drop", "landing", "fall-back", "support", "first",
+                    "withdraw-order", "reserve-order", "joker", "collect", "token", "resign"})
+"""The keywords that start a command."""
 
 
 class _Lark(Exception):
@@ -64,22 +71,23 @@ class _Reader:
         self.texts: list[str] = []
         self.kinds: list[str] = []
         self.folded: list[str] = []
+        starts, texts, kinds, folds = self.starts, self.texts, self.kinds, self.folded
         for found in _PIECES.finditer(text):
-            piece = found.group()
-            first = piece[0]
-            if first == " " or first == "\t":
-                continue
-            if piece in _PUNCTUATION:
+            group = found.lastindex
+            if group is None:
+                continue  # blanks
+            if group == 3:
+                raise _Lark
+            piece = found.group(group)
+            if group == 1:
                 kind = folded = piece
-            elif _IS_WORD.fullmatch(piece) is not None:
+            else:
                 folded = piece.casefold()
                 kind = "k" if folded in spelt else "w"
-            else:
-                raise _Lark
-            self.starts.append(found.start())
-            self.texts.append(piece)
-            self.kinds.append(kind)
-            self.folded.append(folded)
+            starts.append(found.start())
+            texts.append(piece)
+            kinds.append(kind)
+            folds.append(folded)
         self.pieces = len(self.texts)
         self.at = 0
 
@@ -153,14 +161,11 @@ class _Reader:
 
 def _command(read: _Reader) -> Tree[Any]:
     """One ``command`` of grammar/arnhem44.lark, its tree named as the grammar names it."""
-    verb = read.keyword("move", "deploy", "enter", "reinforce", "barrage", "combat", "defuse",
-                        "detonate", "end", "no", "pass", "rig", "reveal", "swap", "build",
-                        "reserves", "invade", "initiative", "weather", "bailey", "withdraw",
-                        "anti-aircraft", "supply-drop", "landing", "fall-back", "support",
-                        "first", "withdraw-order", "reserve-order", "joker", "collect",
-                        "token", "resign")
-    if verb is None:
+    at = read.at
+    if at >= read.pieces or read.kinds[at] != "k" or read.folded[at] not in _VERBS:
         raise _Lark
+    verb = read.folded[at]
+    read.at = at + 1
     if verb in _BARE:
         return Tree(_BARE[verb], [])
     if verb == "move":
