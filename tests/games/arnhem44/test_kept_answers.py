@@ -18,7 +18,7 @@ from referee.core.dice import DiceStream
 from referee.core.parsing import parse_log
 from referee.core.replay import replay
 from referee.core.selfplay import StreamDice
-from referee.games.arnhem44 import barrage, supply, victory
+from referee.games.arnhem44 import barrage, report, supply, victory
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.figures import put, take
@@ -208,3 +208,55 @@ def _self_played_from(state: AState, seed: str, commands: int) -> list[AState]:
         ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
         out.append(state.copy())
     return out
+
+
+def _map_the_long_way(state: AState) -> tuple[list[str], dict[tuple[str, str], int]]:
+    """The sectors' problems and the figures on the map per key, sector by sector."""
+    problems: list[str] = []
+    on_map: dict[tuple[str, str], int] = {}
+    for sid, counts in state.units.items():
+        per_side = {"german": 0, "allied": 0}
+        for key, v in counts.items():
+            per_side["german" if key[0] == "DE" else "allied"] += v
+            on_map[key] = on_map.get(key, 0) + v
+        if max(per_side.values()) > BOARD.max_per_side or min(counts.values()) <= 0 \
+                or sid not in BOARD.rank:
+            problems += report._sector_problems(BOARD, sid, counts)
+    return problems, on_map
+
+
+def test_the_map_s_figures_in_the_invariants_equal_the_long_way() -> None:
+    """``report._map_figures`` keeps its last answer while every sector holds the same
+    figures: in a game's positions one after another, and in positions broken on purpose (a
+    sector over 9 units, figures gone, a sector the board does not know), it answers as
+    the sectors read one by one, and the invariants say what is broken."""
+    seen = broken = 0
+    for state in _self_played("kept-9", 700) + _self_played("kept-10", 700):
+        over = state.copy()
+        sector = next(iter(over.units))
+        over.add(sector, ("DE", "inf"), 10)
+        gone = state.copy()
+        gone.remove(sector, next(iter(gone.units[sector])))
+        unknown = state.copy()
+        unknown.add("Atlantis", ("UK", "inf"))
+        for position in (state, state.copy(), over, gone, unknown, state):
+            problems, on_map = report._map_figures(BOARD, position.units)
+            want_problems, want_on_map = _map_the_long_way(position)
+            assert (list(problems), {k: v for k, v in on_map.items() if v}) == \
+                (want_problems, {k: v for k, v in want_on_map.items() if v})
+            said = report.invariants(BOARD, position)
+            seen += 1
+            if position is not state:
+                broken += bool(said)
+                assert bool(said) == (position is not state and position.units != state.units)
+    assert seen > 5000 and broken > 3000
+
+
+def test_the_map_s_figures_follow_a_plain_counter_changed_in_place() -> None:
+    state = _self_played("kept-9", 100)[-1]
+    here: Counter[tuple[str, str]] = Counter({("DE", "inf"): 1})
+    state.units["Grave"] = here
+    first = report.invariants(BOARD, state)
+    here[("DE", "inf")] = 12  # in place: over 9, and figures out of nowhere
+    later = report.invariants(BOARD, state)
+    assert later != first and any("12 german units" in p for p in later)
