@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
+from operator import is_
 from typing import Any
 
 from referee.core.engine import Event
@@ -223,7 +224,8 @@ def invariants(board: Board, state: AState) -> list[str]:
 _MapFigures = tuple[tuple[str, ...], dict[Key, int]]
 _map_memo: tuple[Board, tuple[tuple[str, ...], tuple[Any, ...]], _MapFigures] | None = None
 """The last ``_map_figures``: the board, the sectors and their figures it came from (each a
-``Figures``, compared by content), and its answer."""
+``Figures``, the very objects: a ``Counter`` holding a 0 is equal to one without it), and its
+answer."""
 
 
 def _map_figures(board: Board, units: Mapping[str, Mapping[Key, int]]) -> _MapFigures:
@@ -233,7 +235,8 @@ def _map_figures(board: Board, units: Mapping[str, Mapping[Key, int]]) -> _MapFi
     ``Figures`` is never changed in place)."""
     look = (tuple(units), tuple(units.values()))
     memo = _map_memo
-    if memo is not None and memo[0] is board and memo[1] == look:
+    if memo is not None and memo[0] is board and memo[1][0] == look[0] \
+            and all(map(is_, memo[1][1], look[1])):
         return memo[2]
     problems: list[str] = []
     on_map: dict[Key, int] = {}
