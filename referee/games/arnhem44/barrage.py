@@ -47,6 +47,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import Barrage, Command, Groups, Initiative, NoBarrage
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import counts_text, expand, outcome_of
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
@@ -102,20 +103,38 @@ def batteries(board: Board, state: AState, side: str,
               player: str | None = None) -> dict[str, Counter[Key]]:
     """The side's artillery in sectors free of enemy units that has not fired this phase;
     with ``player`` (uk or us), that Allied player's own artillery only (Veterans/3)."""
-    out: dict[str, Counter[Key]] = {}
-    units = state.units
+    found: dict[str, dict[Key, int]] = {}
     german = side == GERMAN
     own = player if player in (UK, US) else None
     rank = board.rank
-    for sector in sorted((s for s in units if s in rank), key=rank.__getitem__):  # map order
-        here = units[sector]
-        if not here:
+    fired = state.barrage_fired
+    for sector, here in state.units.items():
+        if not here or sector not in rank:
             continue
-        art = {k: n for k, n in here.items() if k[1] == "art" and (k[0] == GERMAN_GROUP) == german
-               and (own is None or player_of(k[0]) == own)}
-        if art and sector not in state.barrage_fired and not enemies(state, sector, side):
-            out[sector] = Counter(art)
-    return out
+        art = artillery(here)[0 if german else 1]
+        if art and own is not None:
+            art = {k: n for k, n in art.items() if player_of(k[0]) == own}
+        if art and sector not in fired and not enemies(state, sector, side):
+            found[sector] = art
+    return {sector: Counter(found[sector]) for sector in sorted(found, key=rank.__getitem__)}
+
+
+ARTILLERY_KEPT = "_artillery"
+"""The attribute of a sector's ``Figures`` that keeps ``artillery`` of it."""
+
+
+def artillery(counts: Counter[Key]) -> tuple[dict[Key, int], dict[Key, int]]:
+    """(German, Allied) artillery among one sector's counts, kept on a sector's ``Figures``
+    (never changed in place) as ``presence.sides_here`` is: phase 1 asks every sector's
+    batteries at every decision (who fires, what he may fire, whether he must skip)."""
+    kept: tuple[dict[Key, int], dict[Key, int]] | None = getattr(counts, ARTILLERY_KEPT, None)
+    if kept is not None:
+        return kept
+    found = ({k: n for k, n in counts.items() if k[1] == "art" and k[0] == GERMAN_GROUP},
+             {k: n for k, n in counts.items() if k[1] == "art" and k[0] != GERMAN_GROUP})
+    if type(counts) is Figures:
+        setattr(counts, ARTILLERY_KEPT, found)
+    return found
 
 
 def targets(board: Board, state: AState, sector: str, side: str) -> list[str]:
@@ -406,6 +425,15 @@ def legal(board: Board, state: AState) -> list[Command]:
                                 (tuple(sorted((+rest).items())), sector, aims[1]))))
     out.append(NoBarrage())
     return out
+
+
+def forced(board: Board, state: AState) -> Command | None:
+    """``legal``'s one command when it has one, else None, without making the others: the
+    initiative roll, or the skip when no battery of the side to fire has a target."""
+    side = state.barrage_turn
+    if side is None:
+        return Initiative()
+    return None if options(board, state, side, firer(board, state, side)) else NoBarrage()
 
 
 def decision(board: Board, state: AState) -> str:

@@ -114,10 +114,14 @@ def copied(value: Any) -> Any:
 
 def copy_record(value: Any) -> Any:
     """A copy of a dataclass record, field by field (``copied`` for each)."""
-    twin = object.__new__(type(value))
+    kind = type(value)
+    twin = object.__new__(kind)
     fields = value.__dict__
     out = fields.copy()  # numbers and names as they are
-    if all(map(_shared, map(type, fields.values()))):
+    flat = _FLAT.get(kind)
+    if flat is None:
+        flat = _FLAT[kind] = _is_flat(kind)
+    if flat or all(map(_shared, map(type, fields.values()))):
         twin.__dict__ = out  # a record of numbers and names (a crate, a bridge)
         return twin
     for k, v in fields.items():
@@ -137,6 +141,21 @@ def copy_record(value: Any) -> Any:
         out[k] = copied(v)
     twin.__dict__ = out
     return twin
+
+
+_FLAT: dict[type, bool] = {}
+"""Whether a record type declares numbers, names and flags alone (``_is_flat``)."""
+_FLAT_TYPES = frozenset({"int", "str", "bool", "float", "int | None", "str | None",
+                         "bool | None"})
+
+
+def _is_flat(kind: type) -> bool:
+    """A dataclass whose every field is declared a number, a name or a flag (or None): a crate,
+    a Bailey bridge, a roll waiting for a reveal.  Such a record is copied by copying its
+    fields' dict, without looking at each value (mypy --strict holds the values to the
+    declared types; tests/games/arnhem44/test_state_copy.py checks them in self-play)."""
+    return dataclasses.is_dataclass(kind) and all(
+        field.type in _FLAT_TYPES for field in dataclasses.fields(kind))
 
 
 _RECORD: dict[type, bool] = {}

@@ -73,7 +73,7 @@ from referee.games.arnhem44.position import (
     place,
     position_lines,
 )
-from referee.games.arnhem44.quickparse import move_tree
+from referee.games.arnhem44.quickparse import action_tree
 from referee.games.arnhem44.report import holders, invariants, judge_control, state_json
 from referee.games.arnhem44.sequence import (
     after_barrage,
@@ -228,7 +228,9 @@ class Arnhem44Engine:
             return None  # the Allied player's choice of die, written with its roll
         if phase == BAILEY:
             return bailey.legal(self.board, state)[0] if bailey.pending(state) else None
-        if phase in COMBAT or phase in RESERVES or phase == "1" or phase in AIRBORNE_PHASES:
+        if phase == "1":
+            return barrage.forced(self.board, state)  # legal()'s one command, not made all
+        if phase in COMBAT or phase in RESERVES or phase in AIRBORNE_PHASES:
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
         if phase == SETUP_ALLIED:
@@ -535,7 +537,7 @@ class Arnhem44Engine:
     def quick_tree(self, line: str) -> Tree[Any] | None:
         """Lark's tree of a plain move line, read without Lark (``quickparse.py``); None for
         any other line."""
-        return move_tree(line)
+        return action_tree(line)
 
     def build_command(self, tree: Tree[Any], text: str) -> Command:
         return build(self.board, tree)

@@ -21,6 +21,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import Groups
+from referee.games.arnhem44.copying import changed
 from referee.games.arnhem44.state import AState
 
 
@@ -56,16 +57,19 @@ def take(state: AState, sector: str, key: Key, n: int, board: Board) -> list[tup
     moved = state.moved.get(sector)
     for mp, was_fresh in chosen:
         if not was_fresh and moved is not None:
-            moved[(key[0], key[1], mp)] -= 1
-            if not moved[(key[0], key[1], mp)]:
-                del moved[(key[0], key[1], mp)]
+            # a new count, as AState.remove makes (the old one may be shared with a copy)
+            moved_key = (key[0], key[1], mp)
+            moved = changed(moved, moved_key, (moved.get(moved_key, 0) - 1) or None)
+            state.moved[sector] = moved
     return chosen
 
 
 def put(state: AState, sector: str, key: Key, mp: int, n: int = 1) -> None:
     """Place figures that moved this phase, with ``mp`` points left."""
     state.add(sector, key, n)
-    state.moved.setdefault(sector, Counter())[(key[0], key[1], mp)] += n
+    moved_key = (key[0], key[1], mp)
+    here = state.moved.get(sector)
+    state.moved[sector] = changed(here, moved_key, (here.get(moved_key, 0) if here else 0) + n)
 
 
 def resolve(state: AState, side: str, sector: str, groups: Groups, rule: str) -> list[

@@ -31,6 +31,7 @@ from referee.core.errors import IllegalMove
 from referee.core.names import side_title
 from referee.games.arnhem44.board import ALLIED, GERMAN, Board, Key, side_of
 from referee.games.arnhem44.commands import JokerMove
+from referee.games.arnhem44.copying import changed
 from referee.games.arnhem44.fire import Shooter
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
 from referee.games.arnhem44.state import MOVEMENT, AState
@@ -154,7 +155,7 @@ def joker_move(board: Board, state: AState, command: JokerMove) -> list[Event]:
         bumped: Counter[tuple[str, str, int]] = Counter()
         for (g, k, mp), n in moved.items():
             bumped[(g, k, mp + 1 if mine(g) else mp)] += n
-        state.moved[command.sector] = bumped
+        state.moved[command.sector] = changed(bumped, None, None)  # never changed in place
     state.joker_sector = command.sector
     passed = spend(state, side)
     return [Event("joker", f"{side_title(player)} plays the joker: all {side_title(player)} "

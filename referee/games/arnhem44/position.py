@@ -36,6 +36,7 @@ from referee.games.arnhem44.commands import (
     airborne_group,
     groups_text,
 )
+from referee.games.arnhem44.copying import changed
 from referee.games.arnhem44.jokers import holders
 from referee.games.arnhem44.options import three_players
 from referee.games.arnhem44.report import invariants, start_waiting, totals
@@ -215,7 +216,10 @@ def place(board: Board, state: AState, st: Statement) -> None:
                 state.eliminated[key] += n
     elif kind == "moved":
         for key, n in _keys(st.groups):
-            state.moved.setdefault(st.sector, Counter())[(key[0], key[1], st.number)] += n
+            moved_key = (key[0], key[1], st.number)
+            here = state.moved.get(st.sector)  # a new count (``copying.changed``), as in play
+            state.moved[st.sector] = changed(here, moved_key,
+                                             (here.get(moved_key, 0) if here else 0) + n)
     elif kind == "intruded":
         state.intruded[st.sector] = st.number
     elif kind == "fallen_back":

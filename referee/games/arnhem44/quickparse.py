@@ -1,14 +1,22 @@
-"""The commonest Arnhem '44 line, a move (``german: move 2 inf, 1 tank Arnhem->Velp``), and its
-kin that place figures (``deploy``, ``enter``, ``reinforce`` GROUPS SECTOR), read without Lark:
-the very tree Lark's parser gives it (grammar/arnhem44.lark, ``move groups route``), tokens and
-their columns alike, or ``None`` for any line that is not plainly such a line, which Lark then
-reads (and explains when it cannot).
+"""Arnhem '44 action lines read without Lark: every command of grammar/arnhem44.lark (a move,
+``deploy``, ``barrage``, ``combat``, ``defuse``, ``end movement``, ``no support``...), with
+its dice (``{d10: 3 7 | 1}``), a side before it and several commands separated by ``;``, as
+the very tree Lark's parser gives it (tokens and their columns alike), or ``None`` for any
+line that is not plainly such a line, which Lark then reads (and explains when it cannot):
+set-up, turn and ``expect`` lines, chits (``{cup: ...}``), a word spelt as a keyword where the
+grammar takes a name, any character the reading below does not expect.
 
-Moves are about two in five of the lines of a game, and Lark's LALR parser (its lexer and
-parser states, token by token) was a third of a replay with an empty line memo (issue 31).
-Nothing here resolves a name or judges a rule: ``commands.build`` makes the command from the
-tree as from Lark's.  ``tests/games/arnhem44/test_quickparse.py`` compares the two readings on
-every line of the bundled logs, self-played games and mangled variants of them.
+Lark's LALR parser (its lexer and parser states, token by token) was a third of a replay with
+an empty line memo, and the lines with dice a fifth of it once moves were read here (issue
+31).  Nothing here resolves a name or judges a rule: ``commands.build`` makes the command
+from the tree as from Lark's.  ``tests/games/arnhem44/test_quickparse.py`` compares the two
+readings on every line of the bundled logs, self-played games and mangled variants of them.
+
+Lark's contextual lexer takes a word spelt as a keyword for the keyword where the parser's
+state allows the keyword, and for a WORD elsewhere; so a keyword is taken here only where the
+grammar allows it next, and a line with a keyword where a name goes is left to Lark.  A run
+of digits is a FACE where the grammar wants a count or a face and a WORD where it wants a
+name (``collect 82``: the WORD, as Lark's lexer orders its terminals).
 """
 
 from __future__ import annotations
@@ -16,77 +24,278 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lark import Tree
+from lark import Token, Tree
 
-from referee.core.quicktree import WORD, is_word, keywords, token
+from referee.core.quicktree import WORD, keywords, token
 from referee.games.arnhem44.board import ALLIED, GERMAN
 from referee.games.arnhem44.options import UK, US
 
-_PIECES = re.compile(r"[ \t]+|->|" + WORD + r"|[,:]|.")
-"""What a move line is made of: blanks (WS_INLINE, ignored), an arrow, a word, a comma or a
-colon; any other character is a piece of its own, and the line goes to Lark."""
-_PLACING = frozenset({"move", "deploy", "enter", "reinforce"})
-"""The commands read here: ``"move"i groups route`` and ``"deploy"i groups words`` (``enter``,
-``reinforce`` alike), whose trees are named after them."""
+_PIECES = re.compile(r"[ \t]+|(->|[,:;{}|])|(" + WORD + r")|(.)")
+"""What an action line is made of: blanks (WS_INLINE, ignored), an arrow, a comma, colon,
+semicolon, brace or bar (group 1), a word (group 2: a count, a face and a die are words of
+this shape too); any other character is a piece of its own (group 3), and the line goes to
+Lark."""
+_DIGITS = re.compile(r"[0-9]+")
+_DIE = re.compile(r"[dD][0-9]{1,4}")
 _SIDES = frozenset({ALLIED, GERMAN, UK, US})
 """The side prefixes read here (any other word before a colon goes to Lark)."""
+_BARE = {"pass": "pass_", "initiative": "initiative", "weather": "weather",
+         "landing": "landing", "supply-drop": "supply_drop", "withdraw-order": "withdraw_order",
+         "resign": "resign"}
+"""Commands of one keyword and nothing else, and their trees' names."""
+_PLACING = frozenset({"deploy", "enter", "reinforce"})
+"""``"deploy"i groups words`` and its kin."""
 
 
-def move_tree(line: str) -> Tree[Any] | None:
-    """Lark's tree of ``line`` when it is a plain move (or set-up deployment, reserves'
-    entry, German reinforcement: figures and a sector), else ``None``."""
-    if ";" in line or "{" in line or "\n" in line or "\r" in line:
-        return None  # several commands, dice, or a character a comment may hide: Lark
-    text = line.split("#", 1)[0]  # a comment starts at the first '#' (no token holds one)
-    pieces = [(found.start(), found.group()) for found in _PIECES.finditer(text)
-              if not found.group().isspace() or found.group().strip(" \t")]
-    # Now (start, text) of each piece but the blanks: [side ":"] "move" groups route.
-    at = 0
-    side: Tree[Any] | None = None
-    if len(pieces) > 1 and pieces[1][1] == ":":
-        if pieces[0][1].casefold() not in _SIDES:
-            return None
-        side = Tree("side_prefix", [token("WORD", pieces[0][1], pieces[0][0])])
-        at = 2
-    verb = pieces[at][1].casefold() if len(pieces) > at else ""
-    if verb not in _PLACING or len(pieces) < at + (6 if verb == "move" else 4):
+_VERBS = frozenset({"move", "deploy", "enter", "reinforce", "barrage", "combat", "defuse",
+                    "detonate", "end", "no", "pass", "rig", "reveal", "swap", "build",
+                    "reserves", "invade", "initiative", "weather", "bailey", "withdraw",
+                    "anti-aircraft", "supply-drop", "landing", "fall-back", "support", "first",
+                    "withdraw-order", "reserve-order", "joker", "collect", "token", "resign"})
+"""The keywords that start a command."""
+
+
+class _Lark(Exception):
+    """The line is not plainly one the reading below takes: Lark reads it."""
+
+
+class _Reader:
+    """The pieces of one line (start, text, kind) and the place reached in them.  The kind
+    of a piece: ``w`` a WORD not spelt as a keyword, ``k`` a keyword (its text case-folded
+    in ``folded``), ``p`` punctuation (its text)."""
+
+    __slots__ = ("at", "folded", "kinds", "pieces", "starts", "texts")
+
+    def __init__(self, text: str, spelt: frozenset[str]) -> None:
+        self.starts: list[int] = []
+        self.texts: list[str] = []
+        self.kinds: list[str] = []
+        self.folded: list[str] = []
+        starts, texts, kinds, folds = self.starts, self.texts, self.kinds, self.folded
+        for found in _PIECES.finditer(text):
+            group = found.lastindex
+            if group is None:
+                continue  # blanks
+            if group == 3:
+                raise _Lark
+            piece = found.group(group)
+            if group == 1:
+                kind = folded = piece
+            else:
+                folded = piece.casefold()
+                kind = "k" if folded in spelt else "w"
+            starts.append(found.start())
+            texts.append(piece)
+            kinds.append(kind)
+            folds.append(folded)
+        self.pieces = len(self.texts)
+        self.at = 0
+
+    def kind(self) -> str:
+        """The kind of the next piece ('' at the end)."""
+        return self.kinds[self.at] if self.at < self.pieces else ""
+
+    def keyword(self, *spelt: str) -> str | None:
+        """The next piece when it is one of the keywords ``spelt`` (taken), else None."""
+        at = self.at
+        if at < self.pieces and self.kinds[at] == "k" and self.folded[at] in spelt:
+            self.at = at + 1
+            return self.folded[at]
         return None
-    spelt = keywords("arnhem44.lark")
-    at += 1
-    groups: list[Tree[Any]] = []
+
+    def punctuation(self, piece: str) -> bool:
+        """The next piece is ``piece`` (taken)."""
+        if self.at < self.pieces and self.kinds[self.at] == piece:
+            self.at += 1
+            return True
+        return False
+
+    def expect(self, piece: str) -> None:
+        if not self.punctuation(piece):
+            raise _Lark
+
+    def word(self) -> Token:
+        """A WORD (not spelt as a keyword)."""
+        at = self.at
+        if at >= self.pieces or self.kinds[at] != "w":
+            raise _Lark
+        self.at = at + 1
+        return token("WORD", self.texts[at], self.starts[at])
+
+    def face(self) -> Token:
+        """A FACE (ASCII digits alone)."""
+        at = self.at
+        if at >= self.pieces or self.kinds[at] != "w" \
+                or _DIGITS.fullmatch(self.texts[at]) is None:
+            raise _Lark
+        self.at = at + 1
+        return token("FACE", self.texts[at], self.starts[at])
+
+    def words(self) -> Tree[Any]:
+        """``words: WORD+``."""
+        found: list[Any] = [self.word()]
+        while self.at < self.pieces and self.kinds[self.at] == "w":
+            found.append(self.word())
+        return Tree("words", found)
+
+    def groups(self) -> Tree[Any]:
+        """``groups: group ("," group)*`` with ``group: FACE WORD``; a comma not followed by
+        a count is left for the rule around the groups (a barrage's next shot)."""
+        found = [Tree("group", [self.face(), self.word()])]
+        while (self.at + 1 < self.pieces and self.kinds[self.at] == ","
+               and self.kinds[self.at + 1] == "w"
+               and _DIGITS.fullmatch(self.texts[self.at + 1]) is not None):
+            self.at += 1
+            found.append(Tree("group", [self.face(), self.word()]))
+        return Tree("groups", found)
+
+    def arrow(self) -> Token:
+        at = self.at
+        self.expect("->")
+        return token("ARROW", "->", self.starts[at])
+
+    def joker(self) -> Tree[Any] | None:
+        """``[joker]``."""
+        return Tree("joker", []) if self.keyword("joker") else None
+
+
+def _command(read: _Reader) -> Tree[Any]:
+    """One ``command`` of grammar/arnhem44.lark, its tree named as the grammar names it."""
+    at = read.at
+    if at >= read.pieces or read.kinds[at] != "k" or read.folded[at] not in _VERBS:
+        raise _Lark
+    verb = read.folded[at]
+    read.at = at + 1
+    if verb in _BARE:
+        return Tree(_BARE[verb], [])
+    if verb == "move":
+        groups = read.groups()
+        route: list[Any] = [read.words()]
+        while read.kind() == "->":
+            route += [read.arrow(), read.words()]
+        if len(route) < 3:
+            raise _Lark
+        return Tree("move", [groups, Tree("route", route)])
+    if verb in _PLACING:
+        return Tree(verb, [read.groups(), read.words()])
+    if verb == "barrage":
+        shots = [_shot(read)]
+        while read.punctuation(","):
+            shots.append(_shot(read))
+        return Tree("barrage", [*shots, read.joker()])
+    if verb == "combat":
+        children: list[Any] = [read.words()]
+        while read.keyword("joker"):
+            children.append(Tree("joker_by", [read.word()]))
+        return Tree("combat", children)
+    if verb == "defuse" or verb == "detonate":
+        bridge = read.word()
+        crate = read.face() if read.keyword("crate") else None
+        return Tree(verb, [bridge, crate, read.joker()])
+    if verb == "end":
+        done = read.keyword("setup", "movement")
+        if done is None:
+            raise _Lark
+        return Tree(f"end_{done}", [])
+    if verb == "no":
+        what = read.keyword("support", "barrage", "joker")
+        if what is None:
+            raise _Lark
+        return Tree("no_support", [read.joker()]) if what == "support" else Tree(f"no_{what}", [])
+    if verb == "rig":
+        bridge = read.word()
+        if read.keyword("hidden"):
+            return Tree("rig", [bridge, read.word()])
+        return Tree("rig", [bridge, read.face() if read.kind() == "w" else None])
+    if verb == "reveal" or verb == "swap":
+        return Tree(verb, [read.face()])
+    if verb == "build" or verb == "first" or verb == "collect":
+        return Tree(verb, [read.word()])  # collect's digits: a WORD (the module's docstring)
+    if verb == "reserves":
+        return Tree("reserves", [read.word() if read.kind() == "w" else None])
+    if verb == "invade":
+        children = [read.words()]
+        while read.keyword("from"):
+            where = read.words()
+            read.expect(":")
+            children.append(Tree("source", [where, read.groups()]))
+        if len(children) < 2:
+            raise _Lark
+        return Tree("invade", [*children, read.joker()])
+    if verb == "fall-back":
+        return Tree("fall_back", [read.groups(), read.words(), read.arrow(), read.words(),
+                                  read.joker()])
+    if verb == "withdraw":
+        return Tree("withdraw", [read.groups(), read.words(), read.arrow(), read.words()])
+    if verb == "bailey":
+        return Tree("bailey", [read.word(), read.groups(), read.words(), read.arrow(),
+                               read.words()])
+    if verb == "support":
+        return Tree("support", [read.groups(), read.joker()])
+    if verb == "reserve-order":
+        return Tree("reserve_order", [read.groups()])
+    if verb == "joker":
+        if not read.keyword("move"):
+            raise _Lark
+        return Tree("joker_move", [read.words()])
+    if verb == "anti-aircraft":
+        return Tree("anti_aircraft", [read.words()])
+    # "token"i words (the last of the verbs listed above)
+    return Tree("token", [read.words()])
+
+
+def _shot(read: _Reader) -> Tree[Any]:
+    """``shot: groups words ARROW words``."""
+    return Tree("shot", [read.groups(), read.words(), read.arrow(), read.words()])
+
+
+def _dice(read: _Reader) -> Tree[Any] | None:
+    """``[dice]``: ``"{" DIE ":" dice_group ("|" dice_group)* "}"`` (chits go to Lark)."""
+    if not read.punctuation("{"):
+        return None
+    at = read.at
+    if read.kind() != "w" or _DIE.fullmatch(read.texts[at]) is None:
+        raise _Lark
+    read.at += 1
+    children: list[Any] = [token("DIE", read.texts[at], read.starts[at])]
+    read.expect(":")
     while True:
-        (count_at, count), (kind_at, kind) = pieces[at], pieces[at + 1]
-        if (not count.isdigit() or not count.isascii() or not is_word(kind, spelt)
-                or kind_at == count_at + len(count)):  # "2inf" is a word: Lark's reading
-            return None
-        groups.append(Tree("group", [token("FACE", count, count_at),
-                                     token("WORD", kind, kind_at)]))
-        at += 2
-        if at >= len(pieces) or pieces[at][1] != ",":
+        faces: list[Any] = [read.face()]
+        while read.kind() == "w":
+            faces.append(read.face())
+        children.append(Tree("dice_group", faces))
+        if not read.punctuation("|"):
             break
-        at += 1
-        if at + 1 >= len(pieces):
-            return None
-    route: list[Any] = []
-    words: list[Any] = []
-    for piece_at, piece in pieces[at:]:
-        if piece == "->" and verb == "move":
-            if not words:
-                return None
-            route.append(Tree("words", words))
-            route.append(token("ARROW", piece, piece_at))
-            words = []
-        elif is_word(piece, spelt):
-            words.append(token("WORD", piece, piece_at))
-        else:
-            return None
-    if not words:
-        return None  # no sector, or an arrow at the end
-    if verb != "move":  # deploy, enter, reinforce: "groups words"
-        command = Tree(verb, [Tree("groups", groups), Tree("words", words)])
-    elif len(route) < 2:
-        return None  # a move with no arrow
-    else:
-        route.append(Tree("words", words))
-        command = Tree("move", [Tree("groups", groups), Tree("route", route)])
-    return Tree("start", [Tree("action", [side, Tree("item", [command, None])])])
+    read.expect("}")
+    return Tree("dice", children)
+
+
+def action_tree(line: str) -> Tree[Any] | None:
+    """Lark's tree of ``line`` when it is a plain action line (``action: [side_prefix] item
+    (";" item)*``), else ``None``."""
+    if "\n" in line or "\r" in line:
+        return None  # a character a comment may hide, or a second line: Lark
+    text = line.split("#", 1)[0]  # a comment starts at the first '#' (no token holds one)
+    try:
+        read = _Reader(text, keywords("arnhem44.lark"))
+        side: Tree[Any] | None = None
+        if read.pieces > 1 and read.kinds[1] == ":":
+            if read.kinds[0] != "w" or read.folded[0] not in _SIDES:
+                raise _Lark
+            side = Tree("side_prefix", [read.word()])
+            read.at = 2
+        items: list[Any] = [side]
+        while True:
+            command = _command(read)
+            items.append(Tree("item", [command, _dice(read)]))
+            if not read.punctuation(";"):
+                break
+        if read.at != read.pieces:
+            raise _Lark
+    except (_Lark, IndexError):
+        return None
+    return Tree("start", [Tree("action", items)])
+
+
+move_tree = action_tree
+"""The name this reader had when it took moves only."""

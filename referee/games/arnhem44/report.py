@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
+from operator import is_
 from typing import Any
 
 from referee.core.engine import Event
@@ -23,6 +24,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.checks import game_invariants
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.explosives import explosives_json
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
@@ -181,25 +183,16 @@ def supply_json(board: Board, state: AState) -> dict[str, Any]:
 def invariants(board: Board, state: AState) -> list[str]:
     """Every invariant of the position (self-play checks them after every command).  The
     figures are counted in one pass: each sector's count per side (at most 9), and every
-    figure taken off the scenario's totals, which must come out at zero (conserved)."""
+    figure taken off the scenario's totals, which must come out at zero (conserved).  The
+    map's part of it (``_map_figures``) is kept with the figures it came from and given again
+    while every sector holds the same figures (four commands in ten move none)."""
     out: list[str] = []
+    problems, on_map = _map_figures(board, state.units)
+    out += problems
     left = dict(totals(board))
     get = left.get
-    limit = board.max_per_side
-    rank = board.rank
-    for sid, counts in state.units.items():
-        german = allied = 0
-        empty = False
-        for key, v in counts.items():
-            if v <= 0:
-                empty = True
-            if key[0] == GERMAN_GROUP:
-                german += v
-            else:
-                allied += v
-            left[key] = get(key, 0) - v
-        if german > limit or allied > limit or empty or sid not in rank:
-            out += _sector_problems(board, sid, counts)
+    for key, v in on_map.items():
+        left[key] = get(key, 0) - v
     for part in (state.pool, state.waiting, state.eliminated):
         for key, v in part.items():
             left[key] = get(key, 0) - v
@@ -226,6 +219,53 @@ def invariants(board: Board, state: AState) -> list[str]:
     out += state.explosives.problems()
     out += bailey_invariants(state)
     return out
+
+
+_MapFigures = tuple[tuple[str, ...], dict[Key, int]]
+_map_memo: tuple[Board, tuple[tuple[str, ...], tuple[Any, ...]], _MapFigures] | None = None
+"""The last ``_map_figures``: the board, the sectors and their figures it came from (each a
+``Figures``, the very objects: a ``Counter`` holding a 0 is equal to one without it), and its
+answer."""
+
+
+def _map_figures(board: Board, units: Mapping[str, Mapping[Key, int]]) -> _MapFigures:
+    """The problems of the sectors' figures (an unknown sector, a count not positive, more
+    than 9 units of a side) and the figures on the map per key, in one pass over the
+    sectors; the last answer again when every sector holds the same figures (a sector's
+    ``Figures`` is never changed in place)."""
+    look = (tuple(units), tuple(units.values()))
+    memo = _map_memo
+    if memo is not None and memo[0] is board and memo[1][0] == look[0] \
+            and all(map(is_, memo[1][1], look[1])):
+        return memo[2]
+    problems: list[str] = []
+    on_map: dict[Key, int] = {}
+    get = on_map.get
+    limit = board.max_per_side
+    rank = board.rank
+    for sid, counts in units.items():
+        german = allied = 0
+        empty = False
+        for key, v in counts.items():
+            if v <= 0:
+                empty = True
+            if key[0] == GERMAN_GROUP:
+                german += v
+            else:
+                allied += v
+            on_map[key] = get(key, 0) + v
+        if german > limit or allied > limit or empty or sid not in rank:
+            problems += _sector_problems(board, sid, counts)
+    answer = (tuple(problems), on_map)
+    if all(type(counts) is Figures for counts in look[1]):
+        _keep_map(board, look, answer)
+    return answer
+
+
+def _keep_map(board: Board, look: tuple[tuple[str, ...], tuple[Any, ...]],
+              answer: _MapFigures) -> None:
+    global _map_memo  # one assignment: a reader sees the old or the new answer whole
+    _map_memo = (board, look, answer)
 
 
 def _sector_problems(board: Board, sid: str, counts: Mapping[Key, int]) -> list[str]:
@@ -294,7 +334,7 @@ _NONE: dict[Key, int] = {}
 
 
 def update_control(board: Board, state: AState,
-                   sides: list[tuple[str, bool, bool]] | None = None) -> list[tuple[str, str]]:
+                   sides: Sequence[tuple[str, bool, bool]] | None = None) -> list[tuple[str, str]]:
     """Waterways: "A player is only in control of a bridge when both sides of the bridge are free
     of enemy troops."  Reading A6: a side with units at the bridge and no enemy at either end
     takes it (becomes its owner, ``state.control``); with troops of both sides there the owner

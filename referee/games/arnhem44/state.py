@@ -82,7 +82,9 @@ class AState:
     # -- the movement phase
     moved: dict[str, Counter[tuple[str, str, int]]] = field(default_factory=dict)
     """Figures that moved (or were halted) this phase: sector -> (group, kind, MP left) -> n.
-    Every other figure of the mover is fresh: it starts the phase where it stands."""
+    Every other figure of the mover is fresh: it starts the phase where it stands.  A
+    sector's count is never changed in place (``figures.take``/``put`` put a new one, a
+    ``copying.Figures``), so copies of the state share it."""
     intruded: dict[str, int] = field(default_factory=dict)
     """Units counted against the 9 of intrusions into a sector this phase (Move/Contact, A8):
     the friendly units present at the first intrusion plus every unit that took part."""

@@ -10,6 +10,7 @@ taken by the Germans, or collected by units whose supplies nobody keeps track of
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from itertools import compress
 from operator import not_
 
@@ -28,6 +29,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import Collect, Groups
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.presence import groups_here
 from referee.games.arnhem44.state import AState
 
@@ -137,11 +139,17 @@ def update_contact(state: AState) -> list[Event]:
     """Contact with operation GARDEN (interpretation): a GARDEN unit (UK or US ground forces)
     stands in a sector free of German troops together with a unit of the group.  Permanent."""
     events: list[Event] = []
-    waiting = {group for group in state.hq if group not in state.contact}
+    waiting = frozenset(group for group in state.hq if group not in state.contact)
     if not waiting:
         return events  # every group with an HQ card in play has made contact already
-    keys = {(group, kind) for group in waiting for kind in KINDS}
     units = state.units
+    # The figures decide alone: the same figures in the same sectors (each sector's Figures,
+    # never changed in place) and the same groups waiting make no contact where the last
+    # look found none (most commands change no figure, or none of those groups').
+    look = (tuple(units), tuple(units.values()), waiting)
+    if _quiet == look:
+        return events
+    keys = _keys(waiting)
     # only the sectors holding a group still to make contact (filtered without a Python loop)
     for sector, counts in compress(units.items(), map(not_, map(keys.isdisjoint, units.values()))):
         groups = groups_here(counts)
@@ -154,7 +162,25 @@ def update_contact(state: AState) -> list[Event]:
             events.append(Event("contact", f"the {group} makes contact with operation GARDEN "
                                 f"in {sector}: its supplies are no longer tracked",
                                 {"group": group, "sector": sector}))
+    if not events and all(type(counts) is Figures for counts in look[1]):
+        _keep_quiet(look)
     return events
+
+
+_quiet: tuple[tuple[str, ...], tuple[object, ...], frozenset[str]] | None = None
+"""The last look of ``update_contact`` that found no contact: the sectors, their figures (each
+a ``Figures``, compared by content) and the groups waiting."""
+
+
+def _keep_quiet(look: tuple[tuple[str, ...], tuple[object, ...], frozenset[str]]) -> None:
+    global _quiet  # one assignment: a reader sees the old or the new look whole
+    _quiet = look
+
+
+@cache
+def _keys(waiting: frozenset[str]) -> frozenset[tuple[str, str]]:
+    """The figures' keys of the groups ``waiting`` (every kind)."""
+    return frozenset((group, kind) for group in waiting for kind in KINDS)
 
 
 # -- supply drops (Phase 2.2) ---------------------------------------------------------------------

@@ -32,6 +32,7 @@ from referee.games.arnhem44.board import (
     other,
     side_of,
 )
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.presence import KEPT, sides_here
 from referee.games.arnhem44.state import OVER, AState
 
@@ -69,27 +70,61 @@ def sides_at(board: Board, state: AState, bridge: str) -> tuple[bool, bool]:
     return german_a or german_b, allied_a or allied_b
 
 
-def bridge_sides(board: Board, state: AState) -> list[tuple[str, bool, bool]]:
+def bridge_sides(board: Board, state: AState) -> tuple[tuple[str, bool, bool], ...]:
     """(bridge, German, Allied) for every bridge of the board in its order: ``sides_at`` of
-    each in one pass (the holders are asked before and after every command)."""
-    get = state.units.get
+    each in one pass (the holders are asked before and after every command, and self-play's
+    invariants ask again).  The answer depends on the figures at the bridges' ends alone, so
+    the last one is kept with the figures it came from (each end's ``Figures``, never changed
+    in place) and given again while the ends hold the same figures: most commands change none
+    of them."""
+    here = tuple(map(state.units.get, _end_sectors(board)))
+    memo = _memo
+    if memo is not None and memo[0] is board and memo[1] == here:
+        return memo[2]
     out = []
-    for bridge, a, b in _ends(board):
-        here, there = get(a), get(b)  # sides_here of each end, inlined
-        german_a, allied_a = (getattr(here, KEPT, None) or sides_here(here)) if here else _NOBODY
-        german_b, allied_b = (getattr(there, KEPT, None) or sides_here(there)) if there \
-            else _NOBODY
+    kept = True  # every end empty or a sector's Figures: the answer may be kept
+    it = iter(here)
+    for (bridge, _, _), here_a, here_b in zip(_ends(board), it, it, strict=True):
+        german_a, allied_a = _sides(here_a)
+        german_b, allied_b = _sides(here_b)
         out.append((bridge, german_a or german_b, allied_a or allied_b))
-    return out
+        kept = kept and (here_a is None or type(here_a) is Figures) \
+            and (here_b is None or type(here_b) is Figures)
+    answer = tuple(out)
+    if kept:
+        _keep((board, here, answer))
+    return answer
+
+
+def _sides(counts: Any) -> tuple[bool, bool]:
+    """``sides_here`` of one end (None: nobody), its kept answer read directly."""
+    if not counts:
+        return _NOBODY
+    kept: tuple[bool, bool] | None = getattr(counts, KEPT, None)
+    return kept or sides_here(counts)
 
 
 _NOBODY = (False, False)
+_memo: tuple[Board, tuple[Any, ...], tuple[tuple[str, bool, bool], ...]] | None = None
+"""The last ``bridge_sides`` kept: the board, the figures at its bridges' ends (``Figures``
+or None, compared by content) and the answer (a tuple: shared, never changed)."""
+
+
+def _keep(memo: tuple[Board, tuple[Any, ...], tuple[tuple[str, bool, bool], ...]]) -> None:
+    global _memo  # one assignment: a reader sees the old or the new memo whole
+    _memo = memo
 
 
 @cache
 def _ends(board: Board) -> tuple[tuple[str, str, str], ...]:
     """(bridge, one end, the other) of every bridge of the board, in its order."""
     return tuple((bridge.id, bridge.a, bridge.b) for bridge in board.bridges.values())
+
+
+@cache
+def _end_sectors(board: Board) -> tuple[str, ...]:
+    """Both ends of every bridge of the board, in its order (``_ends`` flattened)."""
+    return tuple(end for _, a, b in _ends(board) for end in (a, b))
 
 
 def holder(board: Board, state: AState, bridge: str) -> str | None:
@@ -202,6 +237,13 @@ def eliminated_side(state: AState) -> str | None:
     Game: "when either side is eliminated"); checked once the set-up is over."""
     if state.phase in ("setup-german", "setup-allied", OVER):
         return None
+    german = allied = False
+    for counts in state.units.values():  # the sides kept on each sector's Figures first
+        here_german, here_allied = _sides(counts)
+        german = german or here_german
+        allied = allied or here_allied
+        if german and allied:
+            return None  # both sides on the map (the usual case, found at once)
     seen: set[str] = set()
     for counts in state.units.values():
         seen.update(side_of(group) for group, _ in counts)

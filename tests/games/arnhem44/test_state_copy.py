@@ -185,3 +185,33 @@ def test_a_copy_of_a_shape_the_state_does_not_have_yet_is_deep() -> None:
     assert twin["pair"] == ("a", [1]) and twin["pair"][1] is not value["pair"][1]
     assert twin["nested"][0] is not value["nested"][0]
     assert twin["nested"][1]["k"] is not value["nested"][1]["k"]
+
+
+def test_flat_records_hold_numbers_names_and_flags_alone() -> None:
+    """A record declared flat (``copying._is_flat``: a crate, a Bailey bridge, a roll waiting
+    for a reveal) is copied by its fields' dict alone: in every position of self-played
+    games its fields hold numbers, names, flags or None, and a copy of the state shares no
+    record with the original."""
+    from referee.games.arnhem44.copying import _is_flat
+
+    assert _is_flat(Crate) and _is_flat(Bailey) and _is_flat(Attempt)
+    assert not _is_flat(AState) and not _is_flat(Withdrawal) and not _is_flat(FallBackPending)
+    seen = 0
+    for seed in ("flat-1", "flat-2"):
+        rng = random.Random(seed)
+        state = ENGINE.setup(None, {})
+        dice = StreamDice(DiceStream(seed), keep_rolls=False)
+        while ENGINE.to_act(state) is not None:
+            ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+            records = [*state.explosives.crates, *state.baileys]
+            if state.explosives.attempt is not None:
+                records.append(state.explosives.attempt)
+            for record in records:
+                assert all(type(v) in (int, str, bool, float, type(None))
+                           for v in vars(record).values()), record
+            seen += len(records)
+            twin = state.copy()
+            assert all(a is not b for a, b in zip(twin.explosives.crates,
+                                                  state.explosives.crates, strict=True))
+            assert all(a is not b for a, b in zip(twin.baileys, state.baileys, strict=True))
+    assert seen > 1000
