@@ -59,6 +59,7 @@ from referee.games.koenig_eindhoven.position import (
     place,
     position_lines,
 )
+from referee.games.koenig_eindhoven.quickparse import quick_tree
 from referee.games.koenig_eindhoven.report import invariants, state_json
 from referee.games.koenig_eindhoven.retreats import CLOSE, retreat_hexes
 from referee.games.koenig_eindhoven.sequence import (
@@ -427,6 +428,11 @@ class KoenigEngine:
                             "(7.0)", {"formation": chit, "side": side}))
 
     # -- parsing, positions, results and views ---------------------------------------------
+
+    def quick_tree(self, line: str) -> Tree[Any] | None:
+        """Lark's tree of a plain action line or turn assertion, read without Lark
+        (``quickparse.py``); None for any other line."""
+        return quick_tree(line)
 
     def build_command(self, tree: Tree[Any], text: str) -> Command:
         return build(self.board, tree)
