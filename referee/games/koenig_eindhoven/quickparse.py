@@ -24,12 +24,13 @@ from typing import Any
 
 from lark import Token, Tree
 
-from referee.core.quicktree import WORD, is_die, is_face, is_word, keywords, token
+from referee.core.quicktree import WORD, is_die, is_face, keywords, token
 
-_PIECES = re.compile(r"->|" + WORD + r"|[^ \t]")
+_PIECES = re.compile(r"->|(" + WORD + r")|[^ \t]")
 """What a line is made of between its blanks (WS_INLINE, spaces and tabs, ignored): an arrow,
-a word, or any other character as a piece of its own (a colon, a semicolon, a comma, the
-braces and bar of dice; anything else sends the line to Lark)."""
+a word (the group: a piece matched as a WORD is one whole), or any other character as a
+piece of its own (a colon, a semicolon, a comma, the braces and bar of dice; anything else
+sends the line to Lark)."""
 _PATH = frozenset({"move", "combined", "redeploy", "retreat"})
 """Commands of a path: ``"move"i path``."""
 _NAMED = frozenset({"landing", "hit"})
@@ -41,7 +42,8 @@ _BARE = {"draw": "draw", "artillery": "artillery", "allied-support": "allied_sup
 """Commands of one word, by the tree Lark names them (``end`` and ``support`` apart)."""
 _GRAMMAR = "koenig_eindhoven.lark"
 
-Pieces = list[tuple[int, str]]
+Pieces = list[tuple[int, str, bool]]
+"""Each piece's start, text, and whether it is a WORD not spelt as a keyword."""
 
 
 def quick_tree(line: str) -> Tree[Any] | None:
@@ -50,23 +52,25 @@ def quick_tree(line: str) -> Tree[Any] | None:
     if "\n" in line or "\r" in line:
         return None
     text = line.split("#", 1)[0]  # a comment starts at the first '#' (no token holds one)
-    pieces = [(found.start(), found.group()) for found in _PIECES.finditer(text)]
+    spelt = keywords(_GRAMMAR)
+    pieces = [(found.start(), piece, found.lastindex is not None
+               and piece.casefold() not in spelt)
+              for found in _PIECES.finditer(text) for piece in (found.group(),)]
     if not pieces:
         return None
-    spelt = keywords(_GRAMMAR)
     first = pieces[0][1].casefold()
     if first == "turn":
-        return _turn(pieces, spelt)
+        return _turn(pieces)
     at = 0
     side: Tree[Any] | None = None
     if len(pieces) > 1 and pieces[1][1] == ":":
-        if not is_word(pieces[0][1], spelt) or is_face(pieces[0][1]):
+        if not pieces[0][2] or is_face(pieces[0][1]):
             return None
         side = Tree("side_prefix", [token("WORD", pieces[0][1], pieces[0][0])])
         at = 2
     items: list[Tree[Any]] = []
     while True:
-        found = _item(pieces, at, spelt)
+        found = _item(pieces, at)
         if found is None:
             return None
         item, at = found
@@ -79,32 +83,30 @@ def quick_tree(line: str) -> Tree[Any] | None:
     return Tree("start", [Tree("action", [side, *items])])
 
 
-def _turn(pieces: Pieces, spelt: frozenset[str]) -> Tree[Any] | None:
+def _turn(pieces: Pieces) -> Tree[Any] | None:
     """``"turn"i FACE [WORD]`` (a WORD of digits alone is left to Lark)."""
     if len(pieces) not in (2, 3) or not is_face(pieces[1][1]):
         return None
     half: Token | None = None
     if len(pieces) == 3:
-        if not is_word(pieces[2][1], spelt) or is_face(pieces[2][1]):
+        if not pieces[2][2] or is_face(pieces[2][1]):
             return None
         half = token("WORD", pieces[2][1], pieces[2][0])
     return Tree("start", [Tree("turn_assertion", [token("FACE", pieces[1][1], pieces[1][0]),
                                                   half])])
 
 
-def _words(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[list[Any], int]:
+def _words(pieces: Pieces, at: int) -> tuple[list[Any], int]:
     """The WORDs from ``pieces[at]`` on (none if none is there) and where they end."""
     words: list[Any] = []
-    while at < len(pieces):
-        piece_at, piece = pieces[at]
-        if not is_word(piece, spelt):
+    for piece_at, piece, word in pieces[at:]:
+        if not word:
             break
         words.append(token("WORD", piece, piece_at))
-        at += 1
-    return words, at
+    return words, at + len(words)
 
 
-def _item(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], int] | None:
+def _item(pieces: Pieces, at: int) -> tuple[Tree[Any], int] | None:
     """``command [dice]`` from ``pieces[at]``: the item's tree and where it ends."""
     if at >= len(pieces):
         return None
@@ -114,7 +116,7 @@ def _item(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], in
     if verb in _PATH:
         chunks: list[Any] = []
         while True:
-            words, at = _words(pieces, at, spelt)
+            words, at = _words(pieces, at)
             if not words:
                 return None  # no name, or an arrow at the end
             chunks.append(Tree("words", words))
@@ -142,17 +144,17 @@ def _item(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], in
             return None
         at += 1
     elif verb in _NAMED:
-        words, at = _words(pieces, at, spelt)
+        words, at = _words(pieces, at)
         if not words:
             return None
         command = Tree(verb, [Tree("words", words)])
     elif verb in _FIRE:
-        target, at = _words(pieces, at, spelt)
+        target, at = _words(pieces, at)
         if not target or at >= len(pieces) or pieces[at][1].casefold() != "with":
             return None
         groups = [Tree("words", target)]
         while True:
-            words, at = _words(pieces, at + 1, spelt)
+            words, at = _words(pieces, at + 1)
             if not words:
                 return None
             groups.append(Tree("words", words))
@@ -163,7 +165,7 @@ def _item(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], in
     else:
         return None
     if at < len(pieces) and pieces[at][1] == "{":
-        found = _dice(pieces, at + 1, spelt)
+        found = _dice(pieces, at + 1)
         if found is None:
             return None
         dice, at = found
@@ -171,17 +173,17 @@ def _item(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], in
     return Tree("item", [command, None]), at
 
 
-def _dice(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], int] | None:
+def _dice(pieces: Pieces, at: int) -> tuple[Tree[Any], int] | None:
     """``DIE ":" dice_group ("|" dice_group)* "}"`` or ``CUP ":" words ("|" words)* "}"``
     after the brace: the tree and its end."""
     if at + 2 >= len(pieces) or pieces[at + 1][1] != ":":
         return None
-    kind_at, kind = pieces[at]
+    kind_at, kind, _ = pieces[at]
     at += 2
     if kind.casefold() == "cup":
         chits: list[Any] = [token("CUP", kind, kind_at)]
         while True:
-            words, at = _words(pieces, at, spelt)
+            words, at = _words(pieces, at)
             if not words or at >= len(pieces):
                 return None
             chits.append(Tree("words", words))
@@ -195,7 +197,7 @@ def _dice(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], in
     groups: list[Any] = [token("DIE", kind, kind_at)]
     faces: list[Any] = []
     while at < len(pieces):
-        piece_at, piece = pieces[at]
+        piece_at, piece, _ = pieces[at]
         at += 1
         if is_face(piece):
             faces.append(token("FACE", piece, piece_at))
