@@ -186,6 +186,7 @@ class Board:
     _neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
     _crossings: dict[str, tuple[tuple[str, int], ...]] = field(
         default_factory=dict, repr=False, compare=False)
+    _costs: dict[str, dict[str, int]] = field(default_factory=dict, repr=False, compare=False)
     _names: NameIndex[str] | None = field(default=None, repr=False, compare=False)
 
     # -- building ----------------------------------------------------------------------
@@ -285,7 +286,7 @@ class Board:
                 raise ValueError(f"{a} and {b} are not adjacent")
             new_sides[frozenset((a, b))] = side
         return replace(self, hexes=new_hexes, hexsides=new_sides, _neighbours={}, _crossings={},
-                       _names=None)
+                       _costs={}, _names=None)
 
     # -- the grid ----------------------------------------------------------------------
 
@@ -345,6 +346,13 @@ class Board:
                 if not ((side := self.hexside(hex_id, there)).river and side.bridge is None)
             )
             self._crossings[hex_id] = found
+        return found
+
+    def crossing_costs(self, hex_id: str) -> dict[str, int]:
+        """``crossings`` of ``hex_id`` as neighbour -> MP (a written move's steps)."""
+        found = self._costs.get(hex_id)
+        if found is None:
+            found = self._costs[hex_id] = dict(self.crossings(hex_id))
         return found
 
     def crossing_table(self) -> dict[str, tuple[tuple[str, int], ...]]:

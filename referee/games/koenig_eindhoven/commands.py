@@ -203,7 +203,7 @@ def _suggest(board: Board, text: str) -> list[str]:
 
 
 def _move(board: Board, verb: str, tree: Tree[Any]) -> Move:
-    groups = [c for c in tree.children if isinstance(c, Tree)]
+    groups = tree.children[::2]  # path: words (ARROW words)*
     first = _tokens(groups[0])
     words = [str(t) for t in first]
     unit, rest = split_leading_name(words, board.unit_index(), column=first[0].column)

@@ -59,6 +59,7 @@ from referee.games.koenig_eindhoven.position import (
     place,
     position_lines,
 )
+from referee.games.koenig_eindhoven.quickparse import quick_tree
 from referee.games.koenig_eindhoven.report import invariants, state_json
 from referee.games.koenig_eindhoven.retreats import CLOSE, retreat_hexes
 from referee.games.koenig_eindhoven.sequence import (
@@ -71,9 +72,13 @@ from referee.games.koenig_eindhoven.sequence import (
 from referee.games.koenig_eindhoven.state import (
     ALLIED_SUPPORT,
     ARTILLERY,
+    LANDING_PHASE,
+    OPERATIONS_PHASE,
+    OVER_PHASE,
+    REDEPLOYMENT_PHASE,
+    SUPPORT_PHASE,
     US_MACHINE_GUNS,
     KState,
-    Phase,
 )
 from referee.games.koenig_eindhoven.state import NEVER as NEVER_ARRIVED
 from referee.games.koenig_eindhoven.victory import final_result
@@ -165,11 +170,11 @@ class KoenigEngine:
 
     def to_act(self, state: KState) -> Side | None:
         phase = state.phase
-        if phase is Phase.OVER:
+        if phase is OVER_PHASE:
             return None
-        if phase in (Phase.LANDING, Phase.SUPPORT):
+        if phase in (LANDING_PHASE, SUPPORT_PHASE):
             return REFEREE
-        if phase is Phase.REDEPLOYMENT:
+        if phase is REDEPLOYMENT_PHASE:
             return GERMAN
         if state.battle is not None:
             return combat.to_act(self.board, state)
@@ -230,19 +235,19 @@ class KoenigEngine:
     def decision(self, state: KState) -> str:
         board = self.board
         phase = state.phase
-        if phase is Phase.LANDING:
+        if phase is LANDING_PHASE:
             units = ", ".join(landing_due(board, state))
             return f"Paratroop Landing rolls (5.0): one d6 for each of {units} (landing UNIT)"
-        if phase is Phase.SUPPORT:
+        if phase is SUPPORT_PHASE:
             if not state.rolled:
                 return "the German Artillery Points roll (6.1): one d6 (artillery)"
             return "the Allied Support Points roll (6.2): one d6 (allied-support)"
-        if phase is Phase.REDEPLOYMENT:
+        if phase is REDEPLOYMENT_PHASE:
             return ("German Redeployment (4.0): move units not adjacent to enemy units up to "
                     "half their MA (redeploy UNIT FROM->HEX…), or end")
         if state.battle is not None:
             return self._battle_decision(state)
-        if phase is Phase.OPERATIONS:
+        if phase is OPERATIONS_PHASE:
             if state.active is None:
                 return "draw an HQ from the Command Cup (7.0): " + ", ".join(state.cup)
             return (f"formation {state.active}'s Operations (7.0): move, combined, full-fire, "
@@ -285,7 +290,7 @@ class KoenigEngine:
         return dice_needed.rolls_needed(self.board, state, command)
 
     def apply(self, state: KState, command: Command, dice: Dice) -> list[Event]:
-        if state.phase is Phase.OVER:
+        if state.phase is OVER_PHASE:
             raise GameOver(str(state.result["reason"]) if state.result else "the game is over")
         # The command works on ``state`` itself: a refused one may leave it part-changed,
         # and the caller's copy is the undo (the replay driver copies once before every
@@ -318,7 +323,7 @@ class KoenigEngine:
             check_fire(board, work, command, events)
         elif isinstance(command, End):
             end_activation(board, work, events)
-            if work.phase is Phase.REDEPLOYMENT:
+            if work.phase is REDEPLOYMENT_PHASE:
                 housekeeping(board, work, events)
         advance(board, work, events)
         return events
@@ -372,7 +377,7 @@ class KoenigEngine:
     def _landing(self, work: KState, command: Landing, dice: Dice, events: list[Event]) -> None:
         board = self.board
         due = landing_due(board, work)
-        if work.phase is not Phase.LANDING or not due:
+        if work.phase is not LANDING_PHASE or not due:
             raise IllegalMove("5.0", "no Paratroop Landing roll is due now")
         if command.unit != due[0]:
             raise IllegalMove("5.0", f"the next landing roll is for {due[0]} (in the order of "
@@ -395,7 +400,7 @@ class KoenigEngine:
     def _support(self, work: KState, command: SupportRoll, dice: Dice,
                  events: list[Event]) -> None:
         board = self.board
-        if work.phase is not Phase.SUPPORT:
+        if work.phase is not SUPPORT_PHASE:
             raise IllegalMove("6.0", "support points are rolled in the Support Phase of day "
                               "turns only")
         expected = ARTILLERY if not work.rolled else ALLIED_SUPPORT
@@ -413,7 +418,7 @@ class KoenigEngine:
                             {"kind": expected, "roll": face, "points": table[face]}))
 
     def _draw(self, work: KState, dice: Dice, events: list[Event]) -> None:
-        if work.phase is not Phase.OPERATIONS:
+        if work.phase is not OPERATIONS_PHASE:
             raise IllegalMove("4.0", f"HQs are drawn in the Operations Phase of a day turn; "
                               f"now: {self.decision(work)}")
         if work.active is not None or not work.cup:
@@ -428,6 +433,11 @@ class KoenigEngine:
 
     # -- parsing, positions, results and views ---------------------------------------------
 
+    def quick_tree(self, line: str) -> Tree[Any] | None:
+        """Lark's tree of a plain action line or turn assertion, read without Lark
+        (``quickparse.py``); None for any other line."""
+        return quick_tree(line)
+
     def build_command(self, tree: Tree[Any], text: str) -> Command:
         return build(self.board, tree)
 
@@ -439,7 +449,7 @@ class KoenigEngine:
         place(self.board, work, statement)
         # A position after the last turn (phase over) carries the result of 12.0, reckoned
         # from the position as the setup lines leave it.
-        work.result = final_result(self.board, work) if work.phase is Phase.OVER else None
+        work.result = final_result(self.board, work) if work.phase is OVER_PHASE else None
         state.take(work)
 
     def check_position(self, state: KState) -> list[str]:

@@ -19,18 +19,26 @@ from referee.games.koenig_eindhoven.commands import (
     SupportRoll,
 )
 from referee.games.koenig_eindhoven.concert import check_concert, moved
-from referee.games.koenig_eindhoven.movement import Occupancy, entry_steps, reachable, step
+from referee.games.koenig_eindhoven.movement import (
+    can_step,
+    entry_steps,
+    occupancy,
+    reachable,
+)
 from referee.games.koenig_eindhoven.operations import adjacent_enemy, allowance
 from referee.games.koenig_eindhoven.sequence import available, landing_due
 from referee.games.koenig_eindhoven.state import (
     ALLIED_SUPPORT,
     ARTILLERY,
     IN_PLAY,
+    LANDING_PHASE,
+    OPERATIONS_PHASE,
+    REDEPLOYMENT_PHASE,
+    SUPPORT_PHASE,
     KState,
-    Phase,
 )
 
-VERBS = {Phase.OPERATIONS: ("move", "combined"), Phase.REDEPLOYMENT: ("redeploy",)}
+VERBS = {OPERATIONS_PHASE: ("move", "combined"), REDEPLOYMENT_PHASE: ("redeploy",)}
 """The movement Operations of each phase, in the order ``legal`` lists them."""
 
 
@@ -60,7 +68,7 @@ def search(board: Board, state: KState, unit: str,
     spec = board.units[unit]
     here = state.hex[unit]
     limits = [allowance(board, verb, unit) for verb in verbs]
-    occ = Occupancy(board, state, moving=unit)
+    occ = occupancy(board, state, moving=unit)
     starts: list[tuple[str | None, str | None]] = (
         [(here, None)] if here is not None else [(None, road) for road in spec.entry_roads]
     )
@@ -112,13 +120,13 @@ def random_destination(board: Board, state: KState, unit: str, verbs: tuple[str,
 
 def actors(board: Board, state: KState) -> list[str]:
     """The units that may still perform an Operation (or redeploy) now."""
-    if state.phase is Phase.REDEPLOYMENT:
+    if state.phase is REDEPLOYMENT_PHASE:
         return [
             u for u, spec in board.units.items()
             if not spec.hq and spec.side == GERMAN and state.status[u] == IN_PLAY
             and u not in state.operation and adjacent_enemy(board, state, u) is None
         ]
-    if state.phase is Phase.OPERATIONS and state.active is not None:
+    if state.phase is OPERATIONS_PHASE and state.active is not None:
         return [u for u in available(board, state, state.active) if u not in state.operation]
     return []
 
@@ -129,7 +137,7 @@ def movers(board: Board, state: KState) -> list[tuple[str, tuple[str, ...]]]:
     Fire, with ``combined`` (8.4 "or vice-versa (i.e., shoot first and then move)")."""
     verbs = VERBS.get(state.phase, ())
     found = [(unit, verbs) for unit in actors(board, state)]
-    if state.phase is Phase.OPERATIONS:
+    if state.phase is OPERATIONS_PHASE:
         found += [(unit, ("combined",)) for unit in state.concert
                   if unit in state.fired and not moved(state, unit)
                   and state.status[unit] == IN_PLAY]  # not one its own attack removed
@@ -143,14 +151,11 @@ def fire_targets(board: Board, state: KState, unit: str, full: bool = True) -> l
     if here is None:
         return []  # 8.3.1: no fire from off the map
     side = board.units[unit].side
-    enemy = {h for u, h in state.hex.items() if h is not None and board.units[u].side != side}
+    enemy = occupancy(board, state).enemy_counts(side)  # the hexes with enemy units
     over_rivers = full and across_rivers(board, state, unit)
-    found = []
-    for there in board.neighbours(here):
-        hexside = board.hexside(here, there)
-        if there in enemy and (over_rivers or not (hexside.river and hexside.bridge is None)):
-            found.append(there)
-    return found
+    crossings = board.crossing_costs(here)  # the neighbours not across a River without bridge
+    return [there for there in board.neighbours(here)
+            if there in enemy and (over_rivers or there in crossings)]
 
 
 def fires(board: Board, state: KState) -> list[Command]:
@@ -181,6 +186,18 @@ def fires(board: Board, state: KState) -> list[Command]:
     return found
 
 
+def can_fire(board: Board, state: KState) -> bool:
+    """Whether ``fires`` lists any attack: a unit that may still make a Full Fire Operation
+    with a target is one (a Full Fire by one unit is always listed); else ``fires`` itself
+    (the Mobile Fires, whose groups must fire jointly, 7.1.1)."""
+    assert state.active is not None
+    for unit in available(board, state, state.active):
+        if (state.status[unit] == IN_PLAY and unit not in state.operation
+                and fire_targets(board, state, unit, True)):
+            return True
+    return bool(fires(board, state))
+
+
 def joint(state: KState, units: tuple[str, ...]) -> bool:
     """7.1, 7.1.1: whether a Mobile Fire by ``units`` names every moved unit whose Combined
     Operation began after the first moved one it names (``concert.check_concert``)."""
@@ -196,26 +213,26 @@ def legal(board: Board, state: KState) -> Iterator[Command]:
     then the fire attacks, so a caller that wants only a few (``forced``: is there more than
     one?) searches one unit's moves, not every unit's."""
     phase = state.phase
-    if phase is Phase.LANDING:
+    if phase is LANDING_PHASE:
         yield from (Landing(u) for u in landing_due(board, state)[:1])
-    elif phase is Phase.SUPPORT:
+    elif phase is SUPPORT_PHASE:
         yield SupportRoll(ARTILLERY if not state.rolled else ALLIED_SUPPORT)
-    elif phase is Phase.OPERATIONS and state.active is None:
+    elif phase is OPERATIONS_PHASE and state.active is None:
         if state.cup:
             yield Draw()
-    elif phase in (Phase.OPERATIONS, Phase.REDEPLOYMENT):
+    elif phase in (OPERATIONS_PHASE, REDEPLOYMENT_PHASE):
         yield End()
         for unit, verbs in movers(board, state):
             yield from unit_moves(board, state, unit, verbs)
-        if phase is Phase.OPERATIONS:
+        if phase is OPERATIONS_PHASE:
             yield from fires(board, state)
 
 
 def choosing(state: KState) -> bool:
     """Whether a formation's Operations or the night redeployment are under way: ``end`` and
     every unit's moves and attacks are legal (``legal`` lists them, ``random_legal`` draws)."""
-    return state.phase is Phase.REDEPLOYMENT or (
-        state.phase is Phase.OPERATIONS and state.active is not None)
+    return state.phase is REDEPLOYMENT_PHASE or (
+        state.phase is OPERATIONS_PHASE and state.active is not None)
 
 
 def only_end(board: Board, state: KState) -> bool:
@@ -223,24 +240,24 @@ def only_end(board: Board, state: KState) -> bool:
     the activation itself).  A unit can move when it can take a first step (4.0, 8.0-8.3:
     the cost of entering an adjacent hex, or of starting Close Combat there, within its
     allowance; a reinforcement's entry hex, or one beside it, 8.3.1 and Exclusive 8.5)."""
-    night = state.phase is Phase.REDEPLOYMENT
+    night = state.phase is REDEPLOYMENT_PHASE
     # One view of who is where serves every unit: a first step enters a hex beside the
     # unit, or an entry hex while it is off the map, never the hex the unit itself is in,
     # so leaving the mover out of the counts (``moving``) changes no first step.
-    occ = Occupancy(board, state)
+    occ = occupancy(board, state)
     for unit, verbs in movers(board, state):
         here = state.hex[unit]
         side = board.units[unit].side
-        limit = max(allowance(board, verb, unit) for verb in verbs)
-        if here is None:
-            firsts = (s for road in board.units[unit].entry_roads
-                      for _, s in entry_steps(board, occ, side, road))
-        else:
-            firsts = (step(board, occ, side, here, there, night=night)
-                      for there in board.neighbours(here))
+        limit = allowance(board, "move" if "move" in verbs else verbs[0], unit)  # the most
+        if here is not None:
+            if can_step(board, occ, side, here, limit, night=night):
+                return False
+            continue
+        firsts = (s for road in board.units[unit].entry_roads
+                  for _, s in entry_steps(board, occ, side, road))
         if any(first.refusal is None and first.cost <= limit for first in firsts):
             return False
-    return night or not fires(board, state)
+    return night or not can_fire(board, state)
 
 
 END_CHANCE = 0.125
@@ -267,7 +284,7 @@ def random_legal(board: Board, state: KState, rng: random.Random) -> Command:
         return End()
     verbs_of = dict(movers(board, state))
     choices: list[str | None] = [*verbs_of]
-    if phase is Phase.OPERATIONS:
+    if phase is OPERATIONS_PHASE:
         choices.append(None)  # the fire attacks
     while choices:
         index = rng.randrange(len(choices))
@@ -308,7 +325,7 @@ def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
             assert isinstance(ends, list)
             ends.append("->".join((m.start or "", *m.path)) if m.start else "->".join(m.path))
             commands.append(str(m))
-        if state.phase is Phase.OPERATIONS and unit not in state.operation:
+        if state.phase is OPERATIONS_PHASE and unit not in state.operation:
             attacks = [f"{verb} {target} with {unit}"
                        for verb, full in (("full-fire", True), ("mobile-fire", False))
                        for target in fire_targets(board, state, unit, full)]
@@ -317,7 +334,7 @@ def moves_by_unit(board: Board, state: KState) -> list[dict[str, object]]:
                 commands.extend(attacks)
         entry["commands"] = commands
         grouped.append(entry)
-    if state.phase is Phase.OPERATIONS and state.active is not None:
+    if state.phase is OPERATIONS_PHASE and state.active is not None:
         # Units that moved in their open Combined Operations: their Mobile Fire, alone or
         # jointly (7.1.1), as written.
         waiting = [u for u in state.concert if u not in state.fired]

@@ -8,7 +8,7 @@ import heapq
 from dataclasses import dataclass
 
 from referee.games.koenig_eindhoven.board import Board
-from referee.games.koenig_eindhoven.state import KState
+from referee.games.koenig_eindhoven.state import KState, Places
 
 STACK = 2
 """8.2: two units a hex, both sides together, at all times."""
@@ -36,9 +36,14 @@ class Step:
 
 
 class Occupancy:
-    """Who is in each hex (a view of the state for one move)."""
+    """Who is in each hex (a view of the state for one move).  Never changed once made:
+    ``occupancy`` keeps one on the state's table of hexes (``Places``), which makes the view
+    anew when a unit's hex changes (``moved``)."""
+
+    __slots__ = ("board", "by_side", "count")
 
     def __init__(self, board: Board, state: KState, moving: str | None = None) -> None:
+        self.board = board
         self.count: dict[str, int] = {}
         self.by_side: dict[str, dict[str, int]] = {}
         """Side -> hex -> how many of its units are there."""
@@ -52,6 +57,46 @@ class Occupancy:
                 if mine is None:
                     mine = self.by_side[side] = {}
                 mine[place] = mine.get(place, 0) + 1
+
+    def moved(self, unit: str, before: str | None, after: str | None) -> Occupancy | None:
+        """The view with ``unit`` moved from ``before`` to ``after`` (``None``: off the map
+        or not in the table), made anew (this one is never changed: copies of the state may
+        share it); ``None`` for a unit the board does not know (the view is dropped)."""
+        if before == after:
+            return self
+        spec = self.board.units.get(unit)
+        if spec is None:
+            return None
+        side = spec.side
+        made = Occupancy.__new__(Occupancy)
+        made.board = self.board
+        count = made.count = dict(self.count)
+        by_side = made.by_side = dict(self.by_side)
+        mine = by_side[side] = dict(by_side.get(side, ()))
+        if before is not None:
+            for counts in (count, mine):
+                left = counts[before] - 1
+                if left:
+                    counts[before] = left
+                else:
+                    del counts[before]
+        if after is not None:
+            count[after] = count.get(after, 0) + 1
+            mine[after] = mine.get(after, 0) + 1
+        if not mine:
+            del by_side[side]
+        return made
+
+    def without(self, place: str, side: str) -> Occupancy:
+        """The view with one unit of ``side`` in ``place`` left out (the unit that moves)."""
+        made = Occupancy.__new__(Occupancy)
+        made.board = self.board
+        made.count = _less(self.count, place)
+        made.by_side = by_side = dict(self.by_side)
+        mine = by_side[side] = _less(by_side[side], place)
+        if not mine:
+            del by_side[side]
+        return made
 
     def enemies(self, hex_id: str, side: str) -> int:
         return sum(c.get(hex_id, 0) for s, c in self.by_side.items() if s != side)
@@ -70,6 +115,34 @@ class Occupancy:
             for hex_id, n in counts.items():
                 found[hex_id] = found.get(hex_id, 0) + n
         return found
+
+
+def _less(counts: dict[str, int], place: str) -> dict[str, int]:
+    """A copy of ``counts`` with one fewer in ``place`` (and no entry when none is left)."""
+    fewer = dict(counts)
+    left = fewer[place] - 1
+    if left:
+        fewer[place] = left
+    else:
+        del fewer[place]
+    return fewer
+
+
+def occupancy(board: Board, state: KState, moving: str | None = None) -> Occupancy:
+    """``Occupancy(board, state, moving)``, made once for a table of hexes and kept on it
+    (``Places.seen``: a unit's hex set anew moves it in the view, any other change of the
+    table drops the view)."""
+    hexes = state.hex
+    occ = getattr(hexes, "seen", None)
+    if type(occ) is not Occupancy or occ.board is not board:
+        occ = Occupancy(board, state)
+        if type(hexes) is Places:  # a plain dict keeps nothing
+            hexes.seen = occ
+    if moving is not None:
+        place = hexes[moving]
+        if place is not None:
+            return occ.without(place, board.units[moving].side)
+    return occ
 
 
 def step(board: Board, occ: Occupancy, side: str, a: str | None, b: str,
@@ -106,6 +179,32 @@ def step(board: Board, occ: Occupancy, side: str, a: str | None, b: str,
     return Step(cost)
 
 
+def can_step(board: Board, occ: Occupancy, side: str, here: str, allowance: int,
+             night: bool = False) -> bool:
+    """Whether a unit of ``side`` in ``here`` can take a first step within ``allowance``:
+    some neighbour that ``step`` lets it enter (or start Close Combat in) at a cost no more
+    than that.  The same costs and refusals as ``step``, from the board's ``crossings`` and
+    the hexes' counts (``reachable`` does the same), without a ``Step`` for each
+    neighbour: ``forced`` asks it before every line a log replays."""
+    count = occ.count
+    enemy = occ.enemy_counts(side)
+    close_cost = board.tec.movement["close_combat"]
+    for there, price in board.crossings(here):
+        units = count.get(there, 0)
+        if units:
+            if there in enemy:
+                # 4.0: never into an enemy hex at night; 8.2: not into two units; 10.0:
+                # Close Combat costs its extra MP.
+                if not night and units < STACK and price + close_cost <= allowance:
+                    return True
+                continue
+            if units >= STACK:
+                continue  # 8.2
+        if price <= allowance:
+            return True
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class Walk:
     """A path checked: what it cost and whether it ends in Close Combat."""
@@ -118,9 +217,18 @@ def walk(board: Board, occ: Occupancy, side: str, start: str | None, entry: str 
          path: tuple[str, ...], allowance: int, night: bool = False) -> Walk | Refusal:
     """Check a path hex by hex.  ``start`` is the unit's hex, or ``None`` for a reinforcement
     entering by road ``entry`` (its first hex: the entry hex, or one adjacent to it when an
-    enemy unit blocks the entry hex, 8.3.1)."""
+    enemy unit blocks the entry hex, 8.3.1).
+
+    A step on the map that ``step`` would allow is costed here from the board's
+    ``crossing_costs`` and the hexes' counts (the same costs, without a ``Step``); one it
+    would refuse is asked of ``step``, which words the refusal."""
     spent = 0
     here = start
+    count = occ.count
+    enemy = occ.enemy_counts(side)
+    close_cost = board.tec.movement["close_combat"]
+    cost, close = 0, False
+    s: Step | None = None
     for index, there in enumerate(path):
         if here is None:
             assert entry is not None
@@ -141,20 +249,32 @@ def walk(board: Board, occ: Occupancy, side: str, start: str | None, entry: str 
             else:
                 return Refusal("8.5", f"road {entry} enters the map at {gate}, not {there}")
         else:
-            s = step(board, occ, side, here, there, night=night)
-        if s.refusal is not None:
-            return s.refusal
-        if spent + s.cost > allowance:
-            what = "Close Combat in " if s.close_combat else ""
-            return Refusal("8.1", f"entering {what}{there} costs {s.cost} MP, but only "
+            price = board.crossing_costs(here).get(there)
+            units = count.get(there, 0) if price is not None else 0
+            if price is not None and not units:
+                cost, close = price, False
+            elif price is not None and there in enemy and not night and units < STACK:
+                cost, close = price + close_cost, True  # 10.0
+            elif price is not None and there not in enemy and units < STACK:
+                cost, close = price, False
+            else:
+                s = step(board, occ, side, here, there, night=night)
+        if s is not None:
+            if s.refusal is not None:
+                return s.refusal
+            cost, close = s.cost, s.close_combat
+            s = None
+        if spent + cost > allowance:
+            what = "Close Combat in " if close else ""
+            return Refusal("8.1", f"entering {what}{there} costs {cost} MP, but only "
                            f"{allowance - spent} of {allowance} remain (8.1: a unit that cannot "
                            "pay the total cost cannot enter)")
-        spent += s.cost
-        if s.close_combat and index != len(path) - 1:
+        spent += cost
+        if close and index != len(path) - 1:
             return Refusal("8.3", f"{there} holds an enemy unit: a unit must stop when it "
                            "enters it and engage in Close Combat")
         here = there
-    return Walk(spent, bool(path) and s.close_combat)
+    return Walk(spent, bool(path) and close)
 
 
 def entry_steps(board: Board, occ: Occupancy, side: str, entry: str) -> list[tuple[str, Step]]:

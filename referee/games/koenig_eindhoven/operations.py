@@ -12,7 +12,7 @@ from referee.games.koenig_eindhoven.board import GERMAN, Board
 from referee.games.koenig_eindhoven.closecombat import open_close_combat
 from referee.games.koenig_eindhoven.combat import across_rivers, open_battle
 from referee.games.koenig_eindhoven.commands import Fire, Move
-from referee.games.koenig_eindhoven.movement import Occupancy, Refusal, half, walk
+from referee.games.koenig_eindhoven.movement import Refusal, half, occupancy, walk
 from referee.games.koenig_eindhoven.sequence import available
 from referee.games.koenig_eindhoven.state import (
     COMBINED,
@@ -24,10 +24,11 @@ from referee.games.koenig_eindhoven.state import (
     NEVER,
     OFF,
     OFF_MAP,
+    OPERATIONS_PHASE,
     REDEPLOYED,
+    REDEPLOYMENT_PHASE,
     US_MACHINE_GUNS,
     KState,
-    Phase,
 )
 
 VERB_OPERATION = {"move": MOVEMENT, "combined": COMBINED, "redeploy": REDEPLOYED}
@@ -47,7 +48,10 @@ def adjacent_enemy(board: Board, state: KState, unit: str) -> str | None:
     here = state.hex[unit]
     assert here is not None
     side = board.units[unit].side
-    for other, place in state.hex.items():
+    enemy = occupancy(board, state).enemy_counts(side)
+    if here not in enemy and not any(there in enemy for there in board.neighbours(here)):
+        return None  # no enemy unit beside it (the view of who is where answers at once)
+    for other, place in state.hex.items():  # the first enemy unit's hex, in the table's order
         if place is not None and board.units[other].side != side and (
             place == here or board.adjacent(here, place)
         ):
@@ -66,16 +70,16 @@ def check_actor(board: Board, state: KState, unit: str, verb: str) -> bool:
                           f"fires or redeploys")
     status = state.status[unit]
     if verb == "redeploy":
-        if state.phase is not Phase.REDEPLOYMENT:
+        if state.phase is not REDEPLOYMENT_PHASE:
             raise IllegalMove("4.0", "redeployment happens only in the German Redeployment "
                               "Phase of a night turn; by day units act when their HQ is drawn")
         if spec.side != GERMAN:
             raise IllegalMove("4.0", "only the German player redeploys at night")
     else:
-        if state.phase is Phase.REDEPLOYMENT:
+        if state.phase is REDEPLOYMENT_PHASE:
             raise IllegalMove("4.0", f"Game Turn {state.turn} is a night turn: there is no "
                               "Operations Phase; the German player may only redeploy")
-        if state.phase is not Phase.OPERATIONS:
+        if state.phase is not OPERATIONS_PHASE:
             raise IllegalMove("7.0", "Operations wait for the Operations Phase")
         if state.active is None:
             raise IllegalMove("7.0", "no formation is active: the referee draws the next HQ "
@@ -133,7 +137,7 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
             raise IllegalMove("4.0", f"{unit} is adjacent to the enemy unit in {near}: only "
                               "units not adjacent to enemy units redeploy")
     limit = allowance(board, verb, unit)
-    occ = Occupancy(board, state, moving=unit)
+    occ = occupancy(board, state, moving=unit)
     result = walk(board, occ, spec.side, here, entry, command.path, limit,
                   night=verb == "redeploy")
     if isinstance(result, Refusal):
@@ -173,7 +177,7 @@ def apply_move(board: Board, state: KState, command: Move, events: list[Event]) 
 
 def check_fire(board: Board, state: KState, command: Fire, events: list[Event]) -> None:
     """7.1, 7.1.1, 8.3.1, 8.4 and 9.0's Preparation step; then the attack (``combat``)."""
-    if state.phase is Phase.REDEPLOYMENT:
+    if state.phase is REDEPLOYMENT_PHASE:
         raise IllegalMove("4.0", "there is no combat in the German Redeployment Phase")
     if len(set(command.units)) != len(command.units):
         raise IllegalMove("9.0", "a unit is named twice: each unit fires once in an attack")
@@ -235,10 +239,10 @@ def river_fire(board: Board, state: KState, unit: str, verb: str) -> None:
 
 def end_activation(board: Board, state: KState, events: list[Event]) -> None:
     """7.2: the active formation is done; the next HQ is drawn, or the phase ends."""
-    if state.phase is Phase.REDEPLOYMENT:
+    if state.phase is REDEPLOYMENT_PHASE:
         events.append(Event("end", "the German Redeployment Phase ends (4.0)"))
         return
-    if state.phase is not Phase.OPERATIONS or state.active is None:
+    if state.phase is not OPERATIONS_PHASE or state.active is None:
         raise IllegalMove("7.2", "no formation is active: the referee draws the next HQ from "
                           "the Command Cup")
     left = [u for u in available(board, state, state.active) if u not in state.operation]

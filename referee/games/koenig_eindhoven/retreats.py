@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.koenig_eindhoven.board import Board
-from referee.games.koenig_eindhoven.movement import STACK
+from referee.games.koenig_eindhoven.movement import STACK, occupancy
 from referee.games.koenig_eindhoven.state import OFF, OFF_MAP, KState
 
 CLOSE = "close-combat"
@@ -23,12 +23,14 @@ def retreat_hexes(board: Board, state: KState, unit: str) -> list[str]:
     assert here is not None
     side = board.units[unit].side
     found = []
+    occ = occupancy(board, state)
+    count = occ.count
+    enemy = occ.enemy_counts(side)
+    crossings = board.crossing_costs(here)  # the neighbours not across a River without bridge
     for there in board.neighbours(here):
-        occupants = [u for u, h in state.hex.items() if h == there]
-        hexside = board.hexside(here, there)
-        if hexside.river and hexside.bridge is None:
+        if there not in crossings:
             continue
-        if any(board.units[u].side != side for u in occupants) or len(occupants) >= STACK:
+        if there in enemy or count.get(there, 0) >= STACK:
             continue
         found.append(there)
     if len(board.neighbours(here)) < 6:

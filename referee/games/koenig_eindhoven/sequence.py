@@ -12,15 +12,21 @@ from referee.games.koenig_eindhoven.state import (
     ARTILLERY,
     DUE,
     IN_PLAY,
+    LANDING_PHASE,
+    OPERATIONS_PHASE,
+    OVER_PHASE,
+    REDEPLOYMENT_PHASE,
+    SUPPORT_PHASE,
     KState,
-    Phase,
+    Places,
 )
 
 
 def opening(board: Board, scenario: str) -> KState:
     """3.0: the German player sets up first, then the Allied player; the Game Turn marker in
     box 1.  Units with a set-up hex are placed (German first); every other unit is due."""
-    state = KState(scenario=scenario, turn=1, phase=Phase.LANDING, hex={}, status={}, hits={})
+    state = KState(scenario=scenario, turn=1, phase=LANDING_PHASE, hex=Places(), status={},
+                   hits={})
     for side in (GERMAN, ALLIED):
         for spec in board.units.values():
             if spec.hq or spec.side != side:
@@ -66,23 +72,23 @@ def fill_cup(board: Board, state: KState) -> list[str]:
 def advance(board: Board, state: KState, events: list[Event]) -> None:
     """Move on through the phases that need nobody (4.0) until someone must act."""
     for _ in range(100):
-        if state.phase is Phase.OVER:
+        if state.phase is OVER_PHASE:
             return
-        if state.phase is Phase.LANDING:
+        if state.phase is LANDING_PHASE:
             if landing_due(board, state):
                 return
             if night(board, state):
-                state.phase = Phase.REDEPLOYMENT
+                state.phase = REDEPLOYMENT_PHASE
                 events.append(Event("phase", f"Game Turn {state.turn} is a night turn: German "
                                     "Redeployment Phase (4.0)", {"phase": "redeployment"}))
                 return
-            state.phase = Phase.SUPPORT
+            state.phase = SUPPORT_PHASE
             state.rolled = []
             return
-        if state.phase is Phase.SUPPORT:
+        if state.phase is SUPPORT_PHASE:
             if len(state.rolled) < 2:
                 return
-            state.phase = Phase.OPERATIONS
+            state.phase = OPERATIONS_PHASE
             state.cup = fill_cup(board, state)
             state.active = None
             events.append(Event(
@@ -94,12 +100,12 @@ def advance(board: Board, state: KState, events: list[Event]) -> None:
                 return
             housekeeping(board, state, events)
             continue
-        if state.phase is Phase.OPERATIONS:
+        if state.phase is OPERATIONS_PHASE:
             if state.active is not None or state.cup:
                 return
             housekeeping(board, state, events)
             continue
-        if state.phase is Phase.REDEPLOYMENT:
+        if state.phase is REDEPLOYMENT_PHASE:
             return
     raise AssertionError("the sequence of play does not settle")
 
@@ -124,13 +130,13 @@ def housekeeping(board: Board, state: KState, events: list[Event]) -> None:
     if state.turn >= board.last_turn:
         from referee.games.koenig_eindhoven.victory import final_result
 
-        state.phase = Phase.OVER
+        state.phase = OVER_PHASE
         state.result = final_result(board, state)
         events.append(Event("game-over", f"Game Turn {state.turn} is completed: the game is "
                             "over (3.0, 12.0)", dict(state.result)))
         return
     state.turn += 1
-    state.phase = Phase.LANDING
+    state.phase = LANDING_PHASE
     kind = "night" if night(board, state) else "day"
     events.append(Event("turn", f"Game Turn {state.turn} begins ({kind} turn)",
                         {"turn": state.turn, "night": kind == "night"}))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import Any
 
 
 class Phase(StrEnum):
@@ -16,6 +17,17 @@ class Phase(StrEnum):
     OPERATIONS = "operations"      # 7.0: day turns, the Command Cup
     REDEPLOYMENT = "redeployment"  # 4.0: night turns, the German redeployment
     OVER = "over"                  # after Game Turn 10 (3.0)
+
+
+# The phases as module constants, for the checks made before and after every line a log
+# replays (``to_act``, ``forced``, ``advance``...): in Python 3.11 every attribute read on an
+# enum class (``Phase.OVER``) goes through the enum metaclass's ``__getattr__`` hook, about
+# twenty times the cost of reading a global.  ``LANDING_PHASE is Phase.LANDING``.
+LANDING_PHASE = Phase.LANDING
+SUPPORT_PHASE = Phase.SUPPORT
+OPERATIONS_PHASE = Phase.OPERATIONS
+REDEPLOYMENT_PHASE = Phase.REDEPLOYMENT
+OVER_PHASE = Phase.OVER
 
 
 IN_PLAY = "in play"
@@ -71,6 +83,57 @@ class Battle:
         return self.af + self.offensive - self.defensive
 
 
+class Places(dict[str, "str | None"]):
+    """Every combat unit's hex (``KState.hex``), with room for a view made from it: the
+    movement rules' ``Occupancy`` (who is where), asked before every line a log replays and
+    again by each move.  A unit's hex set anew (``table[unit] = hex``) makes the view of the
+    table with that unit moved, and any other change of the table drops the view (``seen``),
+    so a view kept here is never stale; a copy of the table (``KState.copy``) keeps its
+    view, which describes it as well."""
+
+    __slots__ = ("seen",)
+    seen: Any
+    """The view, or None; unset until one is kept (a table made without one: read it with
+    ``getattr(table, "seen", None)``; no ``__init__`` here, which every copy would call)."""
+
+    def __setitem__(self, key: str, value: str | None) -> None:
+        seen = getattr(self, "seen", None)
+        if seen is not None:
+            # The view of the table with this one unit moved (``Occupancy.moved``: a new
+            # view, as copies of the table may share the old one).
+            self.seen = seen.moved(key, dict.get(self, key), value)
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.seen = None
+        dict.__delitem__(self, key)
+
+    def __ior__(self, other: Any) -> Places:  # type: ignore[override,misc]
+        self.seen = None
+        dict.update(self, other)
+        return self
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.seen = None
+        dict.update(self, *args, **kwargs)
+
+    def pop(self, *args: Any) -> Any:
+        self.seen = None
+        return dict.pop(self, *args)
+
+    def popitem(self) -> tuple[str, str | None]:
+        self.seen = None
+        return dict.popitem(self)
+
+    def clear(self) -> None:
+        self.seen = None
+        dict.clear(self)
+
+    def setdefault(self, key: str, default: str | None = None) -> str | None:
+        self.seen = None
+        return dict.setdefault(self, key, default)
+
+
 @dataclass(slots=True)
 class KState:
     """Everything on the map, the tracks and in the cup."""
@@ -78,7 +141,7 @@ class KState:
     scenario: str
     turn: int
     phase: Phase
-    hex: dict[str, str | None]
+    hex: Places
     """Every combat unit (HQs are never on the map, K20): its hex, or None when not on it."""
     status: dict[str, str]
     """Every combat unit: in play, due, eliminated, off map, never arrived."""
@@ -111,13 +174,16 @@ class KState:
     """The optional rules in play, from the log's ``[Option]`` tags (14.0)."""
 
     def copy(self) -> KState:
+        hexes = Places(self.hex)
+        hexes.seen = getattr(self.hex, "seen", None)  # the copy's view is the original's
+        # The fields in their order (``_FIELDS``; tests/games/koenig_eindhoven/
+        # test_occupancy.py checks it): positional arguments cost less than keywords, and
+        # the driver copies the state before every line it replays.
         return KState(
-            scenario=self.scenario, turn=self.turn, phase=self.phase, hex=dict(self.hex),
-            status=dict(self.status), hits=dict(self.hits), cup=list(self.cup),
-            active=self.active, operation=dict(self.operation), mp_left=dict(self.mp_left),
-            concert=self.concert, landed=set(self.landed), rolled=list(self.rolled),
-            points=dict(self.points), result=self.result, battle=self.battle,
-            fired=set(self.fired), engaged=set(self.engaged), options=self.options,
+            self.scenario, self.turn, self.phase, hexes, dict(self.status), dict(self.hits),
+            list(self.cup), self.active, dict(self.operation), dict(self.mp_left),
+            self.concert, set(self.landed), list(self.rolled), dict(self.points), self.result,
+            self.battle, set(self.fired), set(self.engaged), self.options,
         )
 
     def take(self, other: KState) -> None:
