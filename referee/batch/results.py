@@ -19,13 +19,14 @@ import contextlib
 import csv
 import io
 import json
+import math
 import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from referee.batch.worker import LogResult
+from referee.batch.worker import ROW_SCHEMA, LogResult
 from referee.core.files import check_output, open_to_append, output_file
 
 FIELDS = tuple(LogResult("", "legal", 0).to_json())
@@ -53,9 +54,68 @@ class JsonLinesSink:
         self.flush = flush
 
     def write(self, row: LogResult) -> None:
-        self.handle.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
+        self.handle.write(row_line(row) + "\n")
         if self.flush:
             self.handle.flush()
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_ENCODE_ROW = None if _C_ENCODER is None else _C_ENCODER(
+    None, _refuse, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
+"""The C encoder ``json.dumps(row, ensure_ascii=False)`` makes for every call, made once
+(a row is never circular: no check for it); None where the C accelerator is missing."""
+
+
+def row_json(row: dict[str, Any]) -> str:
+    """``json.dumps(row, ensure_ascii=False)``: a row as one JSON Lines line (its text
+    compared with ``json.dumps`` in tests/batch/test_results.py)."""
+    if _ENCODE_ROW is None:
+        return json.dumps(row, ensure_ascii=False)
+    return "".join(_ENCODE_ROW(row, 0))
+
+
+_STRING = json.encoder.encode_basestring
+"""A string as JSON with ``ensure_ascii=False`` (the C function ``json.dumps`` uses)."""
+_SCHEMA = _STRING(ROW_SCHEMA)
+
+
+def _nested(value: Any) -> str:
+    return "null" if value is None else row_json(value)
+
+
+def _words(value: str | None) -> str:
+    return "null" if value is None else _STRING(value)
+
+
+def row_line(row: LogResult) -> str:
+    """``json.dumps(row.to_json(), ensure_ascii=False)``.  A legal row (no problems, no
+    victory points, its values of the plain types) is written from a template, each value
+    encoded as ``json`` encodes it; any other row the long way.  A batch writes one line per
+    log, and the encoder went through every key of the row."""
+    ms, turn, game = row.ms, row.turn, row.game
+    if (row.listed or row.by_kind or row.by_rule or row.vp is not None
+            or type(ms) is not float or not math.isfinite(ms)
+            or type(row.exit_code) is not int or type(row.problems) is not int
+            or (turn is not None and type(turn) is not int)):
+        return row_json(row.to_json())
+    source = _STRING(row.path)
+    return (
+        f'{{"schema": {_SCHEMA}, "source": {source}, "game": {_words(game)}, '
+        f'"ok": {"true" if row.ok else "false"}, "exit_code": {int.__repr__(row.exit_code)}, '
+        f'"problems": [], "state": null, "pending": {_nested(row.pending)}, '
+        f'"outcome": {_nested(row.outcome)}, "path": {source}, '
+        f'"status": {_STRING(row.status)}, "problem_count": {int.__repr__(row.problems)}, '
+        f'"problems_by_kind": {{}}, "problems_by_rule": {{}}, '
+        f'"first_problem": {_words(row.first_problem)}, "result": {_words(row.result)}, '
+        f'"winner": {_words(row.winner)}, "reason": {_words(row.reason)}, '
+        f'"vp_objective": null, "vp_eliminated": null, "vp_total": null, '
+        f'"turn": {"null" if turn is None else int.__repr__(turn)}, '
+        f'"ms": {float.__repr__(ms)}}}'
+    )
 
 
 class CsvSink:

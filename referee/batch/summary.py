@@ -46,9 +46,11 @@ class BatchSummary:
         game = row.game or NO_GAME
         if row.status in (LEGAL, ILLEGAL):
             self.outcomes[(game, row.result or UNFINISHED, row.winner or NO_WINNER)] += 1
-        self.kinds.update(row.by_kind)
-        self.rules.update({(game, rule): count for rule, count in row.by_rule.items()})
-        self.rule_logs.update((game, rule) for rule in row.by_rule)
+        if row.by_kind:  # a legal log has none to count
+            self.kinds.update(row.by_kind)
+        if row.by_rule:
+            self.rules.update({(game, rule): count for rule, count in row.by_rule.items()})
+            self.rule_logs.update((game, rule) for rule in row.by_rule)
 
     @property
     def exit_code(self) -> int:

@@ -12,12 +12,13 @@ whole batch.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +104,7 @@ class LogResult:
         return self.status == LEGAL
 
     def to_json(self) -> dict[str, Any]:
-        vp = _flat(self.vp or {})
+        vp = _flat(self.vp) if self.vp else _NO_VP
         listed = [problem_json(p) for p in self.listed] if self.listed else [
             problem_json({"kind": kind, "message": self.first_problem})
             for kind in self.by_kind][:1]
@@ -143,6 +144,9 @@ VP_COLUMNS = ("vp_objective", "vp_eliminated", "vp_total")
 row has the same columns of the same types whatever the game."""
 
 
+_NO_VP: dict[str, Any] = {}
+
+
 def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for key, value in data.items():
@@ -173,20 +177,30 @@ def warm_up() -> None:
 
 
 def replay_chunk(chunk: Chunk) -> list[LogResult]:
-    """Replay every log of ``chunk``, in order: one row each."""
+    """Replay every log of ``chunk``, in order: one row each.  The budget's signal handler
+    and the process's memory limits are set up once for the chunk, each log's own timer and
+    cap when it starts (``budget``)."""
     here = os.getcwd()
     base = None if os.path.abspath(chunk.root) == here else Path(chunk.root)
-    return [replay_target(target, base, chunk.seed, seconds=chunk.seconds,
-                          megabytes=chunk.megabytes) for target in chunk.targets]
+    held = budget(chunk.seconds, chunk.megabytes)
+    held.open()
+    try:
+        return [replay_target(target, base, chunk.seed, seconds=chunk.seconds,
+                              megabytes=chunk.megabytes, held=held)
+                for target in chunk.targets]
+    finally:
+        held.close()
 
 
 def replay_target(target: Target, base: Path | None = None, seed: str | None = None, *,
-                  seconds: float | None = None, megabytes: int | None = None) -> LogResult:
+                  seconds: float | None = None, megabytes: int | None = None,
+                  held: budget | None = None) -> LogResult:
     """Read and replay one log; ``base`` is the folder a relative path starts from when it
     is not this process's working folder (a Dask worker on another machine).
 
     ``seconds`` and ``megabytes`` are the log's budget (``budget``): a log that needs more
-    is an ``over-budget`` row."""
+    is an ``over-budget`` row.  ``held``: that budget, opened already for a whole chunk
+    (``replay_chunk``); without it the log opens and closes its own."""
     start = time.perf_counter()
     if target.note is not None:
         return LogResult(target.path, UNREADABLE, 2, problems=1, by_kind={"header": 1},
@@ -195,13 +209,22 @@ def replay_target(target: Target, base: Path | None = None, seed: str | None = N
     if base is not None and not path.is_absolute():
         path = base / path
     try:
-        with budget(seconds, megabytes):
-            report = replay(read_log(path), seed=seed)
+        if held is None:
+            with budget(seconds, megabytes):
+                report = replay(read_log(path), seed=seed)
+        else:
+            held.start()
+            try:
+                report = replay(read_log(path), seed=seed)
+            finally:
+                held.stop()
         return row_of(target.shown or target.path, report, start)
     except OverTime:
         return over_budget(target.shown or target.path, f"replaying it took more than its "
                                                         f"budget of {seconds:g} s", start)
     except MemoryError:
+        if held is not None:
+            held.release()  # the row is made with the process's own limits
         limit = f"its budget of {megabytes:,} MB" if megabytes else "the memory there is"
         return over_budget(target.shown or target.path,
                            f"replaying it needed more memory than {limit}", start)
@@ -235,6 +258,11 @@ class budget:
     tasks in worker threads, where neither can be set: there the budget is not enforced.
     A class rather than a generator: it is entered once per log, and a batch of small logs
     feels every microsecond of it.
+
+    ``with budget(...)`` limits its block.  A chunk of logs (``replay_chunk``) instead
+    ``open``s it once (the signal handler set, the process's limits read), ``start``s and
+    ``stop``s each log (its timer, and its cap: the address space then plus ``megabytes``),
+    and ``close``s it (the handler and the limits put back).
     """
 
     __slots__ = ("limits", "megabytes", "previous", "seconds", "timer")
@@ -245,43 +273,80 @@ class budget:
         self.timer = False
         self.previous: Any = None
         self.limits: tuple[int, int] | None = None
+        """The process's own memory limits, while a cap is set (None: none set)."""
 
-    def __enter__(self) -> None:
+    def open(self) -> None:
         main = threading.current_thread() is threading.main_thread()
         if main and self.seconds and hasattr(signal, "setitimer"):
             self.timer = True
             self.previous = signal.signal(signal.SIGALRM, _over_time)
-            signal.setitimer(signal.ITIMER_REAL, float(self.seconds))
         if main and self.megabytes:
-            self.limits = _limit_memory(self.megabytes)
+            self.limits = _memory_limits()
 
-    def __exit__(self, *exc: object) -> None:
+    def start(self) -> None:
+        """One log begins: its timer, and its memory cap."""
+        if self.timer:
+            signal.setitimer(signal.ITIMER_REAL, float(self.seconds or 0))
+        if self.limits is not None and self.megabytes:
+            _limit_memory(self.megabytes, self.limits)
+
+    def stop(self) -> None:
+        """One log ends: its timer is cancelled (its cap stays until the next log's)."""
         if self.timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
+
+    def release(self) -> None:
+        """The process's own memory limits put back."""
         if self.limits is not None:
             import resource
 
             resource.setrlimit(resource.RLIMIT_AS, self.limits)
 
+    def close(self) -> None:
+        if self.timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+            self.timer = False
+        self.release()
+        self.limits = None
 
-def _limit_memory(megabytes: int) -> tuple[int, int] | None:
-    """Cap the address space at its present size plus ``megabytes``; the old limits, to put
-    back (None where the system cannot)."""
+    def __enter__(self) -> None:
+        self.open()
+        self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _memory_limits() -> tuple[int, int] | None:
+    """This process's address-space limits (soft, hard), or None where the system has none."""
     try:
         import resource
 
-        size = _address_space()
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        cap = size + megabytes * 1024 * 1024
-        if hard != resource.RLIM_INFINITY:
-            cap = min(cap, hard)
-        if soft != resource.RLIM_INFINITY:
-            cap = min(cap, soft)
-        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        _address_space()  # a system without /proc/self/statm sets no cap
     except (ImportError, OSError, ValueError):
         return None
     return soft, hard
+
+
+def _limit_memory(megabytes: int, limits: tuple[int, int]) -> None:
+    """Cap the address space at its present size plus ``megabytes``, within ``limits`` (the
+    process's own, read by ``_memory_limits``: ``resource`` is there)."""
+    soft, hard = limits
+    try:
+        cap = _address_space() + megabytes * 1024 * 1024
+        if hard != _RESOURCE.RLIM_INFINITY:
+            cap = min(cap, hard)
+        if soft != _RESOURCE.RLIM_INFINITY:
+            cap = min(cap, soft)
+        _RESOURCE.setrlimit(_RESOURCE.RLIMIT_AS, (cap, hard))
+    except (OSError, ValueError):
+        return
+
+
+with contextlib.suppress(ImportError):  # not on Windows: ``_memory_limits`` gives None
+    import resource as _RESOURCE
 
 
 _statm: tuple[int, int] | None = None
@@ -299,42 +364,64 @@ def _address_space() -> int:
             os.close(_statm[1])
         _statm = (pid, os.open("/proc/self/statm", os.O_RDONLY))
     pages = int(os.pread(_statm[1], 128, 0).split()[0])
-    return pages * os.sysconf("SC_PAGE_SIZE")
+    return pages * _PAGE
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def row_of(path: str, report: Report, start: float) -> LogResult:
     """The row of a replayed log."""
     problems = report.problems
-    kinds = Counter(str(p.kind) for p in problems) if problems else {}
-    rules = Counter(p.rule for p in problems if p.rule) if problems else {}
+    exit_code = report.exit_code
+    if problems:
+        kinds = dict(sorted(Counter(str(p.kind) for p in problems).items()))
+        rules = dict(sorted(Counter(p.rule for p in problems if p.rule).items()))
+        first: str | None = _describe(problems[0])
+        listed = tuple(envelope.problems_json([p.to_json() for p in problems]))
+    else:  # a legal log: nothing to count
+        kinds, rules, first, listed = {}, {}, None, ()
     ended = report.outcome()
     outcome = ended or {}
     turn = _turn(report)
     vp = {k: v for k, v in outcome.items() if "vp" in k.casefold()}
-    return LogResult(
-        path,
-        _STATUS_OF_EXIT.get(report.exit_code, UNREADABLE),
-        report.exit_code,
+    ended_json = envelope.outcome_json(ended)
+    # The frozen row's fields put in place without its checked ``__setattr__`` (its
+    # constructor was a tenth of the batch's own work on a Battle Card log).
+    row: LogResult = _new(LogResult)
+    row.__dict__.update(
+        path=path,
+        status=_STATUS_OF_EXIT.get(exit_code, UNREADABLE),
+        exit_code=exit_code,
         game=report.game,
-        problems=len(report.problems),
-        by_kind=dict(sorted(kinds.items())),
-        by_rule=dict(sorted(rules.items())),
-        first_problem=_describe(report.problems[0]) if report.problems else None,
+        problems=len(problems),
+        by_kind=kinds,
+        by_rule=rules,
+        first_problem=first,
         result=_text(outcome.get("result")),
         winner=_text(outcome.get("winner")),
         reason=_text(outcome.get("reason")),
         vp=vp or None,
         turn=turn if isinstance(turn, int) else None,
         ms=_ms_since(start),
-        listed=tuple(envelope.problems_json([p.to_json() for p in report.problems])),
-        pending=envelope.pending_json(report),
-        outcome=envelope.outcome_json(ended),
+        listed=listed,
+        pending=envelope.pending_json(report, ended_json),
+        outcome=ended_json,
     )
+    return row
+
+
+_new = object.__new__
+_ROW_FIELDS = frozenset(f.name for f in fields(LogResult))
+"""Every field of a row (``row_of`` sets each; tests/batch/test_worker.py checks it)."""
 
 
 def _turn(report: Report) -> Any:
     """The ``turn`` of the state's JSON, without making the whole JSON where the engine can
-    give that one value (``json_parts``, as ``expect`` asks for it)."""
+    give that one value (``turn_of``, else ``json_parts`` as ``expect`` asks for it)."""
+    turn_of = getattr(report.engine, "turn_of", None)
+    if turn_of is not None and report.state is not None:
+        return turn_of(report.state)
     parts = getattr(report.engine, "json_parts", None)
     if parts is not None and report.state is not None:
         get = parts(report.state).get("turn")

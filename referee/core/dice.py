@@ -226,12 +226,12 @@ class DiceTray:
                 f"{self._what(label, 'this roll')} needs d{sides}, but the log records "
                 f"d{self.recorded_sides}"
             )
-        faces: list[int] = []
-        for _ in range(count):
-            faces.append(self._one(sides, label, low))
-        roll = Roll(sides, tuple(faces), label, low)
-        self.rolls.append(roll)
-        return roll.faces
+        if count == 1:  # the commonest roll
+            faces: tuple[int, ...] = (self._one(sides, label, low),)
+        else:
+            faces = tuple([self._one(sides, label, low) for _ in range(count)])
+        self.rolls.append(Roll(sides, faces, label, low))
+        return faces
 
     def draw(self, pool: Sequence[str], label: str = "") -> str:
         if not pool:

@@ -11,6 +11,8 @@ is used (``getattr``), each optional, and none changing a ruling:
   value shown the line after a roll that did not need it) judged as a statement, or None;
 - ``out_of_turn(state, command)``: why a roll written in the log is not made now;
 - ``json_parts(state)``: the small top-level values of ``to_json``, each made when read;
+- ``turn_of(state)``: the ``turn`` value of ``to_json`` alone (a batch's row asks it of
+  every log);
 - ``noted(events)``: what ``expect last.KEY`` reads of a command's events;
 - ``quick_tree(line)``: the very tree Lark gives for the game's commonest line shapes, read
   without Lark (None for any other line);

@@ -83,16 +83,19 @@ def outcome_words(outcome: Mapping[str, Any] | None) -> str:
     return f"{text}; {score}" if score else text
 
 
-def pending_json(report: Report) -> dict[str, Any] | None:
+def pending_json(report: Report, outcome: Mapping[str, Any] | None = None
+                 ) -> dict[str, Any] | None:
     """The decision the log leaves open (``Report.pending``); when the game is over, an
-    empty one saying so (never a bare null); ``None`` only when there is no game state."""
+    empty one saying so (never a bare null); ``None`` only when there is no game state.
+    ``outcome``: the report's outcome object (``outcome_json``), when made already."""
     pending = report.pending()
     if pending is not None:
         return {key: pending[key] for key in ("side", "decision", "text", "choices", "more",
                                             "dice")}
     if report.engine is None or report.state is None:
         return None
-    outcome = outcome_json(report.outcome()) or {}
+    if outcome is None:
+        outcome = outcome_json(report.outcome()) or {}
     reason = outcome.get("reason") or outcome.get("result") or "it has ended"
     return {"side": None, "decision": "", "text": f"the game is over: {reason}",
             "choices": [], "more": False, "dice": []}

@@ -7,6 +7,7 @@ objects to walk (bench/replay_scaling.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from referee.core.errors import Problem
@@ -22,11 +23,13 @@ class DiceRecord:
     column: int
     chits: tuple[str, ...] = ()
 
-    @property
+    # ``faces`` and ``count`` are made once for each record (a remembered line shares its
+    # record with every copy of the line): the replay driver reads them for every command.
+    @cached_property
     def faces(self) -> tuple[int, ...]:
         return tuple(f for group in self.groups for f in group)
 
-    @property
+    @cached_property
     def count(self) -> int:
         """How many dice (or chits) the record holds."""
         return len(self.chits) if self.chits else sum(len(group) for group in self.groups)

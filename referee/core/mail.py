@@ -14,9 +14,13 @@ WRAP_WIDTHS = range(60, 81)
 
 def quoted(lines: list[str]) -> Problem | None:
     """A log whose lines are quoted with ``>`` as a mail reply quotes them."""
+    # A line without '>' is not marked (``in`` is cheaper than stripping every line).
+    marked = [n for n, line in enumerate(lines, 1)
+              if ">" in line and line.lstrip().startswith(">")]
+    if len(marked) < 2:
+        return None
     body = [line for line in lines if line.strip()]
-    marked = [n for n, line in enumerate(lines, 1) if line.lstrip().startswith(">")]
-    if len(marked) < 2 or len(marked) * 2 < len(body):
+    if len(marked) * 2 < len(body):
         return None
     return LogSyntaxError(
         f"this log looks quoted by a mail client ({len(marked)} lines start with '>'); "

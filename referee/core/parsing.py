@@ -288,9 +288,18 @@ def parse_log(
             )
             return log
     parser = game_parser(engine.grammar)
+    memo = _memo_of(engine)
+    entries = log.entries
     seen_action = False
     for number, raw in enumerate(lines, 1):
         line = raw.rstrip("\r")
+        found = memo.get(line)
+        if type(found) is ActionLine and len(line) <= MAX_LINE_CHARS:
+            # A remembered action line (the commonest): it was read before, so it is no
+            # blank line or comment; a fresh copy at this line (``_renumbered``).
+            seen_action = True
+            entries.append(ActionLine(number, found.text, found.side, found.items.copy()))
+            continue
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -303,7 +312,7 @@ def parse_log(
             )
             continue
         try:
-            entry = _remembered_line(parser, engine, number, line)
+            entry = _remembered_line(parser, engine, memo, number, line)
         except RefereeError as error:
             log.problems.append(error.to_problem(line=number, text=line))
             continue
@@ -353,17 +362,22 @@ MEMO_ENGINES = 16
 _memos: dict[int, tuple[Engine[Any, Any], dict[str, Entry | RefereeError]]] = {}
 
 
-def _remembered_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) -> Entry:
-    """``_parse_line``, remembered by the line's text: logs repeat most of their lines
-    (``pass``, ``turn 3``, ``attack Arnhem {d6: 6}``), and a line reads the same wherever it
-    stands, so the second time costs a copy.  Kept per engine (its names resolve the line),
-    at most ``MEMO_LINES`` lines each."""
+def _memo_of(engine: Engine[Any, Any]) -> dict[str, Entry | RefereeError]:
+    """The line memo of ``engine`` (``_remembered_line``), made when first asked for."""
     held = _memos.get(id(engine))
     if held is None or held[0] is not engine:
         if len(_memos) >= MEMO_ENGINES:  # engines of scenario files come and go
             _memos.clear()
         held = _memos[id(engine)] = (engine, {})
-    memo = held[1]
+    return held[1]
+
+
+def _remembered_line(parser: Lark, engine: Engine[Any, Any],
+                     memo: dict[str, Entry | RefereeError], number: int, line: str) -> Entry:
+    """``_parse_line``, remembered by the line's text in ``memo`` (``_memo_of``): logs repeat
+    most of their lines (``pass``, ``turn 3``, ``attack Arnhem {d6: 6}``), and a line reads
+    the same wherever it stands, so the second time costs a copy.  Kept per engine (its
+    names resolve the line), at most ``MEMO_LINES`` lines each."""
     found = memo.get(line)
     if found is None:
         try:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from referee.core.dice import (
     CUP,
@@ -64,6 +64,22 @@ class LineEvent:
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "command": self.command, "auto": self.auto,
                 **self.event.to_json()}
+
+
+_new = object.__new__
+
+
+def _line_event(line: int | None, command: str, event: Event, auto: bool) -> LineEvent:
+    """``LineEvent(line, command, event, auto)``, its fields put in place without the frozen
+    class's checked ``__setattr__`` (the driver makes two or three a line: the constructor
+    was a twentieth of a Battle Card replay)."""
+    made: LineEvent = _new(LineEvent)
+    fields = made.__dict__
+    fields["line"] = line
+    fields["command"] = command
+    fields["event"] = event
+    fields["auto"] = auto
+    return made
 
 
 @dataclass
@@ -164,10 +180,10 @@ class Report:
         }
 
 
-@dataclass(frozen=True)
-class DiceAt:
+class DiceAt(NamedTuple):
     """Where the dice of one command come from: a face source and its first draw number
-    (``stream`` ``None``: only the faces the log records), and words for messages."""
+    (``stream`` ``None``: only the faces the log records), and words for messages.  A named
+    tuple: one is made for every command a replay applies."""
 
     stream: FaceSource | None
     start: int
@@ -290,6 +306,8 @@ class Replayer:
         self._last: tuple[Any, list[Event], tuple[Roll, ...]] | None = None
         """The last command a log line applied: what ``expect last.…`` reads."""
         self._applied = 0
+        self._confirm = getattr(engine, "confirm", None)
+        """The engine's ``confirm`` (``_statement``), if it has one."""
         self._line_start: tuple[Any, int] | None = None
         """The driver's copy of the state before the line being applied, and ``_applied``
         then: the state before its first command."""
@@ -376,6 +394,12 @@ class Replayer:
             raise _Stop
 
     def _entry(self, entry: Entry) -> None:
+        if type(entry) is ActionLine:  # the common case first
+            if self._last_setup is not None:
+                self._close_setup()
+            self._played = True
+            self._action(entry)
+            return
         if isinstance(entry, SetupLine):
             self._setup(entry)
             return
@@ -450,10 +474,11 @@ class Replayer:
         self._line_draw = 0
         self._stated = False
         self._line_start = (None, self._applied)
+        confirm = self._confirm
         try:
             for item in line.items:
                 self._advance(line, item)
-                if self._statement(line, item):
+                if confirm is not None and self._statement(line, item):
                     continue
                 self._check_side(line, item)
                 self._apply(line, item)
@@ -579,20 +604,25 @@ class Replayer:
 
     def _apply(self, line: ActionLine | None, item: CommandItem | None, command: Any = None,
                auto: bool = False) -> None:
+        record: DiceRecord | None = None
         if item is not None:
             command = item.command
-        record = item.dice if item is not None else None
-        assert self.dice is not None
-        self._undo_point()
-        at = self.dice.dice_for(line, self.position, self._line_draw)
-        tray = DiceTray(
-            at.stream,
-            at.start,
-            recorded=record.faces if record is not None and not record.chits else None,
-            recorded_sides=record.sides if record is not None and not record.chits else None,
-            recorded_chits=record.chits if record is not None and record.chits else None,
-            subject=command,
-        )
+            record = item.dice
+        dice = self.dice
+        assert dice is not None
+        engine = self.engine
+        start = self._line_start
+        if start is not None and start[0] is None:  # ``_undo_point``, inline
+            start = self._line_start = (engine.copy(self.report.state), start[1])
+        at = dice.dice_for(line, self.position, self._line_draw)
+        stream = at.stream
+        if record is None:
+            tray = DiceTray(stream, at.start, subject=command)
+        elif record.chits:
+            tray = DiceTray(stream, at.start, recorded_chits=record.chits, subject=command)
+        else:
+            tray = DiceTray(stream, at.start, recorded=record.faces,
+                            recorded_sides=record.sides, subject=command)
         self._json = None
         # The roll described before it is rolled, for the messages about dice (a tabletop
         # line, or one that records its dice); a seeded line without a record asks nothing.
@@ -601,90 +631,115 @@ class Replayer:
         # command (``before`` below, kept for every such line); after a statement of this
         # line changed the state (``_statement``), the line's first copy is not that state,
         # and it is described now.
-        described = at.stream is None or record is not None
-        needs: list[RollNeed] | None = None
+        described = stream is None or record is not None
+        stated: list[RollNeed] | None = None
         if described and self._stated:
-            needs = self.engine.rolls_needed(self.report.state, command)
+            stated = engine.rolls_needed(self.report.state, command)
         before = None
-        if record is not None or type(at.stream) is not DiceStream:
+        if record is not None or type(stream) is not DiceStream:
             # Dice the log records, or none to roll: the command may be refused for its
             # dice, and then judged from the state before it (the engine may leave the state
             # part-changed by a refusal: Engine.apply).  Rolled from a stream, it cannot be.
             # The first command a line applies starts from the driver's copy of the line.
-            start = self._line_start
             if line is not None and start is not None and start[1] == self._applied:
                 before = start[0]
             else:
-                before = self.engine.copy(self.report.state)
-        if described and needs is None:
-            assert before is not None  # a line described is one whose dice may be refused
-            unchanged = before
-
-            def described_needs() -> list[RollNeed]:
-                return self.engine.rolls_needed(unchanged, command)
-        else:
-            known = needs
-
-            def described_needs() -> list[RollNeed]:
-                assert known is not None
-                return known
+                before = engine.copy(self.report.state)
         self._applied += 1
         try:
-            events = self.engine.apply(self.report.state, command, tray)
+            events = engine.apply(self.report.state, command, tray)
         except (DiceMissing, DiceFaceError) as error:
             self._judge_without_dice(command, self.report.state if before is None else before)
             if error.column is None and record is not None:
                 error.column = record.column  # the caret at the dice written
-            if isinstance(error, DiceMissing) and described and (needs := described_needs()):
+            if isinstance(error, DiceMissing) and described and (
+                needs := self._described(command, before, stated)
+            ):
                 raise DiceMissing(_missing_text(command, needs, record),
                                   column=error.column) from None
             raise
-        self.dice.rolled(line, tray.rolls)
+        rolls = tray.rolls
+        dice.rolled(line, rolls)
         drawn = tray.position - at.start
         self.position += drawn
         self._line_draw += drawn
         number = line.number if line is not None else None
-        text = line.text if line is not None else ""
         if record is not None:
-            rolled = len(tray.faces)
-            verb, die = ("drew", "chit") if record.chits else ("rolled", "die")
-            needed = ""
-            if tray.unused or (at.stream is not None and record.count < rolled):
-                needs = described_needs()  # a message names the roll
-                needed = f"'{command}' needs {needs_text(needs)}; " if needs else (
-                    f"'{command}' rolls no dice; " if not rolled else "")
-            if tray.unused:
-                raise DiceExtra(
-                    f"{needed}{record.count} {record.noun} recorded, {tray.unused} too many "
-                    f"(the rules {verb} {rolled})" if needed else
-                    f"{record.count} {record.noun} recorded for '{command}', but the rules "
-                    f"{verb} {rolled}{_breakdown(tray.rolls)}",
-                    column=face_column(text, record.column, record.count - tray.unused),
-                )
-            if at.stream is not None and record.count < rolled:
-                self._problem(Problem(
-                    ProblemKind.DICE_MISSING,
-                    f"{needed}{record.count} {record.noun} recorded for '{command}', but the "
-                    f"rules {verb} {rolled}: {' '.join(map(str, tray.faces))}",
-                    line=number, column=record.column, text=text,
-                ))
-            for n, recorded, rolled_face in tray.mismatches:
-                self._problem(Problem(
-                    ProblemKind.DICE_MISMATCH,
-                    f"{die} {n} of '{command}' is recorded as {recorded}, but {at.source} "
-                    f"{verb} {rolled_face}: the dice were changed after they were rolled",
-                    line=number, column=face_column(text, record.column, n - 1), text=text,
-                    hint="the referee used the seeded die",
-                ))
+            self._check_record(line, command, record, tray, at, before, stated)
+        words = str(command) if events else ""
+        attach = False
+        if rolls:
+            rolled = tuple(rolls)
+            attach = True
+            for event in events:
+                if event.rolls:
+                    attach = False
+                    break
+        else:
+            rolled = ()
         if not auto:
-            self._last = (command, events, tuple(tray.rolls))
-        attach = bool(tray.rolls) and not any(event.rolls for event in events)
-        said = str(command)  # once, not once an event (issue 31)
-        for index, event in enumerate(events):
+            self._last = (command, events, rolled)
+        append = self.report.events.append
+        for event in events:
             # Unless the engine placed them, the dice go with the command's first event.
-            if index == 0 and attach:
-                event = event.with_rolls(tuple(tray.rolls))
-            self.report.events.append(LineEvent(number, said, event, auto))
+            if attach:
+                event = event.with_rolls(rolled)
+                attach = False
+            append(_line_event(number, words, event, auto))
+
+    def _described(self, command: Any, before: Any,
+                   stated: list[RollNeed] | None) -> list[RollNeed]:
+        """The roll of ``command`` as the engine describes it: from the state before it, or
+        the description made already (``stated``, after a statement of the line)."""
+        if stated is not None:
+            return stated
+        assert before is not None  # a line described is one whose dice may be refused
+        return self.engine.rolls_needed(before, command)
+
+    def _check_record(self, line: ActionLine | None, command: Any, record: DiceRecord,
+                      tray: DiceTray, at: DiceAt, before: Any,
+                      stated: list[RollNeed] | None) -> None:
+        """The dice a line records against those the rules rolled: too many, too few, or
+        changed."""
+        rolled = 0
+        for roll in tray.rolls:
+            rolled += len(roll.faces)  # len(tray.faces), without making them
+        unused = tray.unused
+        if not unused and not (at.stream is not None and record.count < rolled) and (
+            not tray.mismatches
+        ):
+            return
+        number = line.number if line is not None else None
+        text = line.text if line is not None else ""
+        verb, die = ("drew", "chit") if record.chits else ("rolled", "die")
+        needed = ""
+        if unused or (at.stream is not None and record.count < rolled):
+            needs = self._described(command, before, stated)  # a message names the roll
+            needed = f"'{command}' needs {needs_text(needs)}; " if needs else (
+                f"'{command}' rolls no dice; " if not rolled else "")
+        if unused:
+            raise DiceExtra(
+                f"{needed}{record.count} {record.noun} recorded, {unused} too many "
+                f"(the rules {verb} {rolled})" if needed else
+                f"{record.count} {record.noun} recorded for '{command}', but the rules "
+                f"{verb} {rolled}{_breakdown(tray.rolls)}",
+                column=face_column(text, record.column, record.count - unused),
+            )
+        if at.stream is not None and record.count < rolled:
+            self._problem(Problem(
+                ProblemKind.DICE_MISSING,
+                f"{needed}{record.count} {record.noun} recorded for '{command}', but the "
+                f"rules {verb} {rolled}: {' '.join(map(str, tray.faces))}",
+                line=number, column=record.column, text=text,
+            ))
+        for n, recorded, rolled_face in tray.mismatches:
+            self._problem(Problem(
+                ProblemKind.DICE_MISMATCH,
+                f"{die} {n} of '{command}' is recorded as {recorded}, but {at.source} "
+                f"{verb} {rolled_face}: the dice were changed after they were rolled",
+                line=number, column=face_column(text, record.column, n - 1), text=text,
+                hint="the referee used the seeded die",
+            ))
 
     def _judge_without_dice(self, command: Any, state: Any) -> None:
         """A command refused for its dice (too few recorded, or of another kind) is first

@@ -613,6 +613,10 @@ class BattleCardEngine:
         (``quickparse.action_tree``; issue 31)."""
         return action_tree(line)
 
+    def turn_of(self, state: BattleCardState) -> int:
+        """``to_json(state)["turn"]``, without the rest (a batch's row asks it)."""
+        return state.turn
+
     def json_parts(self, state: BattleCardState) -> dict[str, Callable[[], Any]]:
         """Each top-level value of ``to_json``, computed only when asked for (``expect``)."""
         card = state.card

@@ -55,20 +55,21 @@ class BattleCardState:
     """Allied units that left the game: eliminated, or merged into another unit."""
 
     def copy(self) -> BattleCardState:
+        # Positional: the replay driver copies the state before every line (its undo).
         return BattleCardState(
-            card=self.card,
-            turn=self.turn,
-            step=self.step,
-            units={k: AlliedUnit(u.id, u.city, u.strength) for k, u in self.units.items()},
-            german=dict(self.german),
-            control=dict(self.control),
-            corps=self.corps,
-            box=self.box,
-            combats_left=list(self.combats_left),
-            result=self.result,
-            reason=self.reason,
-            options=self.options,
-            removed=list(self.removed),
+            self.card,
+            self.turn,
+            self.step,
+            {k: AlliedUnit(u.id, u.city, u.strength) for k, u in self.units.items()},
+            self.german.copy(),
+            self.control.copy(),
+            self.corps,
+            self.box,
+            self.combats_left.copy(),
+            self.result,
+            self.reason,
+            self.options,
+            self.removed.copy(),
         )
 
     def unit_in(self, city: str) -> AlliedUnit | None:
