@@ -12,6 +12,7 @@ resolves a name or judges a rule.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -67,6 +68,32 @@ def is_face(piece: str) -> bool:
 def is_die(piece: str) -> bool:
     """``piece`` is grammar/common.lark's DIE (``d6``, ``D10``)."""
     return _IS_DIE.fullmatch(piece) is not None
+
+
+def dice_tree(pieces: Sequence[tuple[Any, ...]], at: int) -> tuple[Tree[Any], int] | None:
+    """grammar/common.lark's ``DIE ":" dice_group ("|" dice_group)* "}"`` read from
+    ``pieces`` (each a piece's start and text, first) at ``at``, just after the brace: the
+    tree Lark gives and the index after the closing brace, or None when the pieces are not
+    plainly that."""
+    if at + 2 >= len(pieces) or not is_die(pieces[at][1]) or pieces[at + 1][1] != ":":
+        return None
+    die = token("DIE", pieces[at][1], pieces[at][0])
+    at += 2
+    groups: list[Tree[Any]] = []
+    faces: list[Any] = []
+    while at < len(pieces):
+        piece_at, piece = pieces[at][0], pieces[at][1]
+        at += 1
+        if is_face(piece):
+            faces.append(token("FACE", piece, piece_at))
+        elif piece in ("|", "}") and faces:
+            groups.append(Tree("dice_group", faces))
+            faces = []
+            if piece == "}":
+                return Tree("dice", [die, *groups]), at
+        else:
+            return None
+    return None
 
 
 _TAG = re.compile(r'[ \t]*(\[)[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*("(?:[^"\\\n]|\\["\\])*")'

@@ -18,7 +18,7 @@ from typing import Any
 
 from lark import Tree
 
-from referee.core.quicktree import WORD, is_die, is_face, is_word, keywords, token
+from referee.core.quicktree import WORD, dice_tree, is_face, is_word, keywords, token
 
 _PIECES = re.compile(r"->|" + WORD + r"|[^ \t]")
 """What an action line is made of between its blanks (WS_INLINE, spaces and tabs, ignored):
@@ -94,32 +94,9 @@ def _item(pieces: list[tuple[int, str]], at: int, spelt: frozenset[str]
     else:
         return None
     if at < len(pieces) and pieces[at][1] == "{":
-        found = _dice(pieces, at + 1)
+        found = dice_tree(pieces, at + 1)
         if found is None:
             return None
         dice, at = found
         return Tree("item", [command, dice]), at
     return Tree("item", [command, None]), at
-
-
-def _dice(pieces: list[tuple[int, str]], at: int) -> tuple[Tree[Any], int] | None:
-    """``DIE ":" dice_group ("|" dice_group)* "}"`` after the brace: the tree and its end."""
-    if at + 2 >= len(pieces) or not is_die(pieces[at][1]) or pieces[at + 1][1] != ":":
-        return None
-    die = token("DIE", pieces[at][1], pieces[at][0])
-    at += 2
-    groups: list[Tree[Any]] = []
-    faces: list[Any] = []
-    while at < len(pieces):
-        piece_at, piece = pieces[at]
-        at += 1
-        if is_face(piece):
-            faces.append(token("FACE", piece, piece_at))
-        elif piece in ("|", "}") and faces:
-            groups.append(Tree("dice_group", faces))
-            faces = []
-            if piece == "}":
-                return Tree("dice", [die, *groups]), at
-        else:
-            return None
-    return None

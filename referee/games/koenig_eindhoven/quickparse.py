@@ -24,7 +24,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from referee.core.quicktree import WORD, is_die, is_face, keywords, token
+from referee.core.quicktree import WORD, dice_tree, is_face, keywords, token
 
 _PIECES = re.compile(r"->|(" + WORD + r")|[^ \t]")
 """What a line is made of between its blanks (WS_INLINE, spaces and tabs, ignored): an arrow,
@@ -192,20 +192,4 @@ def _dice(pieces: Pieces, at: int) -> tuple[Tree[Any], int] | None:
             if pieces[at][1] != "|":
                 return None
             at += 1
-    if not is_die(kind):
-        return None
-    groups: list[Any] = [token("DIE", kind, kind_at)]
-    faces: list[Any] = []
-    while at < len(pieces):
-        piece_at, piece, _ = pieces[at]
-        at += 1
-        if is_face(piece):
-            faces.append(token("FACE", piece, piece_at))
-        elif piece in ("|", "}") and faces:
-            groups.append(Tree("dice_group", faces))
-            faces = []
-            if piece == "}":
-                return Tree("dice", groups), at
-        else:
-            return None
-    return None
+    return dice_tree(pieces, at - 2)

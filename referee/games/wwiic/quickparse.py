@@ -20,7 +20,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from referee.core.quicktree import WORD, is_die, is_face, keywords, token
+from referee.core.quicktree import WORD, dice_tree, is_face, keywords, token
 
 _PIECES = re.compile(r"->|" + WORD + r"|[^ \t]")
 """What a line is made of between its blanks (WS_INLINE, spaces and tabs, ignored): an arrow,
@@ -140,7 +140,7 @@ def _item(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], in
     else:
         return None
     if at < len(pieces) and pieces[at][1] == "{":
-        found_dice = _dice(pieces, at + 1)
+        found_dice = dice_tree(pieces, at + 1)
         if found_dice is None:
             return None
         dice, at = found_dice
@@ -197,26 +197,3 @@ def _unit_move(pieces: Pieces, at: int, spelt: frozenset[str]
             return None
         support, at = found
     return Tree("unit_move", [Tree("path", chunks), strategic, with_, support]), at
-
-
-def _dice(pieces: Pieces, at: int) -> tuple[Tree[Any], int] | None:
-    """``DIE ":" dice_group ("|" dice_group)* "}"`` after the brace: the tree and its end."""
-    if at + 2 >= len(pieces) or not is_die(pieces[at][1]) or pieces[at + 1][1] != ":":
-        return None
-    die = token("DIE", pieces[at][1], pieces[at][0])
-    at += 2
-    groups: list[Tree[Any]] = []
-    faces: list[Any] = []
-    while at < len(pieces):
-        piece_at, piece = pieces[at]
-        at += 1
-        if is_face(piece):
-            faces.append(token("FACE", piece, piece_at))
-        elif piece in ("|", "}") and faces:
-            groups.append(Tree("dice_group", faces))
-            faces = []
-            if piece == "}":
-                return Tree("dice", [die, *groups]), at
-        else:
-            return None
-    return None
