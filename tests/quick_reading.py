@@ -1,15 +1,34 @@
 """What the tests of the fast line readers share (``Engine.quick_tree``, ``quicktree.tag_tree``,
 issue 31): a tree with every token's type, text and place, Lark's reading of a line in that
-form, and lines mangled one character at a time."""
+form, the lines of a game's bundled and self-played logs, and lines mangled one character at
+a time."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError
+
+from referee.core.engine import Engine
+from referee.core.selfplay import play_game, random_policy
+
+LOGS = Path(__file__).resolve().parents[1] / "logs"
+
+
+def log_lines(engine: Engine[Any, Any], folder: str, games: int,
+              pattern: str = "*.log") -> list[str]:
+    """Every line of the game's bundled logs (``logs/FOLDER``, files matching ``pattern``,
+    sub-folders too), then of ``games`` self-played ones (seeds ``quick-0``, ``quick-1``...)."""
+    found = [line for path in sorted((LOGS / folder).glob(pattern))
+             for line in path.read_text(encoding="utf-8").splitlines()]
+    for seed in range(games):
+        log = play_game(engine, f"quick-{seed}", random_policy, keep_log=True, check=False).log
+        found += (log or "").splitlines()
+    return found
 
 
 def shape(tree: Any) -> Any:

@@ -8,30 +8,18 @@ otherwise by Lark, or refused by it."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 from referee.core.grammar import game_parser
 from referee.core.quicktree import keywords
-from referee.core.selfplay import play_game, random_policy
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.quickparse import action_tree, move_tree
-from tests.quick_reading import agrees, lark_shape, mangled, shape
+from tests.quick_reading import agrees, lark_shape, log_lines, mangled, shape
 
-LOGS = Path(__file__).resolve().parents[3] / "logs" / "arnhem44"
 LARK = game_parser(ENGINE.grammar)
 
 
-def _lines() -> list[str]:
-    found = [line for path in sorted(LOGS.glob("*.log"))
-             for line in path.read_text(encoding="utf-8").splitlines()]
-    for seed in range(2):
-        log = play_game(ENGINE, f"quick-{seed}", random_policy, keep_log=True, check=False).log
-        found += (log or "").splitlines()
-    return found
-
-
-LINES = _lines()
+LINES = log_lines(ENGINE, "arnhem44", 2)
 
 
 def _lark(line: str) -> Any:

@@ -9,29 +9,17 @@ or refused by it."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from referee.core.grammar import game_parser
 from referee.core.quicktree import keywords
-from referee.core.selfplay import play_game, random_policy
 from referee.games.koenig_eindhoven.engine import ENGINE
 from referee.games.koenig_eindhoven.quickparse import quick_tree
-from tests.quick_reading import agrees, lark_shape, mangled, shape
+from tests.quick_reading import agrees, lark_shape, log_lines, mangled, shape
 
-LOGS = Path(__file__).resolve().parents[3] / "logs" / "koenig-eindhoven"
 LARK = game_parser(ENGINE.grammar)
 
 
-def _lines() -> list[str]:
-    found = [line for path in sorted(LOGS.rglob("*.log"))
-             for line in path.read_text(encoding="utf-8").splitlines()]
-    for seed in range(3):
-        log = play_game(ENGINE, f"quick-{seed}", random_policy, keep_log=True, check=False).log
-        found += (log or "").splitlines()
-    return found
-
-
-LINES = _lines()
+LINES = log_lines(ENGINE, "koenig-eindhoven", 3, "**/*.log")
 TAKEN = sorted({line for line in LINES if quick_tree(line) is not None})
 
 
