@@ -12,7 +12,7 @@ resolves a name or judges a rule.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -68,6 +68,26 @@ def is_face(piece: str) -> bool:
 def is_die(piece: str) -> bool:
     """``piece`` is grammar/common.lark's DIE (``d6``, ``D10``)."""
     return _IS_DIE.fullmatch(piece) is not None
+
+
+def action_items(side: Tree[Any] | None, pieces: Sequence[tuple[Any, ...]], at: int,
+                item: Callable[[int], tuple[Tree[Any], int] | None]) -> Tree[Any] | None:
+    """grammar/common.lark's ``action``: the ``side`` prefix read already, then the line's
+    items from ``at``, each read by ``item`` (the game's reader of one item at an index: its
+    tree and the index after it), separated by ``;`` up to the end of ``pieces``.  The tree
+    Lark gives, or None when the pieces are not plainly that."""
+    items: list[Tree[Any]] = []
+    while True:
+        found = item(at)
+        if found is None:
+            return None
+        tree, at = found
+        items.append(tree)
+        if at == len(pieces):
+            return Tree("start", [Tree("action", [side, *items])])
+        if pieces[at][1] != ";":
+            return None
+        at += 1
 
 
 def dice_tree(pieces: Sequence[tuple[Any, ...]], at: int) -> tuple[Tree[Any], int] | None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from lark import Tree
 
-from referee.core.quicktree import WORD, dice_tree, is_face, is_word, keywords, token
+from referee.core.quicktree import WORD, action_items, dice_tree, is_face, is_word, keywords, token
 
 _PIECES = re.compile(r"->|" + WORD + r"|[^ \t]")
 """What an action line is made of between its blanks (WS_INLINE, spaces and tabs, ignored):
@@ -46,19 +46,7 @@ def action_tree(line: str) -> Tree[Any] | None:
             return None
         side = Tree("side_prefix", [token("WORD", pieces[0][1], pieces[0][0])])
         at = 2
-    items: list[Tree[Any]] = []
-    while True:
-        found = _item(pieces, at, spelt)
-        if found is None:
-            return None
-        item, at = found
-        items.append(item)
-        if at == len(pieces):
-            break
-        if pieces[at][1] != ";":
-            return None
-        at += 1
-    return Tree("start", [Tree("action", [side, *items])])
+    return action_items(side, pieces, at, lambda at: _item(pieces, at, spelt))
 
 
 def _item(pieces: list[tuple[int, str]], at: int, spelt: frozenset[str]
