@@ -13,7 +13,8 @@ from referee.core.errors import IllegalMove
 from referee.games.wwiic.board import ALLIED, GERMAN, Board
 from referee.games.wwiic.commands import Activate, Command, UnitMove
 from referee.games.wwiic.mapview import MapView
-from referee.games.wwiic.movement import Refusal, Walk, run_move
+from referee.games.wwiic.movement import Walk, run_move
+from referee.games.wwiic.refusal import Refusal
 from referee.games.wwiic.sequence import end_impulse, open_combats, unspent
 from referee.games.wwiic.state import Phase, WState
 from referee.games.wwiic.unitmoves import unit_options

@@ -47,7 +47,7 @@ from referee.games.wwiic.commands import (
 )
 from referee.games.wwiic.legal import activations
 from referee.games.wwiic.mapview import MapView
-from referee.games.wwiic.movement import Refusal, Walk, run_move
+from referee.games.wwiic.movement import Walk, run_move
 from referee.games.wwiic.position import (
     SetupStatement,
     build_setup,
@@ -57,6 +57,7 @@ from referee.games.wwiic.position import (
     start_position,
 )
 from referee.games.wwiic.quickparse import quick_tree
+from referee.games.wwiic.refusal import Refusal
 from referee.games.wwiic.report import invariants, moves_by_unit, state_json
 from referee.games.wwiic.sequence import (
     end_impulse,
