@@ -8,30 +8,16 @@ step only when there is a seed to roll it with.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from itertools import islice
-from typing import Any, NamedTuple, Protocol
+from dataclasses import replace
+from typing import Any
 
-from referee.core.dice import (
-    CUP,
-    CURRENT_DICE_VERSION,
-    DICE_VERSIONS,
-    DiceStream,
-    DiceTray,
-    FaceSource,
-    Roll,
-)
-from referee.core.engine import REFEREE, Engine, Event, RollNeed, needs_count, needs_text
+from referee.core.dice import CURRENT_DICE_VERSION, DICE_VERSIONS, DiceStream, DiceTray
+from referee.core.engine import REFEREE, Engine, RollNeed
 from referee.core.errors import (
-    UNREADABLE_KINDS,
-    DiceExtra,
     DiceFaceError,
     DiceMissing,
     GameOver,
     HeaderError,
-    IllegalMove,
     MissingDecision,
     Problem,
     ProblemKind,
@@ -49,189 +35,32 @@ from referee.core.log import (
     TurnAssertion,
 )
 from referee.core.names import normalise, side_title
-from referee.core.noting import HIGHEST, LOWEST, face_column, left_out, lookup, noted
+from referee.core.replay_assert import Assertions
+from referee.core.replay_dice import DiceChecks, _missing_text
+from referee.core.replay_report import (
+    MAX_CHOICES,
+    DiceAt,
+    DiceProvider,
+    LineEvent,
+    Report,
+    SeededDice,
+    _line_event,
+)
+from referee.core.replay_state import _Stop
 
-
-@dataclass(frozen=True)
-class LineEvent:
-    """An event, with the log line that caused it (``None`` for the referee's own steps)."""
-
-    line: int | None
-    command: str
-    event: Event
-    auto: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "command": self.command, "auto": self.auto,
-                **self.event.to_json()}
-
-
-_new = object.__new__
-
-
-def _line_event(line: int | None, command: str, event: Event, auto: bool) -> LineEvent:
-    """``LineEvent(line, command, event, auto)``, its fields put in place without the frozen
-    class's checked ``__setattr__`` (the driver makes two or three a line: the constructor
-    was a twentieth of a Battle Card replay)."""
-    made: LineEvent = _new(LineEvent)
-    fields = made.__dict__
-    fields["line"] = line
-    fields["command"] = command
-    fields["event"] = event
-    fields["auto"] = auto
-    return made
-
-
-@dataclass
-class Report:
-    """What a replay found: problems, events, and the final state in both views."""
-
-    game: str | None
-    source: str
-    tags: dict[str, str]
-    problems: list[Problem] = field(default_factory=list)
-    events: list[LineEvent] = field(default_factory=list)
-    engine: Engine[Any, Any] | None = None
-    state: Any = None
-    stopped_at: int | None = None
-    draws: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    @property
-    def unreadable(self) -> bool:
-        return any(p.kind in UNREADABLE_KINDS for p in self.problems)
-
-    @property
-    def exit_code(self) -> int:
-        """0 all legal, 1 the log breaks the rules, 2 the log cannot be read."""
-        if self.unreadable:
-            return 2
-        return 1 if self.problems else 0
-
-    def to_act(self) -> str | None:
-        if self.engine is None or self.state is None:
-            return None
-        return self.engine.to_act(self.state)
-
-    def pending(self) -> dict[str, Any] | None:
-        """The decision the log leaves open, with the legal answers.
-
-        At most ``MAX_CHOICES`` answers are listed (``more`` is then true): two WWII Commander
-        units in one space can have hundreds of thousands of joint moves.  An engine that
-        yields its legal commands lazily is then asked for no more than that.
-        """
-        if self.engine is None or self.state is None:
-            return None
-        side = self.engine.to_act(self.state)
-        if side is None:
-            return None
-        listed = list(islice(self.engine.legal(self.state), MAX_CHOICES + 1))
-        return {
-            "side": side,
-            "decision": self.engine.decision(self.state),
-            "text": f"awaiting {side_title(side)}: {self.engine.decision(self.state)}",
-            "choices": [str(c) for c in listed[:MAX_CHOICES]],
-            "more": len(listed) > MAX_CHOICES,
-            "dice": [need.to_json() for need in self.engine.rolls_needed(self.state, None)],
-        }
-
-    def outcome(self) -> dict[str, Any] | None:
-        if self.engine is None or self.state is None:
-            return None
-        return self.engine.outcome(self.state)
-
-    def state_json(self) -> dict[str, Any] | None:
-        if self.engine is None or self.state is None:
-            return None
-        return self.engine.to_json(self.state)
-
-    def drawable_state(self, game: str, title: str) -> dict[str, Any]:
-        """The JSON state a picture of the log is drawn from (``map --log``): a log of
-        another game, or one that cannot be read (a line that does not parse, a refused
-        ``[Position]``), is ``HeaderError`` in a sentence, as ``check`` exits 2 on it."""
-        unread = [p for p in self.problems if p.kind in UNREADABLE_KINDS]
-        state = self.state_json()
-        if unread:
-            first = unread[0]
-            where = f"{self.source}:{first.line}" if first.line is not None else self.source
-            why = first.message.rstrip(".")
-            raise HeaderError(f"{where}: {first.kind}: {why}; the map is not drawn from a "
-                              f"log that cannot be read")
-        if self.game != game or state is None:
-            raise HeaderError(f"{self.source} is not a readable {title} log")
-        return state
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``--json`` document; its keys are documented in docs/log-format.md."""
-        return {
-            "game": self.game,
-            "source": self.source,
-            "ok": self.ok,
-            "exit_code": self.exit_code,
-            "tags": dict(self.tags),
-            "problems": [p.to_json() for p in self.problems],
-            "state": self.state_json(),
-            "pending": self.pending(),
-            "outcome": self.outcome(),
-            "events": [e.to_json() for e in self.events],
-        }
-
-
-class DiceAt(NamedTuple):
-    """Where the dice of one command come from: a face source and its first draw number
-    (``stream`` ``None``: only the faces the log records), and words for messages.  A named
-    tuple: one is made for every command a replay applies."""
-
-    stream: FaceSource | None
-    start: int
-    source: str = "the seeded stream"
-
-
-class DiceProvider(Protocol):
-    """Chooses the dice of each command.  The default rolls the seeded stream by draw number;
-    play-by-email (``referee.pbem``) derives each line's dice from committed secrets."""
-
-    auto_chance: bool
-    """May the referee roll a chance step that the log does not write?"""
-
-    def dice_for(self, line: ActionLine | None, draw: int, line_draw: int) -> DiceAt:
-        """The dice of the next command of ``line`` (``None``: a step the referee applies by
-        itself); ``draw`` dice were drawn before it in the log, ``line_draw`` on this line."""
-        ...
-
-    def rolled(self, line: ActionLine | None, rolls: Sequence[Roll]) -> None:
-        """What one command of ``line`` rolled and drew, as the engine read it (a die's face
-        range, a chit's name), after it was applied."""
-        ...
-
-
-class SeededDice:
-    """The default provider: the seeded stream by draw number, or the recorded dice alone."""
-
-    def __init__(self, stream: DiceStream | None) -> None:
-        self.stream = stream
-        self.auto_chance = stream is not None
-
-    def dice_for(self, line: ActionLine | None, draw: int, line_draw: int) -> DiceAt:
-        return DiceAt(self.stream, draw)
-
-    def rolled(self, line: ActionLine | None, rolls: Sequence[Roll]) -> None:
-        return None
-
-    def alike(self, line: ActionLine) -> bool:
-        """The seeded stream rolls by draw number alone, whatever the line."""
-        return True
-
-
-MAX_CHOICES = 500
-"""The most legal answers a report lists for a pending decision."""
-
-
-class _Stop(Exception):
-    """Replay cannot go on (strict mode, or a chance step without dice)."""
+__all__ = [
+    "MAX_CHOICES",
+    "DiceAt",
+    "DiceProvider",
+    "LineEvent",
+    "Replayer",
+    "Report",
+    "SeededDice",
+    "options_of",
+    "replay",
+    "scenario_of",
+    "seed_of",
+]
 
 
 def scenario_of(log: ParsedLog) -> str | None:
@@ -271,56 +100,8 @@ def seed_of(log: ParsedLog, seed: str | None) -> str | None:
     return logged if logged is not None else seed
 
 
-class Replayer:
+class Replayer(Assertions, DiceChecks):
     """Replays one log against one engine; ``run`` returns the report."""
-
-    def __init__(
-        self,
-        log: ParsedLog,
-        engine: Engine[Any, Any],
-        *,
-        seed: str | None = None,
-        strict: bool = False,
-        upto: int | None = None,
-        dice: DiceProvider | None = None,
-        settle: bool = True,
-    ) -> None:
-        """``dice`` replaces the seeded stream (the seed is then not used); ``settle=False``
-        leaves a chance step at the end of the log unrolled, for ``referee play`` to write."""
-        self.log = log
-        self.engine = engine
-        self.strict = strict
-        self.upto = upto
-        self.dice = dice
-        self.settle = settle
-        self._line_draw = 0
-        self._stated = False
-        """A statement of the line being applied changed the state (``_statement``)."""
-        self._played = False
-        self._last_setup: SetupLine | None = None
-        self._next_action: ActionLine | None = None
-        self._json: dict[str, Any] | None = None
-        """The state's JSON, kept between assertions while the state does not change."""
-        self._cause: int | None = None
-        """The last line skipped as illegal while no line has been accepted since."""
-        self._last: tuple[Any, list[Event], tuple[Roll, ...]] | None = None
-        """The last command a log line applied: what ``expect last.…`` reads."""
-        self._applied = 0
-        self._confirm = getattr(engine, "confirm", None)
-        """The engine's ``confirm`` (``_statement``), if it has one."""
-        self._line_start: tuple[Any, int] | None = None
-        """The driver's copy of the state before the line being applied, and ``_applied``
-        then: the state before its first command."""
-        """How many commands have been applied to the state so far (it changes with each)."""
-        self._refused: tuple[str, int, Any, Problem] | None = None
-        """The last line refused: its text, ``_applied`` and the state it left, its problem."""
-        # With --upto, the lines after it do not count: a problem there blocks nothing.
-        problems = [p for p in log.problems
-                    if upto is None or p.line is None or p.line <= upto]
-        self.report = Report(log.game, log.source, dict(log.tags), problems, engine=engine)
-        self.stream: DiceStream | None = None
-        self.position = 0
-        self._seed = seed
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -375,23 +156,6 @@ class Replayer:
 
     def _tag_line(self) -> int | None:
         return None
-
-    def _problem(self, problem: Problem) -> None:
-        """Record a problem, with the skipped line it may follow from.  A problem follows
-        from line X when it says the log and the referee disagree about where the game
-        stands (``_FOLLOW_KINDS``) and no line since X was accepted: the game still waits
-        where X left it.  A problem of its own that skips its line (``_ROOT_KINDS``) is then
-        the cause the next ones are blamed on, until a line is accepted."""
-        cause = self._cause
-        if (cause is not None and problem.line is not None and problem.line > cause
-                and problem.kind in _FOLLOW_KINDS and problem.follows is None):
-            problem = replace(problem, follows=cause)
-        elif problem.line is not None and problem.kind in _ROOT_KINDS:
-            self._cause = problem.line
-        self.report.problems.append(problem)
-        if self.strict:
-            self.report.stopped_at = problem.line
-            raise _Stop
 
     def _entry(self, entry: Entry) -> None:
         if type(entry) is ActionLine:  # the common case first
@@ -687,83 +451,6 @@ class Replayer:
                 attach = False
             append(_line_event(number, words, event, auto))
 
-    def _described(self, command: Any, before: Any,
-                   stated: list[RollNeed] | None) -> list[RollNeed]:
-        """The roll of ``command`` as the engine describes it: from the state before it, or
-        the description made already (``stated``, after a statement of the line)."""
-        if stated is not None:
-            return stated
-        assert before is not None  # a line described is one whose dice may be refused
-        return self.engine.rolls_needed(before, command)
-
-    def _check_record(self, line: ActionLine | None, command: Any, record: DiceRecord,
-                      tray: DiceTray, at: DiceAt, before: Any,
-                      stated: list[RollNeed] | None) -> None:
-        """The dice a line records against those the rules rolled: too many, too few, or
-        changed."""
-        rolled = 0
-        for roll in tray.rolls:
-            rolled += len(roll.faces)  # len(tray.faces), without making them
-        unused = tray.unused
-        if not unused and not (at.stream is not None and record.count < rolled) and (
-            not tray.mismatches
-        ):
-            return
-        number = line.number if line is not None else None
-        text = line.text if line is not None else ""
-        verb, die = ("drew", "chit") if record.chits else ("rolled", "die")
-        needed = ""
-        if unused or (at.stream is not None and record.count < rolled):
-            needs = self._described(command, before, stated)  # a message names the roll
-            needed = f"'{command}' needs {needs_text(needs)}; " if needs else (
-                f"'{command}' rolls no dice; " if not rolled else "")
-        if unused:
-            raise DiceExtra(
-                f"{needed}{record.count} {record.noun} recorded, {unused} too many "
-                f"(the rules {verb} {rolled})" if needed else
-                f"{record.count} {record.noun} recorded for '{command}', but the rules "
-                f"{verb} {rolled}{_breakdown(tray.rolls)}",
-                column=face_column(text, record.column, record.count - unused),
-            )
-        if at.stream is not None and record.count < rolled:
-            self._problem(Problem(
-                ProblemKind.DICE_MISSING,
-                f"{needed}{record.count} {record.noun} recorded for '{command}', but the "
-                f"rules {verb} {rolled}: {' '.join(map(str, tray.faces))}",
-                line=number, column=record.column, text=text,
-            ))
-        for n, recorded, rolled_face in tray.mismatches:
-            self._problem(Problem(
-                ProblemKind.DICE_MISMATCH,
-                f"{die} {n} of '{command}' is recorded as {recorded}, but {at.source} "
-                f"{verb} {rolled_face}: the dice were changed after they were rolled",
-                line=number, column=face_column(text, record.column, n - 1), text=text,
-                hint="the referee used the seeded die",
-            ))
-
-    def _judge_without_dice(self, command: Any, state: Any) -> None:
-        """A command refused for its dice (too few recorded, or of another kind) is first
-        judged as if any dice had come: when the rules forbid it with the lowest faces and
-        with the highest alike (the same rule, the same sentence), it is illegal whatever the
-        dice, and that refusal is raised instead: the player reads the rule broken, not a
-        request for dice that would not make the line legal.  ``state``: the state before
-        the command."""
-        refusals: list[IllegalMove] = []
-        for face in (LOWEST, HIGHEST):
-            trial = self.engine.copy(state)
-            tray = DiceTray(face, 0, subject=command)
-            try:
-                self.engine.apply(trial, command, tray)
-            except IllegalMove as refusal:
-                refusals.append(refusal)
-            except RefereeError:
-                return
-            else:
-                return
-        first, second = refusals
-        if (first.rule, first.message) == (second.rule, second.message):
-            raise first
-
     def _settle_end(self) -> None:
         """The referee's own steps after the last line.  One the engine refuses (a rules bug,
         or a roll a tabletop log does not write) is a problem at the end, never a traceback,
@@ -850,160 +537,6 @@ class Replayer:
             position = tray.position
         after = engine.to_act(view)
         return after is None or normalise(after) != normalise(actor)
-
-    # -- assertions ------------------------------------------------------------------------
-
-    def _settled(self) -> Any:
-        """The state an assertion sees: a copy with the referee's own steps still to come
-        applied, as if the next line did not write them; a roll stays unrolled when the next
-        line records it or there is no seed.  The replay itself is not changed."""
-        engine = self.engine
-        upcoming = self._next_action
-        written_roll = upcoming is not None and any(
-            getattr(item.command, "chance", False) for item in upcoming.items
-        )
-        view = self.report.state
-        position = self.position
-        for _ in range(10_000):
-            forced = engine.forced(view) if engine.to_act(view) is not None else None
-            if forced is None:
-                break
-            chance = getattr(forced, "chance", False)
-            if chance and (written_roll or self.dice is None or not self.dice.auto_chance):
-                break
-            at = self.dice.dice_for(None, position, 0) if chance and self.dice else None
-            tray = DiceTray(at.stream if at else None, position, subject=forced)
-            trial = engine.copy(view)
-            try:
-                engine.apply(trial, forced, tray)
-            except RefereeError:
-                break
-            position = tray.position
-            view = trial
-        return view
-
-    def _value(self, key: str, view: Any) -> tuple[bool, Any]:
-        """One top-level value of the state's JSON (or ``outcome``), matched regardless of
-        case.  An engine with ``json_parts`` computes only the value named; otherwise the
-        whole state JSON is made once and kept until the state changes, so a run of
-        assertions costs one lookup each."""
-        wanted = normalise(key)
-        state = view
-        if wanted == "outcome":
-            return True, self.engine.outcome(state)
-        parts = getattr(self.engine, "json_parts", None)
-        if parts is not None:
-            for name, get in parts(state).items():
-                if normalise(name) == wanted:
-                    return True, get()
-        if state is not self.report.state:  # the settled view: a copy, not cached
-            return lookup(self.engine.to_json(state), [key])
-        if self._json is None:
-            self._json = self.engine.to_json(state)
-        return lookup(self._json, [key])
-
-    def _turn(self, entry: TurnAssertion, view: Any) -> None:
-        actual = self._value("turn", view)[1]
-        half = self._value("half", view)[1]
-        wrong_half = entry.half is not None and (
-            half is None or normalise(str(half)) != normalise(entry.half)
-        )
-        if actual != entry.turn or wrong_half:
-            said = f"turn {entry.turn}" + (f" {entry.half}" if entry.half else "")
-            real = f"turn {actual}" + (f" {half}" if half and entry.half else "")
-            self._problem(Problem(
-                ProblemKind.ASSERTION, f"the log says {said}, but it is {real}",
-                line=entry.number, column=entry.column, text=entry.text,
-            ))
-
-    def _expect(self, entry: Expectation, view: Any) -> None:
-        head, *rest = entry.key.split(".")
-        if normalise(head) == "last":
-            last = self._last
-            if last is None:
-                self._problem(Problem(
-                    ProblemKind.ASSERTION,
-                    f"'{entry.key}' is the result of the last command, and no line of the log "
-                    f"has applied one yet",
-                    line=entry.number, column=entry.column, text=entry.text,
-                ))
-                return
-            said = noted(*last, engine=self.engine)
-            found, value = lookup(said, rest) if rest else (True, said["command"])
-        else:
-            found, value = self._value(head, view)
-            if found:
-                found, value = lookup(value, rest)
-            if not found and left_out(self._value(head, view)[1], rest,
-                                      self.engine.to_json(view), entry.value):
-                return  # left out because it is empty, as the log says
-        if not found:
-            self._problem(Problem(
-                ProblemKind.ASSERTION, f"the state has no value '{entry.key}'",
-                line=entry.number, column=entry.column, text=entry.text,
-            ))
-            return
-        if value is None:
-            shown = "null"
-        else:
-            shown = str(value).lower() if isinstance(value, bool) else str(value)
-        if normalise(shown) != normalise(entry.value):
-            self._problem(Problem(
-                ProblemKind.ASSERTION,
-                f"the log expects {entry.key} = {entry.value}, but it is {shown}",
-                line=entry.number, column=entry.column, text=entry.text,
-            ))
-
-
-_ROOT_KINDS = frozenset({
-    ProblemKind.ILLEGAL_MOVE, ProblemKind.WRONG_SIDE, ProblemKind.MISSING_DECISION,
-    ProblemKind.GAME_OVER, ProblemKind.NOT_IMPLEMENTED, ProblemKind.DICE_EXTRA,
-    ProblemKind.DICE_MISSING, ProblemKind.DICE_FACE, ProblemKind.POSITION,
-})
-"""Problems whose line the replay skipped (or whose position it could not set up): the
-state goes on without it, so what the log says afterwards may no longer fit."""
-
-_FOLLOW_KINDS = frozenset({
-    ProblemKind.WRONG_SIDE, ProblemKind.MISSING_DECISION, ProblemKind.ASSERTION,
-    ProblemKind.GAME_OVER,
-})
-"""Problems that say the log and the referee disagree about where the game stands (whose
-turn, which step, what the state is): while a skipped line's decision is still open, they
-are what its absence causes.  An illegal move, an unknown name, a die too many or changed is
-a mistake of its own: the rules judged that very command at the step the log wrote it for."""
-
-
-def _missing_text(command: Any, needs: Sequence[RollNeed], record: DiceRecord | None) -> str:
-    """The dice a tabletop line lacks, as the engine describes them: ``'attack 406 Wyler'
-    needs 4 d10 for 406 at Wyler (strength 4); 3 dice recorded, 1 short``."""
-    needed = f"'{command}' needs {needs_text(needs)}"
-    first = needs[0]
-    chits = first.die == CUP
-    if record is None:
-        example = (f"{{{CUP}: NAME}}" if chits
-                   else "{" + first.die + ": " + " ".join(["4"] * min(first.count, 6)) + "}")
-        what = "no draw" if chits else "no dice"
-        return (f"{needed}; the log has no [Seed] tag and this line records {what}; write "
-                f"{'the chit drawn' if chits else 'the dice rolled'} at the table (for example "
-                f"{example}) or give a seed (--seed)")
-    count = needs_count(needs)
-    short = (f", {count - record.count} short" if count > record.count
-             else ", too few for the dice that follow")
-    noun = "die" if record.count == 1 and not record.chits else record.noun
-    return f"{needed}; {record.count} {noun} recorded{short}"
-
-
-_CITES_RULE = re.compile(r"\b\d+\.\d+\)$")
-"""A dice label that ends citing a rule section, as ``(... 7.1)``: it says why."""
-
-
-def _breakdown(rolls: list[Any]) -> str:
-    """How the dice a command rolled came about, roll by roll, when there are several (or
-    the engine gave a reason): ``: 2 for 21G/5G at Borkel (armor in woods...), 4 for ...``."""
-    labelled = [roll for roll in rolls if roll.label]
-    if not labelled or (len(labelled) == 1 and not _CITES_RULE.search(labelled[0].label)):
-        return ""
-    return ": " + ", ".join(f"{len(roll.faces)} for {roll.label}" for roll in labelled)
 
 
 def _at_line(problem: Problem, number: int) -> Problem:

@@ -6,7 +6,7 @@ the card's own headings; readings of unclear text are in docs/battle-card-interp
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lark import Tree
@@ -43,51 +43,25 @@ from referee.games.battle_card.events import (
     turn_data,
     turn_words,
 )
+from referee.games.battle_card.options import OPTIONS
 from referee.games.battle_card.policy import greedy_policy
 from referee.games.battle_card.position import SetupStatement
 from referee.games.battle_card.quickparse import action_tree
+from referee.games.battle_card.views import CardViews
 
 if TYPE_CHECKING:
     import random
 
-    from rich.console import RenderableType
-
     from referee.core.ownscenario import ScenarioFile
 
 from referee.games.battle_card.state import (
+    ALLIED,
     ALLIED_CONTROL,
     GERMAN_CONTROL,
     AlliedUnit,
     BattleCardState,
     Step,
 )
-
-ALLIED: Side = "allied"
-
-# Options for the readings careful players disagree on (docs/battle-card-interpretations.md).
-OPTIONS = {
-    "nijmegen-needs-allied-arnhem": (
-        "Turn step 2: Nijmegen's German unit grows only while the Allies control Arnhem "
-        "(default: while the Germans do)"
-    ),
-    "landing-all-units": (
-        "Turn step 4: the landing strengthens every Allied unit (the whole First Allied Airborne "
-        "Army; default: the British 1st Airborne)"
-    ),
-    "no-control-when-destroyed": (
-        "Turn step 1: a result 'Allies -1 and set Allied control' that removes the Allied unit "
-        "sets no control (default: the control die is set to 6 all the same)"
-    ),
-    "check-grown-cities-only": (
-        "Turn step 2: only a city whose German unit grew is checked for German control (default: "
-        "every city with a German unit, Nijmegen too when it does not grow)"
-    ),
-    "landing-turns-completed": (
-        "Turn step 4: the landing succeeds on a roll at most the number of turns completed "
-        "(default: at most the turn number)"
-    ),
-}
-
 
 # The steps as module constants: enum member lookups are measurably slow in the hot path.
 _AIRDROP, _COMBAT, _MOVEMENT, _LANDING, _OVER = (
@@ -128,7 +102,7 @@ def _german_control(state: BattleCardState, city: str, german: int) -> bool:
     return False
 
 
-class BattleCardEngine:
+class BattleCardEngine(CardViews):
     """The Engine of Battle Card: Market Garden (solitaire: the player is the Allied side)."""
 
     grammar = "battle_card.lark"
@@ -593,89 +567,9 @@ class BattleCardEngine:
         state.reason = reason
         state.combats_left = []
 
-    # -- views ---------------------------------------------------------------------------
-
-    def outcome(self, state: BattleCardState) -> dict[str, Any]:
-        # Solitaire: a loss is the card's (the German side's) win.
-        winner = {"win": ALLIED, "loss": "german"}.get(state.result or "")
-        return {
-            "result": state.result,
-            "winner": winner,
-            "reason": state.reason,
-            "turn": state.turn,
-        }
-
-    def to_json(self, state: BattleCardState) -> dict[str, Any]:
-        return {key: get() for key, get in self.json_parts(state).items()}
+    # -- reading lines (the views of a state: ``views.CardViews``) ----------------------
 
     def quick_tree(self, line: str) -> Tree[Any] | None:
         """A plain action line read without Lark: the very tree Lark gives it, or None
         (``quickparse.action_tree``; issue 31)."""
         return action_tree(line)
-
-    def turn_of(self, state: BattleCardState) -> int:
-        """``to_json(state)["turn"]``, without the rest (a batch's row asks it)."""
-        return state.turn
-
-    def json_parts(self, state: BattleCardState) -> dict[str, Callable[[], Any]]:
-        """Each top-level value of ``to_json``, computed only when asked for (``expect``)."""
-        card = state.card
-
-        def cities() -> dict[str, Any]:
-            out: dict[str, Any] = {}
-            for city in card.cities:
-                unit = state.unit_in(city)
-                out[city] = {
-                    "allied": unit.strength if unit else None,
-                    "allied_unit": unit.id if unit else None,
-                    "german": state.german[city],
-                    "control": "allied" if state.allied_controls(city) else "german",
-                }
-            return out
-
-        return {
-            "turn": lambda: state.turn,
-            "turns": lambda: card.turns,
-            "step": lambda: str(state.step),
-            "to_act": lambda: self.to_act(state),
-            "cities": cities,
-            "corps": lambda: state.corps,
-            "box": lambda: state.box,
-            "units": lambda: {
-                u.id: {"city": u.city, "strength": u.strength} for u in state.units.values()
-            },
-            "removed": lambda: list(state.removed),
-            "combats_left": lambda: list(state.combats_left),
-            "options": lambda: sorted(state.options),
-        }
-
-    def render(self, state: BattleCardState) -> Sequence[RenderableType]:
-        from referee.games.battle_card.render import render  # rich tables load only to print
-
-        return render(self.to_json(state), self.outcome(state))
-
-    def invariants(self, state: BattleCardState) -> list[str]:
-        """Unit dice 1-6 in distinct cities, German dice 1-6, control dice 1 or 6, 30th Corps
-        on the road, the turn die 1-6, and a result once the game is over."""
-        card = state.card
-        top = card.max_strength
-        broken = []
-        cities = [unit.city for unit in state.units.values()]
-        if len(set(cities)) != len(cities):
-            broken.append("two Allied units share a city")
-        for unit in state.units.values():
-            if not 1 <= unit.strength <= top or unit.city not in card.cities:
-                broken.append(f"{unit.id} has strength {unit.strength} in {unit.city}")
-        for city, german in state.german.items():
-            if german is not None and not 1 <= german <= top:
-                broken.append(f"the German unit in {city} has strength {german}")
-        for city, die in state.control.items():
-            if die != ALLIED_CONTROL and die != GERMAN_CONTROL:
-                broken.append(f"the control die of {city} shows {die}")
-        if state.corps not in card.route:
-            broken.append(f"30th Corps is in {state.corps}")
-        if not 1 <= state.turn <= card.turns:
-            broken.append(f"the turn die shows {state.turn}")
-        if state.step is _OVER and state.result not in ("win", "loss"):
-            broken.append("the game is over without a result")
-        return broken

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from referee.core.engine import Side
 from referee.games.battle_card.card import Card
 
 
@@ -18,6 +19,7 @@ class Step(StrEnum):
     OVER = "over"
 
 
+ALLIED: Side = "allied"
 ALLIED_CONTROL = 6
 GERMAN_CONTROL = 1
 

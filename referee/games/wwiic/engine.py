@@ -1,6 +1,7 @@
 """The WWII Commander: Market-Garden engine: setup (3), the sequence of play (4), space control
-(5), movement (6), combat (7, in ``battle``/``combat``), supply (8, ``supply``), reinforcements
-and replacements (9, 10, ``arrivals``) and victory (11, ``victory``).
+(5), activation and movement (4, 6, in ``activation``/``movement``), combat (7, in
+``battle``/``combat``), supply (8, ``supply``), reinforcements and replacements (9, 10,
+``arrivals``) and victory (11, ``victory``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from referee.core.engine import REFEREE, Event, GameInfo, RollNeed, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
 from referee.core.names import normalise
 from referee.games.wwiic import battle, dice_needed
+from referee.games.wwiic.activation import activate, commit, few
 from referee.games.wwiic.arrivals import (
     place_unit,
     placement_refusal,
@@ -45,7 +47,7 @@ from referee.games.wwiic.commands import (
 )
 from referee.games.wwiic.legal import activations
 from referee.games.wwiic.mapview import MapView
-from referee.games.wwiic.movement import Refusal, Walk, run_move
+from referee.games.wwiic.movement import Walk, run_move
 from referee.games.wwiic.position import (
     SetupStatement,
     build_setup,
@@ -55,19 +57,18 @@ from referee.games.wwiic.position import (
     start_position,
 )
 from referee.games.wwiic.quickparse import quick_tree
+from referee.games.wwiic.refusal import Refusal
 from referee.games.wwiic.report import invariants, moves_by_unit, state_json
 from referee.games.wwiic.sequence import (
     end_impulse,
     has_unspent,
     may_pass,
-    open_combats,
     opening,
     start_of_turn,
-    unspent,
 )
 from referee.games.wwiic.state import Phase, WState
 from referee.games.wwiic.unitmoves import activatable, unit_options
-from referee.games.wwiic.victory import advance_objective, outcome
+from referee.games.wwiic.victory import outcome
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -75,7 +76,6 @@ if TYPE_CHECKING:
     from referee.core.ownscenario import ScenarioFile
 
 SCENARIOS = ("market-garden",)
-MAX_ALTERNATIVES = 8
 
 
 class WWIICEngine:
@@ -351,7 +351,7 @@ class WWIICEngine:
             raise IllegalMove(
                 "3.H", "the game's first action is Red Devils Move Out: move one British 1st "
                 "Airborne unit to an adjacent empty space",
-                self._few(self.legal(work)),
+                few(self.legal(work)),
             )
         if phase is Phase.COMBAT:
             return self._combat_step(work, command)
@@ -361,7 +361,7 @@ class WWIICEngine:
         if isinstance(command, Pass):
             return self._pass(work)
         assert isinstance(command, Activate)
-        return self._activate(work, command)
+        return activate(board, work, command)
 
     def _reinforce(self, work: WState, command: Command) -> list[Event]:
         """9: the owner's choice of where a reinforcement enters."""
@@ -372,20 +372,16 @@ class WWIICEngine:
         options = placements(board, work, unit)
         if command.unit != unit:
             raise IllegalMove("9", f"the reinforcement to place now is {unit}, not "
-                              f"{command.unit}", self._few(self.legal(work)))
+                              f"{command.unit}", few(self.legal(work)))
         if command.space not in options:
             raise IllegalMove(
                 "9", f"{unit} can't be placed in {board.name(command.space)}: "
-                + placement_refusal(board, work, unit, command.space), self._few(self.legal(work)),
+                + placement_refusal(board, work, unit, command.space), few(self.legal(work)),
             )
         events: list[Event] = []
         place_unit(board, work, unit, command.space, events)
         settle_start(board, work, events)
         return events
-
-    def _few(self, commands: Iterable[Command]) -> list[str]:
-        listed = list(islice(commands, MAX_ALTERNATIVES + 1))
-        return [str(c) for c in listed] if len(listed) <= MAX_ALTERNATIVES else []
 
     def _pass(self, work: WState) -> list[Event]:
         board = self.board
@@ -427,7 +423,7 @@ class WWIICEngine:
         if not self._red_devil(work, unit):
             raise IllegalMove(
                 "3.H", f"{unit} is not an on-map unit of the British 1st Airborne formation",
-                self._few(self.legal(work)),
+                few(self.legal(work)),
             )
         here = work.location[unit]
         assert here is not None
@@ -441,12 +437,12 @@ class WWIICEngine:
         if there in board.exits[here] and mapview.units_in(there):
             raise IllegalMove(
                 "3.H", f"{board.name(there)} is not empty: the Red Devils move out into an "
-                "adjacent empty space", self._few(self.legal(work)),
+                "adjacent empty space", few(self.legal(work)),
             )
         refusal, _ = self._move_out_run(mapview, unit, move.path)
         if refusal is not None:
-            raise IllegalMove(refusal.rule, refusal.message, self._few(self.legal(work)))
-        events = self._commit(work, mapview, [(unit, here, move.path)])
+            raise IllegalMove(refusal.rule, refusal.message, few(self.legal(work)))
+        events = commit(board, work, mapview, [(unit, here, move.path)])
         events.insert(0, Event(
             "move-out", f"Red Devils Move Out: {unit} {board.name(here)}->{board.name(there)} "
             "(not activated)", {"unit": unit, "path": [here, there]},
@@ -454,85 +450,6 @@ class WWIICEngine:
         work.phase = Phase.IMPULSE
         work.side = work.initiative
         return events
-
-    def _activate(self, work: WState, command: Activate) -> list[Event]:
-        board = self.board
-        moves = command.moves
-        if not 1 <= len(moves) <= 2:
-            raise IllegalMove("4", "an impulse activates one or two units")
-        if len(moves) == 2 and moves[0].unit == moves[1].unit:
-            raise IllegalMove("4", f"{moves[0].unit} is named twice: activate two different units")
-        for move in moves:
-            self._check_unit(work, move)
-        starts = [work.location[m.unit] for m in moves]
-        if len(moves) == 2 and starts[0] != starts[1]:
-            a, b = (board.units[m.unit] for m in moves)
-            if a.formation != b.formation:
-                raise IllegalMove(
-                    "4", f"{a.id} ({a.formation}) and {b.id} ({b.formation}) are in different "
-                    "spaces: two units in different spaces are activated together only if in "
-                    "the same formation",
-                )
-            ends = [m.path[-1] if m.path else s for m, s in zip(moves, starts, strict=True)]
-            if ends[0] != ends[1]:
-                raise IllegalMove(
-                    "4", f"{a.id} and {b.id} start in different spaces, so they must end their "
-                    f"movement together in one space (not {board.name(ends[0])} and "
-                    f"{board.name(ends[1])})",
-                )
-        mapview = MapView(board, work)
-        mapview.active = frozenset(m.unit for m in moves)
-        walks: list[Walk] = []
-        first_refusal: Refusal | None = None
-        # The units move one at a time (6): in the order written, or else the other way round.
-        for order in (moves,) if len(moves) == 1 else (moves, moves[::-1]):
-            mark = mapview.mark()
-            walks, refusal = self._run(mapview, order)
-            if refusal is None:
-                break
-            first_refusal = first_refusal or refusal
-            mapview.undo(mark)
-            mapview.crossed = set()
-        else:
-            assert first_refusal is not None
-            raise IllegalMove(
-                first_refusal.rule, first_refusal.message, self._alternatives(work, moves)
-            )
-        events = [Event(
-            "activate", f"{work.side.capitalize()} activates " + ", ".join(m.unit for m in moves),
-            {"units": [m.unit for m in moves]},
-        )]
-        events += self._commit(
-            work, mapview, [(w.unit, w.start, tuple(w.path)) for w in walks], walks
-        )
-        work.active = tuple(m.unit for m in moves)
-        combat = open_combats(board, work, mapview.occ)
-        if combat is None:
-            end_impulse(board, work, events, passed=False)
-            return events
-        work.combat = combat
-        work.phase = Phase.COMBAT
-        for space in combat.mandatory:
-            events.append(Event(
-                "combat-due", f"must attack at {board.name(space)} (enemy-controlled)",
-                {"space": space, "mandatory": True},
-            ))
-        for space in combat.optional:
-            events.append(Event(
-                "combat-option", f"may attack at {board.name(space)} (friendly-controlled), or "
-                "decline with 'no attack'", {"space": space, "mandatory": False},
-            ))
-        return events
-
-    @staticmethod
-    def _run(mapview: MapView, order: Sequence[UnitMove]) -> tuple[list[Walk], Refusal | None]:
-        walks: list[Walk] = []
-        for move in order:
-            refusal, walk = run_move(mapview, move.unit, move.path, move.strategic, move.enabler)
-            if refusal is not None:
-                return walks, refusal
-            walks.append(walk)
-        return walks, None
 
     def confirm(self, state: WState, side: str, command: Any) -> list[Event] | None:
         """``hits none`` as a statement (7.5): a club writes the hits line of every combat,
@@ -554,104 +471,6 @@ class WWIICEngine:
                 "step 2); the German player rolls for the weather from Game-turn 2 on",
             )
         return None
-
-    def _check_unit(self, work: WState, move: UnitMove) -> None:
-        board = self.board
-        unit = move.unit
-        info = board.units[unit]
-        if info.side != work.side:
-            raise IllegalMove(
-                "4", f"{unit} is a {info.side.capitalize()} unit, and this is the "
-                f"{work.side.capitalize()} impulse",
-            )
-        place = work.location[unit]
-        if place is None:
-            why = "eliminated" if unit in work.eliminated else "not in play yet"
-            raise IllegalMove(
-                "4", f"{unit} is {why}: a unit must be in a map space or an off-map box to be "
-                "activated",
-            )
-        if unit in work.spent:
-            if work.turn == 1 and info.start in board.unprepared and info.side == GERMAN:
-                # 3.G: an unprepared II SS unit starts Game-turn 1 spent; none activated it.
-                raise IllegalMove(
-                    "3.G", f"{unit} starts Game-turn 1 spent: the II SS Panzer Corps is "
-                    f"unprepared ({board.name(info.start)}), so it may be activated from "
-                    "Game-turn 2",
-                    self._few(self._unspent_alternatives(work)),
-                )
-            raise IllegalMove(
-                "4", f"{unit} is spent: it was activated already this game-turn",
-                self._few(self._unspent_alternatives(work)),
-            )
-        if move.start is not None and move.start != place:
-            raise IllegalMove(
-                "6", f"{unit} is in {board.name(place)}, not {board.name(move.start)}"
-            )
-
-    def _unspent_alternatives(self, work: WState) -> list[Command]:
-        return [Activate((UnitMove(u, start=work.location[u]),))
-                for u in unspent(self.board, work, work.side)]
-
-    def _alternatives(self, work: WState, moves: tuple[UnitMove, ...]) -> list[str]:
-        if len(moves) != 1:
-            return []
-        mapview = MapView(self.board, work)
-        options = unit_options(mapview, moves[0].unit)
-        forms = [Activate((m,)) for o in options for m in o.forms() if o.path]
-        return self._few(forms)
-
-    def _commit(
-        self,
-        work: WState,
-        mapview: MapView,
-        paths: list[tuple[str, str, tuple[str, ...]]],
-        walks: Sequence[Walk] = (),
-    ) -> list[Event]:
-        """Write the view's positions and control back to the state, with the events."""
-        board = self.board
-        events: list[Event] = []
-        for unit, start, path in paths:
-            if path:
-                route = "->".join(board.name(p) for p in (start, *path))
-                events.append(Event("move", f"{unit} moves {route}",
-                                    {"unit": unit, "path": [start, *path]}))
-            else:
-                events.append(Event("stay", f"{unit} stays in {board.name(start)}",
-                                    {"unit": unit, "path": [start]}))
-        for walk in walks:
-            if walk.special:
-                work.special_crossers[walk.unit] = work.turn
-            if walk.across is not None:
-                work.entered_across[walk.unit] = walk.across
-        if mapview.spend:
-            for enabler in mapview.spend:
-                work.spent.add(enabler)
-                events.append(Event(
-                    "spent", f"{enabler} enabled the special river crossing and is spent (6.3)",
-                    {"units": [enabler]},
-                ))
-        gained_set = mapview.allied - work.allied_control
-        lost_set = work.allied_control - mapview.allied
-        if gained_set or lost_set:
-            order = {place: i for i, place in
-                     enumerate(p for _, s, ps in paths for p in (s, *ps))}
-            gained = sorted(gained_set, key=lambda p: order.get(p, 0))
-            lost = sorted(lost_set, key=lambda p: order.get(p, 0))
-            for space in gained:
-                events.append(Event("control", f"{board.name(space)} becomes Allied-controlled",
-                                    {"space": space, "control": ALLIED}))
-            for space in lost:
-                events.append(Event("control", f"{board.name(space)} becomes German-controlled",
-                                    {"space": space, "control": GERMAN}))
-        # The view is done with: the state takes its positions and control over (the
-        # driver's copy before the line is the undo).
-        work.location = mapview.loc
-        work.allied_control = mapview.allied
-        work.foot_crossing_used = mapview.foot_used
-        work.special_crossing_used = mapview.special_used
-        advance_objective(board, work, events, mapview.occ)
-        return events
 
     # -- parsing, results and views -----------------------------------------------------------
 

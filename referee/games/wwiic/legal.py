@@ -31,7 +31,8 @@ from referee.games.wwiic.board import ALLIED, FERRY, SPACE, Board
 from referee.games.wwiic.commands import Activate, Command, UnitMove
 from referee.games.wwiic.lifted import lifted_moves
 from referee.games.wwiic.mapview import MapView
-from referee.games.wwiic.movement import ARRIVE, CONTROL, LEAVE, Walk, run_move
+from referee.games.wwiic.movement import Walk, run_move
+from referee.games.wwiic.refusal import ARRIVE, CONTROL, LEAVE
 from referee.games.wwiic.unitmoves import Option, UnitMoves, activatable, search
 
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from referee.games.wwiic.board import ALLIED, BOX, FERRY, SPACE, Board, breadth_first
 from referee.games.wwiic.commands import UnitMove
 from referee.games.wwiic.mapview import MapView
-from referee.games.wwiic.movement import ARRIVE, CONTROL, LEAVE, Refusal, Walk
+from referee.games.wwiic.movement import Walk
+from referee.games.wwiic.refusal import ARRIVE, CONTROL, LEAVE, Refusal
 
 
 @dataclass(frozen=True, slots=True)
