@@ -36,7 +36,7 @@ from referee.core.log import (
 )
 from referee.core.names import normalise, side_title
 from referee.core.replay_assert import Assertions
-from referee.core.replay_dice import DiceChecks, _missing_text
+from referee.core.replay_dice import LATER, DiceChecks, _missing_text
 from referee.core.replay_report import (
     MAX_CHOICES,
     DiceAt,
@@ -238,6 +238,7 @@ class Replayer(Assertions, DiceChecks):
         self._line_draw = 0
         self._stated = False
         self._line_start = (None, self._applied)
+        self._redo.clear()
         confirm = self._confirm
         try:
             for item in line.items:
@@ -303,6 +304,7 @@ class Replayer(Assertions, DiceChecks):
         events = confirm(state, normalise(side), command)
         if events is None:
             return False
+        self._redo.append((command, normalise(side), -1, None))
         self._stated = True
         for event in events:
             self.report.events.append(LineEvent(line.number, str(command), event, False))
@@ -405,15 +407,21 @@ class Replayer(Assertions, DiceChecks):
             # dice, and then judged from the state before it (the engine may leave the state
             # part-changed by a refusal: Engine.apply).  Rolled from a stream, it cannot be.
             # The first command a line applies starts from the driver's copy of the line.
+            # A later command of the line (or a step of the referee's within it) is judged
+            # by the line's copy with the line's changes made again (``_state_before``), and
+            # only when a message needs it: one copy a line (issue 31).
             if line is not None and start is not None and start[1] == self._applied:
                 before = start[0]
+            elif start is not None and start[0] is not None:
+                before = LATER
             else:
                 before = engine.copy(self.report.state)
         self._applied += 1
         try:
             events = engine.apply(self.report.state, command, tray)
         except (DiceMissing, DiceFaceError) as error:
-            self._judge_without_dice(command, self.report.state if before is None else before)
+            self._judge_without_dice(
+                command, self.report.state if before is None else self._state_before(before))
             if error.column is None and record is not None:
                 error.column = record.column  # the caret at the dice written
             if isinstance(error, DiceMissing) and described and (
@@ -430,6 +438,8 @@ class Replayer(Assertions, DiceChecks):
         number = line.number if line is not None else None
         if record is not None:
             self._check_record(line, command, record, tray, at, before, stated)
+        if start is not None:  # the line's change, to be made again on its copy
+            self._redo.append((command, stream, at.start, record))
         words = str(command) if events else ""
         attach = False
         if rolls:

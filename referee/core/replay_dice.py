@@ -15,9 +15,38 @@ from referee.core.noting import HIGHEST, LOWEST, face_column
 from referee.core.replay_report import DiceAt
 from referee.core.replay_state import ReplayState
 
+LATER = object()
+"""The state before a later command of a line, not copied: made again from the line's copy
+when a message needs it (``DiceChecks._state_before``)."""
+
 
 class DiceChecks(ReplayState):
     """The replay driver's checks of recorded dice (the cold path of ``Replayer._apply``)."""
+
+    def _state_before(self, before: Any) -> Any:
+        """The state ``before`` stands for: itself, or for ``LATER`` a copy of the line's copy
+        with the line's changes so far made again, each as it was made (the same command on
+        the same dice, the same statement): the state before the command being applied."""
+        if before is not LATER:
+            return before
+        start = self._line_start
+        assert start is not None and start[0] is not None
+        engine = self.engine
+        state = engine.copy(start[0])
+        for command, source, first, record in self._redo:
+            if first < 0:  # a statement: source is the side that made it
+                assert self._confirm is not None
+                self._confirm(state, source, command)
+            elif record is None:
+                engine.apply(state, command, DiceTray(source, first, subject=command))
+            elif record.chits:
+                engine.apply(state, command, DiceTray(source, first, recorded_chits=record.chits,
+                                                      subject=command))
+            else:
+                engine.apply(state, command, DiceTray(source, first, recorded=record.faces,
+                                                      recorded_sides=record.sides,
+                                                      subject=command))
+        return state
 
     def _described(self, command: Any, before: Any,
                    stated: list[RollNeed] | None) -> list[RollNeed]:
@@ -26,7 +55,7 @@ class DiceChecks(ReplayState):
         if stated is not None:
             return stated
         assert before is not None  # a line described is one whose dice may be refused
-        return self.engine.rolls_needed(before, command)
+        return self.engine.rolls_needed(self._state_before(before), command)
 
     def _check_record(self, line: ActionLine | None, command: Any, record: DiceRecord,
                       tray: DiceTray, at: DiceAt, before: Any,

@@ -9,7 +9,7 @@ from typing import Any
 from referee.core.dice import DiceStream, Roll
 from referee.core.engine import Engine, Event
 from referee.core.errors import Problem, ProblemKind
-from referee.core.log import ActionLine, ParsedLog, SetupLine
+from referee.core.log import ActionLine, DiceRecord, ParsedLog, SetupLine
 from referee.core.replay_report import DiceProvider, Report
 
 
@@ -57,6 +57,10 @@ class ReplayState:
         self._line_start: tuple[Any, int] | None = None
         """The driver's copy of the state before the line being applied, and ``_applied``
         then: the state before its first command."""
+        self._redo: list[tuple[Any, Any, int, DiceRecord | None]] = []
+        """What the line being applied has changed since its copy, in order, to be made again
+        on a copy of it (``DiceChecks._state_before``): each command applied, with its dice
+        stream, first draw and record; a statement as (command, side, -1, None)."""
         """How many commands have been applied to the state so far (it changes with each)."""
         self._refused: tuple[str, int, Any, Problem] | None = None
         """The last line refused: its text, ``_applied`` and the state it left, its problem."""
