@@ -190,8 +190,10 @@ def _count(number: int, noun: str) -> str:
 )
 def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
     """The legal commands at the end of LOG (or after line --upto)."""
+    from referee.core.names import side_title
+    from referee.output_plain import moves_lines, plain_stdout, unit_moves_lines, write_plain
+
     report = api.replay_file(log, seed=seed, upto=upto)
-    console = output.make_console()
     if report.unreadable or report.engine is None:
         if as_json:
             output.print_json(envelope.report_json(report, units=[]))
@@ -211,10 +213,15 @@ def moves(log: Path, seed: str | None, upto: int | None, as_json: bool) -> None:
         pending = report.pending() or {}
         alone = {c for unit in grouped for c in unit.get("commands", ())}
         others = [c for c in pending.get("choices", ()) if c not in alone]
-        output.print_unit_moves(console, side, decision, grouped, others,
-                                bool(pending.get("more")))
-        sys.exit(0)
-    output.print_moves(console, report.pending())
+        lines = unit_moves_lines(side_title(side), decision, grouped, others,
+                                 bool(pending.get("more")))
+    else:
+        lines = moves_lines(report.pending())
+    # Into a pipe without colour rich prints the very same text: written without loading
+    # rich (15 ms of a 200 ms 'referee moves', issue 31; tests/cli/test_plain_moves.py).
+    root = click.get_current_context().find_root()
+    if not (plain_stdout(root.params.get("color", "auto")) and write_plain(lines)):
+        output.print_lines(output.make_console(), lines)
     sys.exit(0)
 
 

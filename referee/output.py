@@ -30,8 +30,8 @@ from referee.core.jsonwrite import json_chunks
 from referee.core.names import side_title
 from referee.core.replay import Report
 from referee.output_plain import dice_line as dice_line  # the plain pieces: output_plain's
+from referee.output_plain import moves_lines, problem_parts, unit_moves_lines
 from referee.output_plain import printable as printable
-from referee.output_plain import problem_parts
 
 if TYPE_CHECKING:  # imported only for the types: a replay or moves loads no self-play
     from referee.core.selfplay import Summary
@@ -310,14 +310,16 @@ def print_games(console: Console, infos: Sequence[GameInfo]) -> None:
 
 
 def print_moves(console: Console, pending: Mapping[str, Any] | None) -> None:
-    if pending is None:
-        console.print("the game is over: nobody moves")
-        return
-    console.print(Text(printable(pending["text"]), style="bold"))
-    if pending["dice"]:
-        console.print(Text(printable("  " + dice_line(pending["dice"]))))
-    for choice in pending["choices"]:
-        console.print(Text(printable(f"  {choice}")))
+    print_lines(console, moves_lines(pending))
+
+
+def print_lines(console: Console, lines: Sequence[tuple[str, bool]]) -> None:
+    """Lines of text, each bold or not (``output_plain.moves_lines``)."""
+    for text, bold in lines:
+        if bold:
+            console.print(Text(text, style="bold"))
+        else:
+            console.print(Text(text))
 
 
 def summary_json(game: str, policy: str, summary: Summary) -> dict[str, Any]:
@@ -463,20 +465,7 @@ def print_unit_moves(
     Bridge): each unit, then each of its commands as ``play`` takes it, one to a line; then
     ``others``, the legal commands that are no one unit's alone (two units activated
     together, ``pass``, ``end``), and whether the engine stopped listing them (``more``)."""
-    console.print(Text(f"awaiting {side_title(side)}: {decision}", style="bold"))
-    for unit in units:
-        commands = unit.get("commands", [])
-        console.print(Text(printable(f"{unit['unit']} ({unit.get('type', '')}) in "
-                                     f"{unit['from']}: {len(commands)} "
-                                     f"command{'' if len(commands) == 1 else 's'}"),
-                           style="bold"))
-        for command in commands:
-            console.print(Text(printable(f"  {command}")))
-    if others:
-        console.print(Text(f"other commands: {len(others)}{' and more' if more else ''}",
-                           style="bold"))
-        for command in others:
-            console.print(Text(printable(f"  {command}")))
+    print_lines(console, unit_moves_lines(side_title(side), decision, units, others, more))
 
 
 # -- the JSON envelope every --json command shares (docs/schema/) --------------------------

@@ -4,7 +4,9 @@ so that ``referee status`` and ``referee play`` print without loading rich."""
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -67,3 +69,60 @@ def dice_line(dice: Sequence[Mapping[str, Any]]) -> str:
     d10 for 406 at Wyler (strength 4), then 1 d10 per hit for the distribution``."""
     needs = [RollNeed(d["die"], d["count"], d["for"], d.get("then")) for d in dice]
     return "roll: " + needs_text(needs)
+
+
+def moves_lines(pending: Mapping[str, Any] | None) -> list[tuple[str, bool]]:
+    """``referee moves``' lines for one pending decision: (text, bold)."""
+    if pending is None:
+        return [("the game is over: nobody moves", False)]
+    lines = [(printable(pending["text"]), True)]
+    if pending["dice"]:
+        lines.append((printable("  " + dice_line(pending["dice"])), False))
+    lines += [(printable(f"  {choice}"), False) for choice in pending["choices"]]
+    return lines
+
+
+def unit_moves_lines(side_title: str, decision: str, units: Sequence[Mapping[str, Any]],
+                     others: Sequence[str] = (), more: bool = False) -> list[tuple[str, bool]]:
+    """``referee moves``' lines for games that group activations by unit: (text, bold)."""
+    lines = [(f"awaiting {side_title}: {decision}", True)]
+    for unit in units:
+        commands = unit.get("commands", [])
+        lines.append((printable(f"{unit['unit']} ({unit.get('type', '')}) in "
+                                f"{unit['from']}: {len(commands)} "
+                                f"command{'' if len(commands) == 1 else 's'}"), True))
+        lines += [(printable(f"  {command}"), False) for command in commands]
+    if others:
+        lines.append((f"other commands: {len(others)}{' and more' if more else ''}", True))
+        lines += [(printable(f"  {command}"), False) for command in others]
+    return lines
+
+
+PLAIN_WIDTH = 10_000
+"""``referee.output.UNWRAPPED_WIDTH``: rich wraps no line shorter than this."""
+
+
+def plain_stdout(color: str) -> bool:
+    """Whether rich would print to standard output without any style (``--color auto``, not
+    a terminal, and neither ``TTY_COMPATIBLE=1`` nor ``FORCE_COLOR`` makes rich take it for
+    one): such output can be written without loading rich."""
+    if color != "auto" or os.environ.get("TTY_COMPATIBLE") == "1" \
+            or os.environ.get("FORCE_COLOR"):
+        return False
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return not (callable(isatty) and isatty())
+    except ValueError:  # a closed stream
+        return True
+
+
+def write_plain(lines: Sequence[tuple[str, bool]]) -> bool:
+    """Write ``lines`` to standard output as rich prints them when ``plain_stdout`` (each
+    line's spaces at its end dropped, as ``output.TrimmedLines`` does); False, writing
+    nothing, when a line holds what rich would change (a tab, a line too long to stay
+    whole)."""
+    if any("\t" in text or len(text) >= PLAIN_WIDTH for text, _ in lines):
+        return False
+    sys.stdout.write("".join(text.rstrip(" ") + "\n" for text, _ in lines))
+    sys.stdout.flush()
+    return True

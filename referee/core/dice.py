@@ -35,11 +35,12 @@ import hashlib
 import hmac
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple, Protocol
 
 from referee.core.errors import DiceFaceError, DiceMissing
 from referee.core.names import normalise
+from referee.core.records import record
 
 DICE_VERSIONS = ("v1",)
 CURRENT_DICE_VERSION = "v1"
@@ -180,7 +181,7 @@ def draw_from_stream(stream: FaceSource, position: int, pool: Sequence[str]) -> 
     return pool[stream.face(position, len(pool)) - 1]
 
 
-@dataclass
+@record
 class DiceTray:
     """The dice of one command, from a seeded stream, a record, or both (checked).
 

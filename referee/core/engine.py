@@ -27,7 +27,6 @@ is used (``getattr``), each optional, and none changing a ruling:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
 from referee.core.dice import CUP, Dice, Roll
+from referee.core.records import frozen
 
 Side = str
 """A side's id as written before a colon in a log: ``allied``, ``german``, ``referee``."""
@@ -118,7 +118,7 @@ class Event:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class GameInfo:
     """What ``referee games`` says of a game."""
 
@@ -139,7 +139,7 @@ class GameInfo:
     ``us``): a player of the game, answered "not your turn", never "not a side"."""
 
 
-@dataclass(frozen=True)
+@frozen
 class RollNeed:
     """One batch of dice a roll needs, described before it is rolled.
 

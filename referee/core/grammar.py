@@ -87,8 +87,8 @@ def parser_blob(grammar_file: str) -> bytes:
     return pickle.dumps(blob, protocol=4)
 
 
-def load_shipped(grammar_file: str) -> Lark | None:
-    """The shipped parser of a grammar, or ``None`` when it is missing or stale."""
+def _shipped_blob(grammar_file: str) -> dict[str, Any] | None:
+    """What ``parser_blob`` shipped for a grammar, or ``None`` when it is missing or stale."""
     try:
         raw = shipped_path(grammar_file).read_bytes()
     except OSError:
@@ -102,7 +102,30 @@ def load_shipped(grammar_file: str) -> Lark | None:
         return None
     if blob.get("grammar") != grammar_digest(grammar_file):
         return None
-    return Lark.load(blob)
+    return blob
+
+
+def load_shipped(grammar_file: str) -> Lark | None:
+    """The shipped parser of a grammar, or ``None`` when it is missing or stale."""
+    blob = _shipped_blob(grammar_file)
+    return None if blob is None else Lark.load(blob)
+
+
+@cache
+def string_terminals(grammar_file: str) -> frozenset[str]:
+    """The texts of a grammar's terminals written as strings (``"joker"i``, ``"->"``),
+    case-folded: ``game_parser(grammar_file).terminals``' ``PatternStr`` values, read from
+    the shipped parser's data without loading the parser (4-6 ms: a log its fast reader reads
+    whole needs no parser, issue 31; tests/core/test_quicktree.py compares the two)."""
+    blob = _shipped_blob(grammar_file)
+    if blob is None:
+        from lark.lexer import PatternStr
+
+        return frozenset(t.pattern.value.casefold() for t in game_parser(grammar_file).terminals
+                         if isinstance(t.pattern, PatternStr))
+    return frozenset(item["pattern"]["value"].casefold() for item in blob["memo"].values()
+                     if item.get("__type__") == "TerminalDef"
+                     and item["pattern"].get("__type__") == "PatternStr")
 
 
 @cache

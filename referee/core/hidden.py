@@ -21,10 +21,10 @@ revealed value against it (``referee.pbem.hidden``; docs/pbem.md, "Hidden values
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from referee.core.engine import Event
+from referee.core.records import frozen
 
 COMMIT = "commit"
 REVEAL = "reveal"
@@ -59,7 +59,7 @@ def reveal_event(slot: str, side: str, value: int, text: str | Callable[[], str]
                                 **(extra or {})})
 
 
-@dataclass(frozen=True)
+@frozen
 class Committed:
     """One hidden choice of a replayed log and, if it was shown, its reveal."""
 

@@ -11,9 +11,10 @@ from functools import cached_property
 from typing import Any
 
 from referee.core.errors import Problem
+from referee.core.records import frozen, record
 
 
-@dataclass(frozen=True)
+@frozen
 class DiceRecord:
     """Dice written in the log: ``{d10: 3 7 9 | 2 2 8}``; or chits drawn from a cup:
     ``{cup: 506}`` (``chits`` set, ``sides`` 0, no groups)."""
@@ -106,7 +107,7 @@ class Expectation(Entry):
     column: int = 1
 
 
-@dataclass
+@record
 class ParsedLog:
     """A log read and parsed: tags, entries that parsed, and the problems of those that did not.
 

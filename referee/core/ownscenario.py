@@ -20,11 +20,12 @@ import hashlib
 import re
 import tomllib
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from referee.core.errors import RefereeError
+from referee.core.records import frozen, record
 from referee.core.scenario import MAX_SCENARIO_BYTES, ScenarioError
 
 PREFIX = "file:"
@@ -44,7 +45,7 @@ def file_name(scenario: str | None) -> str | None:
     return scenario[len(PREFIX):]
 
 
-@dataclass(frozen=True)
+@frozen
 class ScenarioFile:
     """A scenario file read and parsed (not yet validated by its game)."""
 
@@ -131,7 +132,7 @@ def check_head(file: ScenarioFile, game: str, bases: Sequence[str],
 Key = Callable[[Mapping[str, Any]], Hashable]
 
 
-@dataclass
+@record
 class Merged:
     """Records of the bundled scenario with a file's changes, and where each change came
     from (index in the merged list -> index in the file's array)."""
@@ -226,7 +227,7 @@ def _deep_merge(base: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Layout:
     """What a game's scenario file may change, and where it lies in the game's scenario
     data (one table validated by one pydantic model): ``arrays`` (name -> path of the list

@@ -287,7 +287,7 @@ def parse_log(
                 Problem(ProblemKind.HEADER, problem.message, line=number, text=problem.text)
             )
             return log
-    parser = game_parser(engine.grammar)
+    parser = None  # loaded by the first line a fast reader leaves to Lark (``_parse_line``)
     memo = _memo_of(engine)
     entries = log.entries
     seen_action = False
@@ -372,7 +372,7 @@ def _memo_of(engine: Engine[Any, Any]) -> dict[str, Entry | RefereeError]:
     return held[1]
 
 
-def _remembered_line(parser: Lark, engine: Engine[Any, Any],
+def _remembered_line(parser: Lark | None, engine: Engine[Any, Any],
                      memo: dict[str, Entry | RefereeError], number: int, line: str) -> Entry:
     """``_parse_line``, remembered by the line's text in ``memo`` (``_memo_of``): logs repeat
     most of their lines (``pass``, ``turn 3``, ``attack Arnhem {d6: 6}``), and a line reads
@@ -420,15 +420,18 @@ def _renumbered(entry: Entry, number: int) -> Entry:
     return fresh
 
 
-def _parse_line(parser: Lark, engine: Engine[Any, Any], number: int, line: str) -> Entry:
+def _parse_line(parser: Lark | None, engine: Engine[Any, Any], number: int, line: str) -> Entry:
     # An engine may read its commonest line shape itself (``quick_tree``: the very tree Lark
-    # gives it, or None for Lark to read the line; issue 31).
+    # gives it, or None for Lark to read the line; issue 31).  ``parser`` None: the game's,
+    # loaded here when a line needs it (a log its fast reader reads whole loads none).
     # A plain tag line is read without Lark in every game (``quicktree.tag_tree``).
     tree = tag_tree(line) if line[:1] == "[" else None
     quick = getattr(engine, "quick_tree", None) if tree is None else None
     if quick is not None:
         tree = quick(line)
     if tree is None:
+        if parser is None:
+            parser = game_parser(engine.grammar)
         try:
             tree = parser.parse(line)
         except UnexpectedInput as error:

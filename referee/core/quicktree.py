@@ -17,9 +17,8 @@ from functools import cache
 from typing import Any
 
 from lark import Token, Tree
-from lark.lexer import PatternStr
 
-from referee.core.grammar import game_parser
+from referee.core.grammar import string_terminals
 
 WORD = r"[A-Za-z0-9][A-Za-z0-9.\/'_]*(?:-+[A-Za-z0-9.\/'_]+)*"
 """grammar/common.lark's WORD (its FACE, ``[0-9]+``, is a WORD of digits alone)."""
@@ -50,9 +49,7 @@ def token(kind: str, text: str, start: int) -> Token:
 @cache
 def keywords(grammar_file: str) -> frozenset[str]:
     """The keywords of a game's grammar (``"joker"i``, ``"from"i``...), case-folded."""
-    parser = game_parser(grammar_file)
-    return frozenset(t.pattern.value.casefold() for t in parser.terminals
-                     if isinstance(t.pattern, PatternStr))
+    return string_terminals(grammar_file)
 
 
 def is_word(piece: str, spelt: frozenset[str]) -> bool:

@@ -14,18 +14,19 @@ rule; the driver (``referee.core.replay``) does it all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from referee.core.errors import Problem, RefereeError
 from referee.core.log import ActionLine, Entry, ParsedLog, SetupLine
+from referee.core.records import frozen
 from referee.core.replay import DiceProvider, LineEvent, Replayer, Report
 
 KEEP_EVERY = 16
 """How many entries apart positions are kept by default."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Kept:
     """The replay as it stood before entry ``index`` of its log (``index`` entries done)."""
 

@@ -6,16 +6,16 @@ Card log never pays for the other games.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from referee.core.engine import Engine, GameInfo
 from referee.core.errors import HeaderError, NotImplementedRule
 from referee.core.lazy import import_module
 from referee.core.names import NameIndex
+from referee.core.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class GameEntry:
     id: str
     title: str

@@ -8,15 +8,15 @@ commands from the dice mode of the log.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 
+from referee.core.records import frozen
 from referee.pbem.header import default_secret_path
 from referee.pbem.mode import MODERATOR, DiceMode, Mode, who
 from referee.pbem.table import NextStep
 
 
-@dataclass(frozen=True)
+@frozen
 class Advice:
     """The next step in words, and the commands that take it.
 

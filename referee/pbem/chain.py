@@ -27,10 +27,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from referee.core.log import ActionLine, Expectation, ParsedLog, TurnAssertion
 from referee.core.names import normalise
+from referee.core.records import frozen, record
 from referee.pbem.hashchain import descends, proof_of
 from referee.pbem.keys import frame, mac, same
 from referee.pbem.mode import MODERATOR, DiceMode, Mode, commit_tag, who
@@ -212,7 +213,7 @@ def is_chance(line: ActionLine) -> bool:
     return bool(line.items) and all(getattr(i.command, "chance", False) for i in line.items)
 
 
-@dataclass(frozen=True)
+@frozen
 class LinePlan:
     """One action line's place in the chain: who seals it, whose secret rolls it."""
 
@@ -239,7 +240,7 @@ class LinePlan:
     anchor (its dice can then be checked with no secret)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class StartCheck:
     """One party's seal over the start (``[AlliedSeal "..."]``), to check with its secret."""
 
@@ -255,7 +256,7 @@ class StartCheck:
         return mac(secret, "start", self.digest)[: START_SEAL_HEX // 2].hex()
 
 
-@dataclass
+@record
 class Plan:
     """The chain over a whole log, and what comes next."""
 

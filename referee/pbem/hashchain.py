@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from referee.core.records import frozen
 from referee.pbem.keys import PROTOCOL, Secret, frame, mac
 
 V2 = "v2"
@@ -56,7 +56,7 @@ def hash_down(party: str, value: bytes, steps: int) -> bytes:
     return value
 
 
-@dataclass(frozen=True)
+@frozen
 class Chain:
     """One party's chain, with a value kept every ``CHECKPOINT`` steps."""
 

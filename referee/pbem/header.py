@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from referee.core.dice import CURRENT_DICE_VERSION
 from referee.core.files import write_atomic, write_new_file
 from referee.core.names import normalise
 from referee.core.parsing import find_game
+from referee.core.records import frozen
 from referee.pbem.chain import POSITION_DIGEST_TAG, start_checks, start_seal, start_seal_tag
 from referee.pbem.errors import CommitmentError, NotAllowed, PbemError
 from referee.pbem.hashchain import CURRENT_PROTOCOL, commitment_for
@@ -153,7 +153,7 @@ def default_secret_path(log: Path, party: str) -> Path:
     return log.with_name(f"{name}{middle}.secret")
 
 
-@dataclass(frozen=True)
+@frozen
 class Created:
     log: Path | None
     secret_path: Path

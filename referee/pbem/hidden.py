@@ -29,11 +29,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from referee.core.hidden import REVEAL, Concealable, hidden_choices
 from referee.core.log import ActionLine
+from referee.core.records import frozen, record
 from referee.pbem.chain import Plan, comment_of
 from referee.pbem.keys import Secret, frame, mac, same
 from referee.pbem.mode import MODERATOR, DiceMode, Mode, who
@@ -115,14 +115,14 @@ def opened(secret: str, link: bytes, item: int, written: str,
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class HiddenFinding:
     line: int | None
     kind: str
     message: str
 
 
-@dataclass
+@record
 class HiddenCheck:
     """What the hidden values of a log show, with the secrets at hand."""
 

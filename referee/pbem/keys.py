@@ -16,10 +16,10 @@ import hashlib
 import hmac
 import re
 import secrets as system_random
-from dataclasses import dataclass
 from pathlib import Path
 
 from referee.core.files import write_new_file
+from referee.core.records import frozen
 from referee.pbem.errors import SecretFileError
 
 PROTOCOL = "v1"
@@ -54,7 +54,7 @@ def same(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode("ascii", "replace"), b.encode("ascii", "replace"))
 
 
-@dataclass(frozen=True)
+@frozen
 class Secret:
     """One party's secret, and the file it came from."""
 

@@ -13,12 +13,12 @@ can and cannot do").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from referee.core.errors import RefereeError
 from referee.core.files import write_atomic
 from referee.core.reading import read_bounded
+from referee.core.records import frozen
 from referee.pbem.errors import NotAllowed, PbemError
 from referee.pbem.keys import Secret
 from referee.pbem.mode import who
@@ -30,7 +30,7 @@ HEADER = ("# Market-Garden Referee: the chain values this secret has revealed, o
           "value, the line's seal, the game's commitment (first 16 hex digits).\n")
 
 
-@dataclass(frozen=True)
+@frozen
 class Revealed:
     """One chain value ``play`` is about to reveal: its number and the line it is for."""
 

@@ -12,12 +12,13 @@ player with a dice keeper, the party ``keeper``, who rolls and never moves.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Any
 
 from referee.core.engine import Engine
 from referee.core.log import ParsedLog
+from referee.core.records import frozen
 from referee.pbem.errors import CommitmentError
 from referee.pbem.hashchain import PROTOCOLS, V2
 from referee.pbem.keys import PROTOCOL
@@ -60,7 +61,7 @@ def parties_of(engine: Engine[Any, Any]) -> tuple[str, ...]:
     return sides if len(sides) >= 2 else (*sides, KEEPER)
 
 
-@dataclass(frozen=True)
+@frozen
 class Mode:
     """The dice mode of a log and its commitments (in header order: the order of commitment)."""
 

@@ -8,7 +8,7 @@ either the whole new text replaces the old or nothing changes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from referee.core.dice import Roll, record_text
@@ -16,6 +16,7 @@ from referee.core.errors import Problem
 from referee.core.files import write_atomic
 from referee.core.log import ActionLine, Expectation, TurnAssertion
 from referee.core.parsing import MAX_LINE_CHARS, parse_log
+from referee.core.records import frozen, record
 from referee.pbem.advice import advise, next_line
 from referee.pbem.chain import (
     broken_seals,
@@ -62,7 +63,7 @@ class IllegalPlay(NotAllowed):
         self.more = more
 
 
-@dataclass(frozen=True)
+@frozen
 class Written:
     """One line ``referee play`` wrote (or, with ``--dry-run``, would write)."""
 
@@ -75,7 +76,7 @@ class Written:
     """True when the line was there already and only its dice were added."""
 
 
-@dataclass
+@record
 class PlayResult:
     """What ``play`` wrote (``text``: the whole new log), and whose step comes next."""
 
@@ -473,7 +474,7 @@ def _reveals(kind: str, data: object) -> bool:
     return kind == "reveal" or (isinstance(data, dict) and bool(data.get("reveals")))
 
 
-@dataclass
+@record
 class UndoResult:
     source: str
     removed: list[str]

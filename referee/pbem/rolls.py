@@ -10,11 +10,12 @@ In a committed game it never rolls a die the log does not write, except on the o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from referee.core.dice import DiceStream, Roll
 from referee.core.errors import DiceMissing
 from referee.core.log import ActionLine
+from referee.core.records import record
 from referee.core.replay import DiceAt
 from referee.pbem.chain import LinePlan, Plan, dice_seed
 from referee.pbem.hashchain import ChainExhausted, chain_of, dice_key
@@ -35,7 +36,7 @@ class DiceAwaited(DiceMissing):
         )
 
 
-@dataclass
+@record
 class _Awaited:
     """A face source that stands for dice nobody here can roll."""
 
@@ -48,7 +49,7 @@ class _Awaited:
         raise DiceAwaited(self.party, self.line)
 
 
-@dataclass
+@record
 class PbemDice:
     """The dice provider of one replay of a log (see the module's description)."""
 

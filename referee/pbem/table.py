@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from referee.core.parsing import (
     parse_log,
 )
 from referee.core.reading import read_bounded
+from referee.core.records import frozen, record
 from referee.core.replay import MAX_CHOICES, Replayer, Report
 from referee.pbem.chain import Plan, code_of, plan_of
 from referee.pbem.errors import LogBusy, PbemError, SecretFileError, SecretMismatch
@@ -63,7 +64,7 @@ def hold(path: Path, command: str) -> Iterator[None]:
         raise PbemError(f"cannot lock {path}: {error.strerror or error}") from None
 
 
-@dataclass(frozen=True)
+@frozen
 class NextStep:
     """Whose step comes next, and what it is.
 
@@ -92,7 +93,7 @@ class NextStep:
         return f"awaiting {who(self.party)}: {self.decision}"
 
 
-@dataclass
+@record
 class Replay:
     """One replay of a table's log, with its chain and its dice."""
 
@@ -118,7 +119,7 @@ class Replay:
         return [e.event.text for e in self.report.events if e.line == line]
 
 
-@dataclass
+@record
 class Table:
     """A log opened for play-by-email."""
 

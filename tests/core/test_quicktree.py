@@ -52,3 +52,54 @@ def test_odd_and_mangled_tags() -> None:
     rng = random.Random(28)
     for line in mangled(TAGS, ' \t"\\[]#_aZ09-', 3000, seed=27):
         assert _agrees(rng.choice(GRAMMARS), line), repr(line)
+
+
+@pytest.mark.parametrize("grammar", GRAMMARS)
+def test_the_keywords_read_from_the_shipped_data_are_the_parsers(grammar: str) -> None:
+    """``string_terminals`` reads the shipped parser's data without loading the parser; it
+    gives what the loaded parser's terminals say, and so does its way without shipped data."""
+    from lark.lexer import PatternStr
+
+    from referee.core import grammar as grammars
+
+    parsers = frozenset(t.pattern.value.casefold() for t in game_parser(grammar).terminals
+                        if isinstance(t.pattern, PatternStr))
+    assert "turn" in parsers and "->" in parsers
+    assert grammars.string_terminals.__wrapped__(grammar) == parsers
+    shipped = grammars._shipped_blob
+    try:
+        grammars._shipped_blob = lambda _: None  # type: ignore[assignment]
+        assert grammars.string_terminals.__wrapped__(grammar) == parsers
+    finally:
+        grammars._shipped_blob = shipped
+
+
+def test_a_log_read_whole_by_the_fast_readers_loads_no_parser() -> None:
+    """Lark's parser is loaded by the first line a fast reader leaves to it (and a log of
+    nothing else loads none): the same entries and problems either way."""
+    from referee.core import grammar as grammars
+    from referee.core import parsing
+
+    loaded: list[str] = []
+    real = parsing.game_parser
+
+    def counted(name: str) -> object:
+        loaded.append(name)
+        return real(name)
+
+    text = (LOGS / "arnhem44" / "three-players.log").read_text(encoding="utf-8")
+    before = parsing.parse_log(text)
+    parsing._memos.clear()
+    try:
+        parsing.game_parser = counted  # type: ignore[assignment]
+        after = parsing.parse_log(text)
+        assert loaded == [] and len(after.entries) > 600
+        parsing._memos.clear()
+        bad = parsing.parse_log(text + "turn 3\nexpect nothing here\ngerman: move ! x\n")
+        assert loaded == ["arnhem44.lark"] * 3 and bad.problems
+    finally:
+        parsing.game_parser = real  # type: ignore[assignment]
+        parsing._memos.clear()
+    assert [repr(e) for e in after.entries] == [repr(e) for e in before.entries]
+    assert after.problems == before.problems == []
+    assert grammars.game_parser("arnhem44.lark") is real("arnhem44.lark")

@@ -8,12 +8,12 @@ the sector.  ``str(command)`` is the canonical log text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from lark import Token, Tree
 
 from referee.core.errors import IllegalMove
+from referee.core.records import frozen
 from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED_GROUPS,
@@ -32,12 +32,12 @@ def groups_text(groups: Groups) -> str:
     return ", ".join(f"{n} {key_text(k) if k[0] else k[1]}" for k, n in groups)
 
 
-@dataclass(frozen=True)
+@frozen
 class Cmd:
     chance: ClassVar[bool] = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Deploy(Cmd):
     groups: Groups
     sector: str
@@ -46,7 +46,7 @@ class Deploy(Cmd):
         return f"deploy {groups_text(self.groups)} {self.sector}"
 
 
-@dataclass(frozen=True)
+@frozen
 class ReserveOrder(Cmd):
     groups: Groups
 
@@ -54,13 +54,13 @@ class ReserveOrder(Cmd):
         return f"reserve-order {groups_text(self.groups)}"
 
 
-@dataclass(frozen=True)
+@frozen
 class EndSetup(Cmd):
     def __str__(self) -> str:
         return "end setup"
 
 
-@dataclass(frozen=True)
+@frozen
 class Move(Cmd):
     groups: Groups
     path: tuple[str, ...]
@@ -69,7 +69,7 @@ class Move(Cmd):
         return f"move {groups_text(self.groups)} {'->'.join(self.path)}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Invade(Cmd):
     target: str
     parts: tuple[tuple[str, Groups], ...]
@@ -81,7 +81,7 @@ class Invade(Cmd):
         return f"invade {self.target} {sources}" + (" joker" if self.joker else "")
 
 
-@dataclass(frozen=True)
+@frozen
 class FallBack(Cmd):
     groups: Groups
     start: str
@@ -94,7 +94,7 @@ class FallBack(Cmd):
                 + (" joker" if self.joker else ""))
 
 
-@dataclass(frozen=True)
+@frozen
 class Support(Cmd):
     groups: Groups
     joker: bool = False
@@ -105,13 +105,13 @@ class Support(Cmd):
         return text + (" joker" if self.joker else "")
 
 
-@dataclass(frozen=True)
+@frozen
 class EndMovement(Cmd):
     def __str__(self) -> str:
         return "end movement"
 
 
-@dataclass(frozen=True)
+@frozen
 class CombatRoll(Cmd):
     chance: ClassVar[bool] = True
     sector: str
@@ -122,7 +122,7 @@ class CombatRoll(Cmd):
         return f"combat {self.sector}" + "".join(f" joker {p}" for p in self.jokers)
 
 
-@dataclass(frozen=True)
+@frozen
 class First(Cmd):
     side: str
 
@@ -130,7 +130,7 @@ class First(Cmd):
         return f"first {self.side}"
 
 
-@dataclass(frozen=True)
+@frozen
 class WithdrawOrder(Cmd):
     chance: ClassVar[bool] = True
 
@@ -138,7 +138,7 @@ class WithdrawOrder(Cmd):
         return "withdraw-order"
 
 
-@dataclass(frozen=True)
+@frozen
 class Withdraw(Cmd):
     groups: Groups
     start: str
@@ -148,7 +148,7 @@ class Withdraw(Cmd):
         return f"withdraw {groups_text(self.groups)} {self.start}->{self.dest}"
 
 
-@dataclass(frozen=True)
+@frozen
 class WeatherRoll(Cmd):
     chance: ClassVar[bool] = True
 
@@ -156,7 +156,7 @@ class WeatherRoll(Cmd):
         return "weather"
 
 
-@dataclass(frozen=True)
+@frozen
 class ReserveRoll(Cmd):
     die: str = "black"
 
@@ -164,7 +164,7 @@ class ReserveRoll(Cmd):
         return f"reserves {self.die}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Enter(Cmd):
     groups: Groups
     sector: str
@@ -173,7 +173,7 @@ class Enter(Cmd):
         return f"enter {groups_text(self.groups)} {self.sector}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Reinforce(Cmd):
     groups: Groups
     sector: str
@@ -182,7 +182,7 @@ class Reinforce(Cmd):
         return f"reinforce {groups_text(self.groups)} {self.sector}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Initiative(Cmd):
     """Phase 1: both players roll one d10; the higher starts the barrage fire."""
 
@@ -192,7 +192,7 @@ class Initiative(Cmd):
         return "initiative"
 
 
-@dataclass(frozen=True)
+@frozen
 class LandingRoll(Cmd):
     """Phase 2.1: one die per landing unit, in schedule order, artillery last."""
 
@@ -202,7 +202,7 @@ class LandingRoll(Cmd):
         return "landing"
 
 
-@dataclass(frozen=True)
+@frozen
 class Barrage(Cmd):
     """Phase 1: one sector's battery fires, perhaps split between targets (Barrage Fire)."""
 
@@ -216,7 +216,7 @@ class Barrage(Cmd):
         return f"barrage {text}" + (" joker" if self.joker else "")
 
 
-@dataclass(frozen=True)
+@frozen
 class NoBarrage(Cmd):
     """Phase 1: skipping a turn ends one's barrage fire phase."""
 
@@ -224,7 +224,7 @@ class NoBarrage(Cmd):
         return "no barrage"
 
 
-@dataclass(frozen=True)
+@frozen
 class JokerMove(Cmd):
     """Jokers: all units of one sector gain an extra movement point."""
 
@@ -234,7 +234,7 @@ class JokerMove(Cmd):
         return f"joker move {self.sector}"
 
 
-@dataclass(frozen=True)
+@frozen
 class AntiAircraft(Cmd):
     """Anti-Aircraft Fire: the German units' dice in one sector where airborne units landed."""
 
@@ -245,7 +245,7 @@ class AntiAircraft(Cmd):
         return f"anti-aircraft {self.sector}"
 
 
-@dataclass(frozen=True)
+@frozen
 class SupplyDropRoll(Cmd):
     """Phase 2.2: one die per dropped supply token."""
 
@@ -255,7 +255,7 @@ class SupplyDropRoll(Cmd):
         return "supply-drop"
 
 
-@dataclass(frozen=True)
+@frozen
 class TokenRoll(Cmd):
     """Picking Up Supply Tokens: the tie roll for a token in enemy territory (Allied die,
     German die; again while equal)."""
@@ -267,7 +267,7 @@ class TokenRoll(Cmd):
         return f"token {self.sector}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Collect(Cmd):
     """Picking Up Supply Tokens: the airborne group whose HQ card takes a collected token."""
 
@@ -277,7 +277,7 @@ class Collect(Cmd):
         return f"collect {self.group}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Rig(Cmd):
     """Phase 3.3 (and the German set-up): a crate under a bridge, face down (``value`` and
     ``commitment`` ``None``), shown (``value``) or committed (play by e-mail: ``commitment``,
@@ -301,7 +301,7 @@ class Rig(Cmd):
         return Rig(self.bridge, None, commitment)
 
 
-@dataclass(frozen=True)
+@frozen
 class Swap(Cmd):
     """Explosives in General: a 7, 6 or 5 from the stash exchanged for a 4."""
 
@@ -311,7 +311,7 @@ class Swap(Cmd):
         return f"swap {self.value}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Defuse(Cmd):
     """Phase 3.1: an attempt on one crate (by its number; the first untried one when left
     out)."""
@@ -326,7 +326,7 @@ class Defuse(Cmd):
                 + (" joker" if self.joker else ""))
 
 
-@dataclass(frozen=True)
+@frozen
 class Detonate(Cmd):
     """Phase 3.2: an attempt to blow up a bridge with one of its crates."""
 
@@ -340,7 +340,7 @@ class Detonate(Cmd):
                 + (" joker" if self.joker else ""))
 
 
-@dataclass(frozen=True)
+@frozen
 class Reveal(Cmd):
     """The German shows the value of the face-down crate a roll just used."""
 
@@ -354,7 +354,7 @@ class Reveal(Cmd):
         return f"reveal {self.value}"
 
 
-@dataclass(frozen=True)
+@frozen
 class StartBailey(Cmd):
     """Phase 3.4: start a Bailey bridge across start->across with a crew from ``start``."""
 
@@ -367,7 +367,7 @@ class StartBailey(Cmd):
         return f"bailey {self.size} {groups_text(self.groups)} {self.start}->{self.across}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Build(Cmd):
     """Phase 3.4, The Assembly of a Bridge: the round's d10 for one Bailey bridge."""
 
@@ -378,7 +378,7 @@ class Build(Cmd):
         return f"build {self.bridge}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Pass(Cmd):
     """Nothing more in an optional step (Phase 3.4: start no further Bailey bridge)."""
 
@@ -386,7 +386,7 @@ class Pass(Cmd):
         return "pass"
 
 
-@dataclass(frozen=True)
+@frozen
 class Resign(Cmd):
     def __str__(self) -> str:
         return "resign"

@@ -22,8 +22,9 @@ secret; `verify` with the secret checks each revealed value against its commitme
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from referee.core.records import record
 from referee.games.arnhem44.copying import copy_record
 
 MAJOR_LIMIT = 4
@@ -32,7 +33,7 @@ SWAPPABLE = (5, 6, 7)
 """The German may exchange a 7, 6 or 5 from his stash for a 4 (Explosives in General)."""
 
 
-@dataclass
+@record
 class Crate:
     """A crate under a bridge.  A log names it by its place under the bridge (``crate 2``: the
     second one rigged there of those still in place)."""
@@ -50,7 +51,7 @@ class Crate:
     """Attempted in this step already (one attempt per crate: A23, A24)."""
 
 
-@dataclass
+@record
 class Attempt:
     """A defusing or detonation roll that waits for the German to reveal the crate's value."""
 
@@ -61,7 +62,7 @@ class Attempt:
     face: int
 
 
-@dataclass
+@record
 class Explosives:
     crates: list[Crate] = field(default_factory=list)
     stock: int = 0

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from referee.core.records import record
 from referee.games.arnhem44.board import Key
 from referee.games.arnhem44.copying import changed, copy_record
 from referee.games.arnhem44.crates import Explosives
@@ -22,7 +23,7 @@ EXPLOSIVES = ("3.1-german", "3.1-allied", "3.2", "3.3")
 BAILEY = "3.4"
 
 
-@dataclass
+@record
 class FallBackPending:
     """A fall back whose spotted figures wait for the mover's support decision (Move/FallBack)."""
 
@@ -37,7 +38,7 @@ class FallBackPending:
     """Fall back and invade in a single move: the destination is enemy territory."""
 
 
-@dataclass
+@record
 class Withdrawal:
     """Figures that must withdraw from a sector after combat (RoE/Withdrawal)."""
 
@@ -46,7 +47,7 @@ class Withdrawal:
     count: int
 
 
-@dataclass
+@record
 class Bailey:
     """A Bailey bridge, under construction or open (Phase 3.4 - Constructing Bailey Bridges)."""
 
@@ -63,7 +64,7 @@ class Bailey:
     """The last round whose assembly step dealt with it (rolled, or no work: enemy troops)."""
 
 
-@dataclass
+@record
 class AState:
     round: int = 1
     phase: str = SETUP_GERMAN

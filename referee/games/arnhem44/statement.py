@@ -6,10 +6,10 @@ imports the other."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from referee.core.errors import IllegalMove
+from referee.core.records import frozen
 from referee.games.arnhem44.board import GERMAN_GROUP, Key, key_text
 from referee.games.arnhem44.commands import Groups
 from referee.games.arnhem44.state import AState
@@ -17,7 +17,7 @@ from referee.games.arnhem44.state import AState
 RULE = "Positions"
 
 
-@dataclass(frozen=True)
+@frozen
 class Statement:
     kind: str
     groups: Groups = ()

@@ -17,6 +17,7 @@ from collections import Counter
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
 from referee.games.arnhem44.board import ALLIED, Key
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
 from referee.games.arnhem44.state import AState
 
@@ -62,19 +63,43 @@ def end_part(state: AState, events: list[Event]) -> bool:
     return True
 
 
-def others(state: AState) -> Counter[tuple[str, Key]]:
-    """The figures of the Allied player whose part it is not, sector by sector."""
-    out: Counter[tuple[str, Key]] = Counter()
-    if state.part is None:
-        return out
+def others(state: AState) -> dict[str, dict[Key, int]]:
+    """The figures of the Allied player whose part it is not, sector by sector (sectors with
+    none left out, as counts of 0)."""
+    part = state.part
+    if part is None:
+        return {}
+    out = {}
+    name = OTHERS_KEPT.get(part, "")
     for sector, counts in state.units.items():
-        for key, n in counts.items():
-            if key[0] != "DE" and player_of(key[0]) != state.part:
-                out[(sector, key)] = n
+        theirs = getattr(counts, name, None)  # kept: one lookup (no call) a sector
+        if theirs is None:
+            theirs = _others_here(counts, part)
+        if theirs:
+            out[sector] = theirs
     return out
 
 
-def check_own(before: Counter[tuple[str, Key]], state: AState, part: str | None) -> None:
+OTHERS_KEPT = {UK: "_others_uk", US: "_others_us"}
+"""The attributes of a sector's ``Figures`` that keep ``_others_here`` of it for each part."""
+
+
+def _others_here(counts: Counter[Key], part: str) -> dict[Key, int]:
+    """The figures among one sector's counts that the Allied player ``part`` does not move,
+    kept on a sector's ``Figures`` (never changed in place) as ``presence._totals`` is: the
+    movement asks it of every sector before and after every command (issue 31)."""
+    name = OTHERS_KEPT.get(part)
+    kept: dict[Key, int] | None = None if name is None else getattr(counts, name, None)
+    if kept is not None:
+        return kept
+    found = {key: n for key, n in counts.items()
+             if n and key[0] != "DE" and player_of(key[0]) != part}
+    if name is not None and type(counts) is Figures:
+        setattr(counts, name, found)
+    return found
+
+
+def check_own(before: dict[str, dict[Key, int]], state: AState, part: str | None) -> None:
     """No combined actions: a command of one Allied player's ``part`` (the part before the
     command) moved the other's figures."""
     if part is None or part != state.part:
