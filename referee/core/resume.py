@@ -118,11 +118,18 @@ class KeepingReplayer(Replayer):
 
     def __init__(self, log: ParsedLog, engine: Any, *, start: Kept | None = None,
                  every: int = KEEP_EVERY, upto: int | None = None,
-                 dice: DiceProvider | None = None, settle: bool = True) -> None:
+                 dice: DiceProvider | None = None, settle: bool = True,
+                 keep_end: bool = False, tail: int | None = None) -> None:
         super().__init__(log, engine, upto=upto, dice=dice, settle=settle)
         self.kept: list[Kept] = [start] if start is not None else []
         self._start = start
         self._every = max(1, every)
+        self._keep_end = keep_end
+        """Keep the position after the last entry too (an action or setup line), before the
+        end of the replay (the setup's check, the referee's settling): a log that only grows
+        (``referee play``) replays its new lines from there."""
+        self._from = 0 if tail is None else len(log.entries) - tail
+        """Positions are kept from this entry on (``tail``: only among the last ones)."""
         self._done = 0
         self._reading = len(self.report.problems)
         self._header = header_of(log)
@@ -176,7 +183,7 @@ class KeepingReplayer(Replayer):
                 self._done += 1
                 return  # replayed before: the kept position holds what it did
             self._restore()
-        elif index and index % self._every == 0 and (
+        elif index >= self._from and index and index % self._every == 0 and (
             not self.kept or self.kept[-1].index < index
         ) and isinstance(self.log.entries[index - 1], ActionLine | SetupLine):
             self._keep()
@@ -186,6 +193,10 @@ class KeepingReplayer(Replayer):
     def _close_setup(self) -> None:
         if self._start is not None:
             self._restore()  # every entry before the end was replayed before
+        elif self._keep_end and self._done == len(self.log.entries) and self._done and (
+            not self.kept or self.kept[-1].index < self._done
+        ) and isinstance(self.log.entries[-1], ActionLine | SetupLine):
+            self._keep()  # the end of the entries (not an entry's own closing of the setup)
         super()._close_setup()
 
 

@@ -11,7 +11,6 @@ import shlex
 from pathlib import Path
 
 from referee.core.records import frozen
-from referee.pbem.header import default_secret_path
 from referee.pbem.mode import MODERATOR, DiceMode, Mode, who
 from referee.pbem.table import NextStep
 
@@ -48,6 +47,8 @@ def secret_option(mode: Mode, party: str | None, log_name: str) -> str:
     or nothing when the log needs no secret."""
     if not mode.committed or party is None:
         return ""
+    from referee.pbem.header import default_secret_path  # a committed game only
+
     return " --secret " + shlex.quote(default_secret_path(Path(log_name), party).name)
 
 

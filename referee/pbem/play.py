@@ -32,7 +32,6 @@ from referee.pbem.errors import MissingSecret, MoveTextError, NotAllowed, PbemEr
 from referee.pbem.hashchain import proof_of, proof_text
 from referee.pbem.hidden import OPENING, conceal, keeper_of, openings
 from referee.pbem.hidden import check as check_hidden
-from referee.pbem.ledger import Revealed, check_and_record
 from referee.pbem.mode import DiceMode, who
 from referee.pbem.table import (
     NextStep,
@@ -131,6 +130,8 @@ def _remember_reveals(table: Table, writer: _Writer, dry_run: bool) -> None:
     revealed for before, and remember the values revealed now (``referee.pbem.ledger``)."""
     if not table.mode.v2:
         return
+    from referee.pbem.ledger import Revealed, check_and_record  # protocol v2 only
+
     plans = writer.replay.plan.lines
     by_party: dict[str, list[Revealed]] = {}
     for written in writer.written:

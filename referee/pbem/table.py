@@ -138,7 +138,9 @@ class Table:
     replays the log and then each text with a line more: with a public seed or dice written
     at the table, where a line's dice depend on nothing but the line and its draw number, each
     such replay starts from the last position kept before its new line
-    (``referee.core.resume``) instead of the first line; its report is the same."""
+    (``referee.core.resume``) instead of the first line; its report is the same.  Positions
+    are kept only among a text's last ``2 * KEEP_EVERY`` entries and after its last line
+    (``KeepingReplayer(tail=..., keep_end=True)``): a line more replays that line alone."""
 
     def with_text(self, text: str) -> Table:
         """The same table with a new text (the header unchanged)."""
@@ -172,14 +174,21 @@ class Table:
         new ones; the dice provider keeps nothing of the lines before that position in these
         dice modes (no secret, no awaited roll), so the report is a whole replay's.  The line
         whose rolls are captured is always replayed (a position before it)."""
-        from referee.core.resume import KeepingReplayer, digests, entry_keys, latest, matches
+        from referee.core.resume import (
+            KEEP_EVERY,
+            KeepingReplayer,
+            digests,
+            entry_keys,
+            latest,
+            matches,
+        )
 
         kept = self.kept or []
         keys = entry_keys(self.log)
         chain = digests(keys)
         start = latest(kept, self.log, None if capture is None else capture - 1, keys, chain)
         replayer = KeepingReplayer(self.log, self.engine, start=start, dice=dice,
-                                   settle=settle)
+                                   settle=settle, keep_end=True, tail=2 * KEEP_EVERY)
         report = replayer.run()
         reached = 0 if start is None else start.index
         self.kept = [k for k in kept if k.index <= reached and matches(k, chain)] + [

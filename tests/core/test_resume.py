@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.api import replay_text
+from referee.core.log import ActionLine, SetupLine
 from referee.core.parsing import parse_log
 from referee.core.resources import bundled
 from referee.core.resume import replay_keeping
@@ -133,3 +134,33 @@ def test_the_positions_of_one_replay_share_their_keys() -> None:
     chain = resume.digests(resume.entry_keys(log))
     assert all(resume.matches(k, chain) for k in kept)
     assert all(k.keys[:k.index] == resume.entry_keys(log)[:k.index] for k in kept)
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_a_longer_text_replays_from_the_position_after_the_last_line(name: str) -> None:
+    """``keep_end``: a replay keeps the position after its last entry when that is an action
+    or setup line (``referee play`` appends lines); a longer text started from it reports
+    exactly what a whole replay reports, whatever the prefix ends with (a turn or expect
+    line, a remark, a refused line)."""
+    from referee.core import resume
+    from referee.games import engine_for
+
+    text = (bundled("logs") / name).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    full = parse_log(text)
+    engine = engine_for(full.game or "")
+    expected = whole(replay_text(text))
+    from_end = 0
+    for n in range(1, len(lines)):
+        prefix = parse_log("\n".join(lines[:n]) + "\n")
+        replayer = resume.KeepingReplayer(prefix, engine, keep_end=True, tail=20)
+        replayer.run()
+        assert all(k.index >= len(prefix.entries) - 20 for k in replayer.kept)
+        start = resume.latest(replayer.kept, full)
+        if start is not None and start.index == len(prefix.entries):
+            from_end += 1
+            last = prefix.entries[-1]
+            assert isinstance(last, ActionLine | SetupLine), (name, n)
+        again = resume.KeepingReplayer(full, engine, start=start).run()
+        assert whole(again) == expected, (name, n)
+    assert from_end > len(lines) // 4

@@ -8,11 +8,13 @@ legal move, a refused one, an unreadable one, and no move."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 import pytest
 
 from referee.core.errors import RefereeError
+from referee.core.log import ActionLine
 from referee.core.selfplay import play_game, random_policy
 from referee.games import engine_for
 from referee.pbem import table as table_module
@@ -109,3 +111,63 @@ def test_play_and_undo_resumed_give_what_the_long_way_gives(
         assert _outcome(*case) == outcome, case[1:]
     assert any(outcome[0] == "played" for outcome in fast)
     assert any(outcome[0] == "refused" for outcome in fast)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_later_replay_of_play_replays_only_the_new_lines(
+        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first replay keeps the position after the log's last line, and only a few
+    positions among its last lines (``KeepingReplayer(keep_end=True, tail=...)``): each
+    replay of a text with lines more replays those lines alone (and the last line again once
+    its dice are written into it), and a long log is not copied every ``KEEP_EVERY`` lines."""
+    from referee.core.replay import Replayer
+    from referee.core.resume import KEEP_EVERY, KeepingReplayer
+
+    counts = {"entries": 0, "kept": 0}
+    entry, keep, resumed = Replayer._entry, KeepingReplayer._keep, Table._resumed
+
+    def counting_entry(self: Replayer, *args: Any) -> None:
+        counts["entries"] += 1
+        entry(self, *args)
+
+    def counting_keep(self: KeepingReplayer) -> None:
+        counts["kept"] += 1
+        keep(self)
+
+    replays: list[tuple[int, int]] = []  # (entries of the text, entries replayed)
+
+    def counting_resumed(self: Table, *args: Any) -> Any:
+        before = counts["entries"]
+        report = resumed(self, *args)
+        replays.append((len(self.log.entries), counts["entries"] - before))
+        return report
+
+    monkeypatch.setattr(Replayer, "_entry", counting_entry)
+    monkeypatch.setattr(KeepingReplayer, "_keep", counting_keep)
+    monkeypatch.setattr(Table, "_resumed", counting_resumed)
+    played = 0
+    for name, text in _logs(game):
+        for cut in _cuts(text, 3):
+            try:
+                table = open_text(cut, name)
+            except RefereeError:
+                continue
+            if table.mode.kind not in (DiceMode.SEEDED, DiceMode.TABLE):
+                continue
+            step = table.replay(settle=False).next
+            last = table.log.entries[-1] if table.log.entries else None
+            if step.kind != "move" or not step.choices or not isinstance(last, ActionLine):
+                continue  # a position is kept after a line, not after a turn or expect line
+            replays.clear()
+            counts["kept"] = 0
+            try:
+                play(table, f"{step.party}: {step.choices[0]}", dry_run=True)
+            except RefereeError:
+                continue
+            played += 1
+            assert len(replays) >= 2
+            for (before, _), (entries, replayed) in pairwise(replays):
+                # the new lines, and the last line again when its dice were written into it
+                assert replayed <= entries - before + 1, (name, replays)
+            assert counts["kept"] <= 2 + len(replays), (name, KEEP_EVERY, counts)
+    assert played >= 3
