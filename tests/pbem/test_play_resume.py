@@ -50,6 +50,19 @@ def _cuts(text: str, places: int) -> Iterator[str]:
         yield "\n".join(lines[:index]) + "\n"
 
 
+def _resuming_tables(game: str) -> Iterator[tuple[str, str, Table]]:
+    """(name, cut text, table) of each of the game's logs cut at three places, opened, in a
+    dice mode whose replays resume (a public seed, or dice written at the table)."""
+    for name, text in _logs(game):
+        for cut in _cuts(text, 3):
+            try:
+                table = open_text(cut, name)
+            except RefereeError:
+                continue
+            if table.mode.kind in (DiceMode.SEEDED, DiceMode.TABLE):
+                yield name, cut, table
+
+
 def _moves(table: Table) -> list[str | None]:
     """A legal move (the first listed), a refused one (another side's or a listed move with
     its last word changed), an unreadable one, and none."""
@@ -88,15 +101,8 @@ def test_play_and_undo_resumed_give_what_the_long_way_gives(
 
     monkeypatch.setattr(Table, "_resumed", counting)
     cases = []
-    for name, text in _logs(game):
-        for cut in _cuts(text, 3):
-            try:
-                table = open_text(cut, name)
-            except RefereeError:
-                continue
-            if table.mode.kind not in (DiceMode.SEEDED, DiceMode.TABLE):
-                continue
-            cases += [(cut, move, False) for move in _moves(table)] + [(cut, None, True)]
+    for _, cut, table in _resuming_tables(game):
+        cases += [(cut, move, False) for move in _moves(table)] + [(cut, None, True)]
     assert len(cases) >= 30
     fast = [_outcome(*case) for case in cases]
     assert replays["resumed"] > len(cases)
@@ -146,28 +152,21 @@ def test_each_later_replay_of_play_replays_only_the_new_lines(
     monkeypatch.setattr(KeepingReplayer, "_keep", counting_keep)
     monkeypatch.setattr(Table, "_resumed", counting_resumed)
     played = 0
-    for name, text in _logs(game):
-        for cut in _cuts(text, 3):
-            try:
-                table = open_text(cut, name)
-            except RefereeError:
-                continue
-            if table.mode.kind not in (DiceMode.SEEDED, DiceMode.TABLE):
-                continue
-            step = table.replay(settle=False).next
-            last = table.log.entries[-1] if table.log.entries else None
-            if step.kind != "move" or not step.choices or not isinstance(last, ActionLine):
-                continue  # a position is kept after a line, not after a turn or expect line
-            replays.clear()
-            counts["kept"] = 0
-            try:
-                play(table, f"{step.party}: {step.choices[0]}", dry_run=True)
-            except RefereeError:
-                continue
-            played += 1
-            assert len(replays) >= 2
-            for (before, _), (entries, replayed) in pairwise(replays):
-                # the new lines, and the last line again when its dice were written into it
-                assert replayed <= entries - before + 1, (name, replays)
-            assert counts["kept"] <= 2 + len(replays), (name, KEEP_EVERY, counts)
+    for name, _, table in _resuming_tables(game):
+        step = table.replay(settle=False).next
+        last = table.log.entries[-1] if table.log.entries else None
+        if step.kind != "move" or not step.choices or not isinstance(last, ActionLine):
+            continue  # a position is kept after a line, not after a turn or expect line
+        replays.clear()
+        counts["kept"] = 0
+        try:
+            play(table, f"{step.party}: {step.choices[0]}", dry_run=True)
+        except RefereeError:
+            continue
+        played += 1
+        assert len(replays) >= 2
+        for (before, _), (entries, replayed) in pairwise(replays):
+            # the new lines, and the last line again when its dice were written into it
+            assert replayed <= entries - before + 1, (name, replays)
+        assert counts["kept"] <= 2 + len(replays), (name, KEEP_EVERY, counts)
     assert played >= 3

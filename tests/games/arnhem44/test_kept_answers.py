@@ -36,16 +36,7 @@ def _long_way(state: AState) -> list[tuple[str, bool, bool]]:
 
 def _self_played(seed: str, commands: int) -> list[AState]:
     """A copy of the state after each of ``commands`` random commands of a game."""
-    rng = random.Random(seed)
-    state = ENGINE.setup(None, {})
-    dice = StreamDice(DiceStream(seed), keep_rolls=False)
-    out = []
-    for _ in range(commands):
-        if ENGINE.to_act(state) is None:
-            break
-        ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
-        out.append(state.copy())
-    return out
+    return _self_played_from(ENGINE.setup(None, {}), seed, commands)
 
 
 def test_bridge_sides_equal_the_long_way_at_every_position() -> None:
@@ -199,6 +190,7 @@ def _batteries_long_way(state: AState, side: str,
 
 
 def _self_played_from(state: AState, seed: str, commands: int) -> list[AState]:
+    """A copy of the state after each of ``commands`` random commands played from ``state``."""
     rng = random.Random(seed)
     dice = StreamDice(DiceStream(seed), keep_rolls=False)
     out = []
