@@ -58,7 +58,7 @@ def _made(cls: T, frozen: bool) -> T:
                 ("InitVar", "dataclasses.InitVar")):
             raise TypeError(f"{cls.__name__}.{field.name}: an InitVar")
     if "__init__" not in own:
-        made.__init__ = _init(cls, fields)
+        made.__init__ = _init(cls, fields, frozen)
     if not documented:
         made.__doc__ = _signature(cls, fields)
     made.__record_repr__ = tuple((f.name, attrgetter(f.name)) for f in fields if f.repr)
@@ -79,23 +79,28 @@ def _made(cls: T, frozen: bool) -> T:
     return cls
 
 
-def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
-    """The ``__init__`` dataclass writes for a frozen class, compiled in one ``exec``."""
+def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...],
+          frozen: bool) -> Callable[..., None]:
+    """The ``__init__`` dataclass writes for the class, compiled in one ``exec``: a frozen
+    class's fields set through ``object.__setattr__``, a mutable one's by plain assignment
+    (as dataclass does: a property or descriptor of the class is honoured, and it costs
+    half as much, issue 31)."""
     params, body, scope = [], [], {"_set": object.__setattr__, "_MISSING": _MISSING}
     for index, field in enumerate(fields):
         name = field.name
         if field.default_factory is not _MISSING:
             scope[f"_factory{index}"] = field.default_factory
             params.append(f"{name}=_MISSING")
-            body.append(f"  _set(self, {name!r}, _factory{index}() "
-                        f"if {name} is _MISSING else {name})")
-            continue
-        if field.default is not _MISSING:
-            scope[f"_default{index}"] = field.default
-            params.append(f"{name}=_default{index}")
+            value = f"_factory{index}() if {name} is _MISSING else {name}"
         else:
-            params.append(name)
-        body.append(f"  _set(self, {name!r}, {name})")
+            if field.default is not _MISSING:
+                scope[f"_default{index}"] = field.default
+                params.append(f"{name}=_default{index}")
+            else:
+                params.append(name)
+            value = name
+        body.append(f"  _set(self, {name!r}, {value})" if frozen
+                    else f"  self.{name} = {value}")
     if hasattr(cls, "__post_init__"):
         body.append("  self.__post_init__()")
     source = (f"def __init__(self, {', '.join(params)}):\n" if params

@@ -119,6 +119,31 @@ def test_a_mutable_record_is_made_as_a_dataclass(index: int) -> None:
     assert repr(mine).replace("'a'", "'b'") == repr(twin)
 
 
+def test_a_mutable_record_sets_its_fields_as_dataclass_does() -> None:
+    """A mutable record's ``__init__`` assigns each field, as dataclass's does: a class that
+    watches its own assignments (``__setattr__``) sees every field set, in order."""
+
+    def watched() -> Any:
+        class Watched:
+            seen: ClassVar[list[str]]
+            name: str
+            count: int = 2
+            items: list[int] = field(default_factory=list)
+
+            def __setattr__(self, key: str, value: object) -> None:
+                type(self).seen.append(key)
+                object.__setattr__(self, key, value)
+
+        Watched.seen = []
+        return Watched
+
+    ours, theirs = record(watched()), dataclass(watched())
+    ours("a"), theirs("a")
+    assert ours.seen == theirs.seen == ["name", "count", "items"]
+    assert vars(ours("b", 3, [1])) == vars(theirs("b", 3, [1])) == {
+        "name": "b", "count": 3, "items": [1]}
+
+
 def _twins() -> types.ModuleType:
     """commands.py made with ``@dataclass(frozen=True)``, as it was before ``frozen``."""
     source = Path(commands.__file__).read_text(encoding="utf-8")
