@@ -439,6 +439,22 @@ def _parse_line(parser: Lark | None, engine: Engine[Any, Any], number: int, line
     node = tree.children[0] if tree.data == "start" else tree
     assert isinstance(node, Tree)
     kind = node.data
+    if kind == "action":  # the commonest line first
+        side_node, *items = node.children
+        side = None
+        if isinstance(side_node, Tree):
+            side = str(side_node.children[0]).casefold()
+        action = ActionLine(number, line, side=side)
+        columns = _item_columns(line, len(items), prefixed=side is not None)
+        build, found = engine.build_command, action.items
+        for item, column in zip(items, columns, strict=True):
+            assert isinstance(item, Tree)
+            command_tree, dice_tree = item.children
+            assert isinstance(command_tree, Tree)
+            command = build(command_tree, line)
+            dice = _dice_record(dice_tree) if isinstance(dice_tree, Tree) else None
+            found.append(CommandItem(command, dice, column))
+        return action
     if kind == "tag":
         name, value = (str(t) for t in node.children)
         return TagLine(number, line, name=name, value=_unquote(value))
@@ -465,21 +481,6 @@ def _parse_line(parser: Lark | None, engine: Engine[Any, Any], number: int, line
             statement = engine.build_setup(item, line)
             setup.items.append(SetupItem(statement, column))
         return setup
-    if kind == "action":
-        side_node, *items = node.children
-        side = None
-        if isinstance(side_node, Tree):
-            side = str(side_node.children[0]).casefold()
-        action = ActionLine(number, line, side=side)
-        columns = _item_columns(line, len(items), prefixed=side is not None)
-        for item, column in zip(items, columns, strict=True):
-            assert isinstance(item, Tree)
-            command_tree, dice_tree = item.children
-            assert isinstance(command_tree, Tree)
-            command = engine.build_command(command_tree, line)
-            dice = _dice_record(dice_tree) if isinstance(dice_tree, Tree) else None
-            action.items.append(CommandItem(command, dice, column))
-        return action
     raise AssertionError(f"the grammar produced an unknown line kind {kind!r}")
 
 
@@ -499,7 +500,8 @@ def _dice_record(tree: Tree[Any]) -> DiceRecord:
         return _chit_record(tree)
     die, *groups = tree.children
     assert isinstance(die, Token)
-    sides = _small_int(die.__class__(die.type, str(die)[1:]), "die")
+    # DIE is [dD][0-9]{1,4} (grammar/common.lark): its number is never too large.
+    sides = int(die[1:]) if len(die) <= 7 else _small_int(Token(die.type, die[1:]), "die")
     if not 2 <= sides <= MAX_DIE_SIDES:
         raise DiceFaceError(f"there is no {die} die", column=die.column)
     faces: list[tuple[int, ...]] = []
@@ -509,7 +511,8 @@ def _dice_record(tree: Tree[Any]) -> DiceRecord:
         values: list[int] = []
         for token in group.children:
             assert isinstance(token, Token)
-            value = _small_int(token, "die face")
+            # A FACE ([0-9]+) of up to 6 digits is under _small_int's limit.
+            value = int(token) if len(token) <= 6 else _small_int(token, "die face")
             # 0 is a face of a die read from 0 (Arnhem '44's d10); the engine's roll checks
             # each face against its die's range.
             if not 0 <= value <= sides:

@@ -415,7 +415,13 @@ def airborne_group(word: Any) -> str:
 
 
 def _words(tree: Tree[Any]) -> str:
-    return " ".join(str(t) for t in tree.children)
+    return " ".join(map(str, tree.children))
+
+
+_GROUP_NAMES: dict[str, str] = {}
+"""Each group's name by its case-folded spelling (the first group of that spelling)."""
+for _name in (*ALLIED_GROUPS, GERMAN_GROUP):
+    _GROUP_NAMES.setdefault(_name.casefold(), _name)
 
 
 def _group(board: Board, tree: Tree[Any]) -> tuple[Key, int]:
@@ -430,13 +436,12 @@ def _group(board: Board, tree: Tree[Any]) -> tuple[Key, int]:
                           column=column if isinstance(column, int) else None)
     group = ""
     if group_text:
-        wanted = group_text.casefold()
-        match = [g for g in (*ALLIED_GROUPS, GERMAN_GROUP) if g.casefold() == wanted]
-        if not match:
+        named = _GROUP_NAMES.get(group_text.casefold())
+        if named is None:
             raise IllegalMove(
                 "The Units", f"'{group_text}' is not a group: UK, US, 1AB, PL, 82, 101 (German "
                 "figures have none)", column=column if isinstance(column, int) else None)
-        group = match[0]
+        group = named
     if not 1 <= count <= 99:
         where = getattr(count_token, "column", None)
         raise IllegalMove("The Units", f"a count of figures is 1 to 99, not {count}",
