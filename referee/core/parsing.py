@@ -10,7 +10,7 @@ import copy
 import dataclasses
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
@@ -425,7 +425,17 @@ def _parse_line(parser: Lark | None, engine: Engine[Any, Any], number: int, line
     # gives it, or None for Lark to read the line; issue 31).  ``parser`` None: the game's,
     # loaded here when a line needs it (a log its fast reader reads whole loads none).
     # A plain tag line is read without Lark in every game (``quicktree.tag_tree``).
-    tree = tag_tree(line) if line[:1] == "[" else None
+    # An engine may also make the entry of its commonest action lines without a tree
+    # (``quick_line``: the entry the tree would give, or None for the long way).
+    if line[:1] == "[":
+        tree = tag_tree(line)
+    else:
+        tree = None
+        quick_line = getattr(engine, "quick_line", None)
+        if quick_line is not None:
+            entry: Entry | None = quick_line(number, line)
+            if entry is not None:
+                return entry
     quick = getattr(engine, "quick_tree", None) if tree is None else None
     if quick is not None:
         tree = quick(line)
@@ -489,9 +499,12 @@ def _unquote(value: str) -> str:
 
 
 def _small_int(token: Token, what: str, limit: int = 1_000_000) -> int:
-    text = str(token)
+    return _small_number(str(token), what, token.column, limit)
+
+
+def _small_number(text: str, what: str, column: int | None, limit: int = 1_000_000) -> int:
     if len(text) > 7 or int(text) > limit:
-        raise LogLimitError(f"{text[:12]} is too large for a {what}", column=token.column)
+        raise LogLimitError(f"{text[:12]} is too large for a {what}", column=column)
     return int(text)
 
 
@@ -500,32 +513,56 @@ def _dice_record(tree: Tree[Any]) -> DiceRecord:
         return _chit_record(tree)
     die, *groups = tree.children
     assert isinstance(die, Token)
-    # DIE is [dD][0-9]{1,4} (grammar/common.lark): its number is never too large.
-    sides = int(die[1:]) if len(die) <= 7 else _small_int(Token(die.type, die[1:]), "die")
-    if not 2 <= sides <= MAX_DIE_SIDES:
-        raise DiceFaceError(f"there is no {die} die", column=die.column)
-    faces: list[tuple[int, ...]] = []
-    count = 0
+    faces: list[Sequence[Any]] = []  # each dice_group's FACE tokens
     for group in groups:
         assert isinstance(group, Tree)
+        faces.append(group.children)
+    return dice_record(die, die.column, faces)
+
+
+def dice_record(die: str, column: int | None, groups: Sequence[Sequence[str]],
+                columns: Sequence[Sequence[int]] | None = None) -> DiceRecord:
+    """grammar/common.lark's ``dice`` (``{d10: 3 7 | 1}``) as a record, checked: ``die`` the
+    DIE's text at ``column``, ``groups`` each dice_group's FACE texts, their columns in
+    ``columns`` (or, ``None``, each FACE's own: Lark's tokens).  A fast reader that makes a
+    line's entry without a tree (``Engine.quick_line``) makes its dice here too."""
+    # DIE is [dD][0-9]{1,4}: its number is never too large for a die.
+    sides = int(die[1:]) if len(die) <= 7 else _small_number(die[1:], "die", None)
+    if not 2 <= sides <= MAX_DIE_SIDES:
+        raise DiceFaceError(f"there is no {die} die", column=column)
+    faces: list[tuple[int, ...]] = []
+    count = 0
+    for index, group in enumerate(groups):
         values: list[int] = []
-        for token in group.children:
-            assert isinstance(token, Token)
-            # A FACE ([0-9]+) of up to 6 digits is under _small_int's limit.
-            value = int(token) if len(token) <= 6 else _small_int(token, "die face")
+        for place, face in enumerate(group):
+            # A FACE ([0-9]+) of up to 6 digits is under _small_number's limit.
+            if len(face) <= 6:
+                value = int(face)
+            else:
+                value = _small_number(face, "die face", _face_column(face, columns, index, place))
             # 0 is a face of a die read from 0 (Arnhem '44's d10); the engine's roll checks
             # each face against its die's range.
             if not 0 <= value <= sides:
-                raise DiceFaceError(f"a d{sides} has no face {value}", column=token.column)
+                raise DiceFaceError(f"a d{sides} has no face {value}",
+                                    column=_face_column(face, columns, index, place))
             values.append(value)
         count += len(values)
         faces.append(tuple(values))
     if count > MAX_DICE_IN_RECORD:
         raise LogLimitError(
             f"this record holds {count} dice; a record may hold up to {MAX_DICE_IN_RECORD}",
-            column=die.column,
+            column=column,
         )
-    return DiceRecord(sides, tuple(faces), die.column or 1)
+    return DiceRecord(sides, tuple(faces), column or 1)
+
+
+def _face_column(face: str, columns: Sequence[Sequence[int]] | None, group: int,
+                 place: int) -> int | None:
+    """The column of a die's face: given, or the Lark token's own."""
+    if columns is not None:
+        return columns[group][place]
+    found = getattr(face, "column", None)
+    return found if isinstance(found, int) else None
 
 
 def _chit_record(tree: Tree[Any]) -> DiceRecord:
