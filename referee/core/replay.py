@@ -36,7 +36,7 @@ from referee.core.log import (
 )
 from referee.core.names import normalise, side_title
 from referee.core.replay_assert import Assertions
-from referee.core.replay_dice import LATER, DiceChecks, _missing_text
+from referee.core.replay_dice import LATER, DiceChecks, _missing_text, _tray
 from referee.core.replay_report import (
     MAX_CHOICES,
     DiceAt,
@@ -385,13 +385,7 @@ class Replayer(Assertions, DiceChecks):
             start = self._line_start = (engine.copy(self.report.state), start[1])
         at = dice.dice_for(line, self.position, self._line_draw)
         stream = at.stream
-        if record is None:
-            tray = DiceTray(stream, at.start, subject=command)
-        elif record.chits:
-            tray = DiceTray(stream, at.start, recorded_chits=record.chits, subject=command)
-        else:
-            tray = DiceTray(stream, at.start, recorded=record.faces,
-                            recorded_sides=record.sides, subject=command)
+        tray = _tray(stream, at.start, command, record)
         self._json = None
         # The roll described before it is rolled, for the messages about dice (a tabletop
         # line, or one that records its dice); a seeded line without a record asks nothing.
