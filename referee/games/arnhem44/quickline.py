@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from referee.core.dicerecord import dice_record
 from referee.core.errors import IllegalMove
 from referee.core.log import ActionLine, CommandItem
-from referee.core.parsing import dice_record
 from referee.core.quicktree import keywords
 from referee.games.arnhem44.board import Board
 from referee.games.arnhem44.commands import (

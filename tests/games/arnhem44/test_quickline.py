@@ -45,13 +45,14 @@ def _read(engine: Any, number: int, line: str) -> Any:
 
 def _same(line: str, number: int = 7) -> bool:
     """The fast way leaves ``line`` to the long way, or reads it exactly as the long way."""
+    quick: Any
     try:
         quick = ENGINE.quick_line(number, line)
     except RefereeError:
         quick = "refused"
     if quick is None:
         return True
-    return _read(ENGINE, number, line) == _read(LONG, number, line)
+    return bool(_read(ENGINE, number, line) == _read(LONG, number, line))
 
 
 def test_every_line_of_the_logs_is_made_as_the_long_way_makes_it() -> None:
