@@ -23,7 +23,7 @@ def side_title(side: str) -> str:
     return side.upper() if len(side) <= 2 else side.capitalize()
 
 
-NORMALISED_NAMES = 65_536
+NORMALISED_NAMES = 16_384
 """How many distinct names ``normalise`` remembers (then it starts afresh: a hostile log may
 write any number of them)."""
 
