@@ -392,14 +392,11 @@ class Resign(Cmd):
         return "resign"
 
 
-
 Command = (Deploy | ReserveOrder | EndSetup | Move | Invade | FallBack | Support | EndMovement
            | CombatRoll | First | WithdrawOrder | Withdraw | WeatherRoll | ReserveRoll | Enter
            | Reinforce | Initiative | Barrage | NoBarrage | JokerMove | LandingRoll | AntiAircraft
            | SupplyDropRoll | TokenRoll | Collect | Resign | Rig | Swap | Defuse
            | Detonate | Reveal | Pass | StartBailey | Build)
-
-
 
 
 def airborne_group(word: Any) -> str:
