@@ -23,9 +23,24 @@ def side_title(side: str) -> str:
     return side.upper() if len(side) <= 2 else side.capitalize()
 
 
+NORMALISED_NAMES = 16_384
+"""How many distinct names ``normalise`` remembers (then it starts afresh: a hostile log may
+write any number of them)."""
+
+_normalised: dict[str, str] = {}
+
+
 def normalise(name: str) -> str:
-    """The key a name is matched by: case-folded, without spaces, dots, hyphens, apostrophes."""
-    return _IGNORED.sub("", name).casefold()
+    """The key a name is matched by: case-folded, without spaces, dots, hyphens, apostrophes.
+    Remembered by the name: a replay asks for the same few names thousands of times (the
+    sides at every line, the places and units of every command; issue 31)."""
+    found = _normalised.get(name)
+    if found is None:
+        found = _IGNORED.sub("", name).casefold()
+        if len(_normalised) >= NORMALISED_NAMES:
+            _normalised.clear()
+        _normalised[name] = found
+    return found
 
 
 class NameIndex(Generic[T]):

@@ -19,9 +19,11 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
+from referee.core.dicerecord import dice_record
+from referee.core.dicerecord import dice_tree_record as _dice_record
+from referee.core.dicerecord import small_int as _small_int
 from referee.core.engine import Engine
 from referee.core.errors import (
-    DiceFaceError,
     HeaderError,
     LogLimitError,
     Problem,
@@ -32,7 +34,6 @@ from referee.core.grammar import game_parser, syntax_error
 from referee.core.log import (
     ActionLine,
     CommandItem,
-    DiceRecord,
     Entry,
     Expectation,
     ParsedLog,
@@ -49,8 +50,6 @@ from referee.core.reading import contained_in, read_bounded
 MAX_BYTES = 16 * 1024 * 1024
 MAX_LINES = 100_000
 MAX_LINE_CHARS = 2_000
-MAX_DIE_SIDES = 100
-MAX_DICE_IN_RECORD = 500
 
 _NOT_A_POSITION = frozenset({ProblemKind.SYNTAX, ProblemKind.ENCODING, ProblemKind.LIMIT})
 """Problems that mean a position file is not text of the log language at all."""
@@ -380,16 +379,66 @@ def _remembered_line(parser: Lark | None, engine: Engine[Any, Any],
     names resolve the line), at most ``MEMO_LINES`` lines each."""
     found = memo.get(line)
     if found is None:
-        try:
-            found = _parse_line(parser, engine, number, line)
-        except RefereeError as error:
-            found = error
+        found = _other_dice(memo, number, line)
+        if found is None:
+            try:
+                found = _parse_line(parser, engine, number, line)
+            except RefereeError as error:
+                found = error
+            else:
+                _remember_command(memo, line, found)
         if len(memo) >= MEMO_LINES:
             memo.clear()
         memo[line] = found
     if isinstance(found, RefereeError):
         raise found.with_traceback(None)
     return _renumbered(found, number)
+
+
+_DICE_AT_END = re.compile(r"\{[ \t]*([dD][0-9]{1,4})[ \t]*:([ \t0-9|]*)\}[ \t]*")
+"""grammar/common.lark's ``dice`` (``{d10: 3 7 | 1}``) ending a line, read from its brace:
+the DIE, then the faces (groups checked by ``_other_dice``)."""
+
+
+def _remember_command(memo: dict[str, Entry | RefereeError], line: str, entry: Entry) -> None:
+    """A line of one command and its dice (``attack Arnhem {d6: 4}``): remembered by the
+    text before its dice too (under a key no line has: a newline, then that text), so that
+    the same command with other dice is made by ``_other_dice``."""
+    if type(entry) is ActionLine and len(entry.items) == 1 and "#" not in line:
+        record = entry.items[0].dice
+        brace = line.rfind("{")
+        if record is not None and not record.chits and brace > 0 and (
+                _DICE_AT_END.fullmatch(line, brace) is not None):
+            memo["\n" + line[:brace]] = entry
+
+
+def _other_dice(memo: dict[str, Entry | RefereeError], number: int,
+                line: str) -> Entry | None:
+    """The entry of a line that writes a command remembered with other dice
+    (``_remember_command``): that command at that column, with this line's dice, which the
+    grammar reads apart from the command (``item: command [dice]``, the dice last; a line
+    with a comment is not taken).  None when no such command is remembered, or when these
+    dice are not plain or are refused (the line is then read the long way, which says why,
+    under the face it means)."""
+    brace = line.rfind("{")
+    if brace < 1:
+        return None
+    found = memo.get("\n" + line[:brace])
+    if found is None or "#" in line:
+        return None
+    dice = _DICE_AT_END.fullmatch(line, brace)
+    if dice is None:
+        return None
+    groups = [group.split() for group in dice.group(2).split("|")]
+    if not all(groups):
+        return None
+    try:
+        record = dice_record(dice.group(1), dice.start(1) + 1, groups)
+    except RefereeError:
+        return None
+    assert type(found) is ActionLine
+    item = found.items[0]
+    return ActionLine(number, line, found.side, [CommandItem(item.command, record, item.column)])
 
 
 _FIELDS: dict[type, Callable[[Entry], Any] | None] = {}
@@ -425,7 +474,17 @@ def _parse_line(parser: Lark | None, engine: Engine[Any, Any], number: int, line
     # gives it, or None for Lark to read the line; issue 31).  ``parser`` None: the game's,
     # loaded here when a line needs it (a log its fast reader reads whole loads none).
     # A plain tag line is read without Lark in every game (``quicktree.tag_tree``).
-    tree = tag_tree(line) if line[:1] == "[" else None
+    # An engine may also make the entry of its commonest action lines without a tree
+    # (``quick_line``: the entry the tree would give, or None for the long way).
+    if line[:1] == "[":
+        tree = tag_tree(line)
+    else:
+        tree = None
+        quick_line = getattr(engine, "quick_line", None)
+        if quick_line is not None:
+            entry: Entry | None = quick_line(number, line)
+            if entry is not None:
+                return entry
     quick = getattr(engine, "quick_tree", None) if tree is None else None
     if quick is not None:
         tree = quick(line)
@@ -439,6 +498,22 @@ def _parse_line(parser: Lark | None, engine: Engine[Any, Any], number: int, line
     node = tree.children[0] if tree.data == "start" else tree
     assert isinstance(node, Tree)
     kind = node.data
+    if kind == "action":  # the commonest line first
+        side_node, *items = node.children
+        side = None
+        if isinstance(side_node, Tree):
+            side = str(side_node.children[0]).casefold()
+        action = ActionLine(number, line, side=side)
+        columns = _item_columns(line, len(items), prefixed=side is not None)
+        build, found = engine.build_command, action.items
+        for item, column in zip(items, columns, strict=True):
+            assert isinstance(item, Tree)
+            command_tree, dice_tree = item.children
+            assert isinstance(command_tree, Tree)
+            command = build(command_tree, line)
+            dice = _dice_record(dice_tree) if isinstance(dice_tree, Tree) else None
+            found.append(CommandItem(command, dice, column))
+        return action
     if kind == "tag":
         name, value = (str(t) for t in node.children)
         return TagLine(number, line, name=name, value=_unquote(value))
@@ -465,81 +540,11 @@ def _parse_line(parser: Lark | None, engine: Engine[Any, Any], number: int, line
             statement = engine.build_setup(item, line)
             setup.items.append(SetupItem(statement, column))
         return setup
-    if kind == "action":
-        side_node, *items = node.children
-        side = None
-        if isinstance(side_node, Tree):
-            side = str(side_node.children[0]).casefold()
-        action = ActionLine(number, line, side=side)
-        columns = _item_columns(line, len(items), prefixed=side is not None)
-        for item, column in zip(items, columns, strict=True):
-            assert isinstance(item, Tree)
-            command_tree, dice_tree = item.children
-            assert isinstance(command_tree, Tree)
-            command = engine.build_command(command_tree, line)
-            dice = _dice_record(dice_tree) if isinstance(dice_tree, Tree) else None
-            action.items.append(CommandItem(command, dice, column))
-        return action
     raise AssertionError(f"the grammar produced an unknown line kind {kind!r}")
 
 
 def _unquote(value: str) -> str:
     return value[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-
-
-def _small_int(token: Token, what: str, limit: int = 1_000_000) -> int:
-    text = str(token)
-    if len(text) > 7 or int(text) > limit:
-        raise LogLimitError(f"{text[:12]} is too large for a {what}", column=token.column)
-    return int(text)
-
-
-def _dice_record(tree: Tree[Any]) -> DiceRecord:
-    if str(tree.data).endswith("chits"):
-        return _chit_record(tree)
-    die, *groups = tree.children
-    assert isinstance(die, Token)
-    sides = _small_int(die.__class__(die.type, str(die)[1:]), "die")
-    if not 2 <= sides <= MAX_DIE_SIDES:
-        raise DiceFaceError(f"there is no {die} die", column=die.column)
-    faces: list[tuple[int, ...]] = []
-    count = 0
-    for group in groups:
-        assert isinstance(group, Tree)
-        values: list[int] = []
-        for token in group.children:
-            assert isinstance(token, Token)
-            value = _small_int(token, "die face")
-            # 0 is a face of a die read from 0 (Arnhem '44's d10); the engine's roll checks
-            # each face against its die's range.
-            if not 0 <= value <= sides:
-                raise DiceFaceError(f"a d{sides} has no face {value}", column=token.column)
-            values.append(value)
-        count += len(values)
-        faces.append(tuple(values))
-    if count > MAX_DICE_IN_RECORD:
-        raise LogLimitError(
-            f"this record holds {count} dice; a record may hold up to {MAX_DICE_IN_RECORD}",
-            column=die.column,
-        )
-    return DiceRecord(sides, tuple(faces), die.column or 1)
-
-
-def _chit_record(tree: Tree[Any]) -> DiceRecord:
-    """``{cup: 506 | 502}``: chits drawn from a cup, checked by the engine against its cup."""
-    cup, *names = tree.children
-    assert isinstance(cup, Token)
-    chits: list[str] = []
-    for name in names:
-        assert isinstance(name, Tree)
-        chits.append(" ".join(str(token) for token in name.children))
-    if len(chits) > MAX_DICE_IN_RECORD:
-        raise LogLimitError(
-            f"this record holds {len(chits)} chits; a record may hold up to "
-            f"{MAX_DICE_IN_RECORD}",
-            column=cup.column,
-        )
-    return DiceRecord(0, (), cup.column or 1, tuple(chits))
 
 
 def _item_columns(line: str, count: int, prefixed: bool) -> list[int]:

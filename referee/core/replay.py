@@ -36,7 +36,7 @@ from referee.core.log import (
 )
 from referee.core.names import normalise, side_title
 from referee.core.replay_assert import Assertions
-from referee.core.replay_dice import LATER, DiceChecks, _missing_text
+from referee.core.replay_dice import LATER, DiceChecks, _missing_text, _tray
 from referee.core.replay_report import (
     MAX_CHOICES,
     DiceAt,
@@ -242,10 +242,12 @@ class Replayer(Assertions, DiceChecks):
         confirm = self._confirm
         try:
             for item in line.items:
-                self._advance(line, item)
-                if confirm is not None and self._statement(line, item):
-                    continue
-                self._check_side(line, item)
+                actor = self._advance(line, item)
+                if confirm is not None and getattr(item.command, "statement", False):
+                    if self._statement(line, item):
+                        continue
+                    actor = self.engine.to_act(self.report.state)  # asked again: the check
+                self._check_side(line, item, actor)
                 self._apply(line, item)
             self._line_start = None
             self._cause = None  # the log and the referee agree again
@@ -317,9 +319,10 @@ class Replayer(Assertions, DiceChecks):
         if start is not None and start[0] is None:
             self._line_start = (self.engine.copy(self.report.state), start[1])
 
-    def _check_side(self, line: ActionLine, item: CommandItem) -> None:
+    def _check_side(self, line: ActionLine, item: CommandItem, actor: str | None) -> None:
+        """Is ``item`` of ``line`` the move of the side to act (``actor``: ``Engine.to_act``
+        of the state as it stands, as ``_advance`` left it)?"""
         state = self.report.state
-        actor = self.engine.to_act(state)
         command = item.command
         if actor is None:
             outcome = self.engine.outcome(state)
@@ -382,13 +385,7 @@ class Replayer(Assertions, DiceChecks):
             start = self._line_start = (engine.copy(self.report.state), start[1])
         at = dice.dice_for(line, self.position, self._line_draw)
         stream = at.stream
-        if record is None:
-            tray = DiceTray(stream, at.start, subject=command)
-        elif record.chits:
-            tray = DiceTray(stream, at.start, recorded_chits=record.chits, subject=command)
-        else:
-            tray = DiceTray(stream, at.start, recorded=record.faces,
-                            recorded_sides=record.sides, subject=command)
+        tray = _tray(stream, at.start, command, record)
         self._json = None
         # The roll described before it is rolled, for the messages about dice (a tabletop
         # line, or one that records its dice); a seeded line without a record asks nothing.
@@ -479,24 +476,25 @@ class Replayer(Assertions, DiceChecks):
 
     def _advance(
         self, line: ActionLine | None, item: CommandItem | None, *, chance: bool = True
-    ) -> None:
+    ) -> str | None:
         """Apply what the referee applies by itself before ``item`` (or at the end); chance
-        steps only with ``chance`` and when the dice provider may roll them."""
+        steps only with ``chance`` and when the dice provider may roll them.  The side to act
+        then (``Engine.to_act`` of the state it leaves: the side check asks it next)."""
         engine = self.engine
         for _ in range(10_000):
             state = self.report.state
             actor = engine.to_act(state)
             if actor is None:
-                return
+                return None
             forced = engine.forced(state)
             if forced is None:
-                return
+                return actor
             next_command = item.command if item is not None else None
             if getattr(forced, "chance", False):
                 if next_command is not None and getattr(next_command, "chance", False):
-                    return  # the log writes the roll itself
+                    return actor  # the log writes the roll itself
                 if not chance or self.dice is None or not self.dice.auto_chance:
-                    return  # a tabletop log must write the roll with its dice
+                    return actor  # a tabletop log must write the roll with its dice
             elif next_command is not None and line is not None and (
                 (line.side is not None and normalise(line.side) == normalise(actor)
                  and type(next_command) is type(forced))
@@ -505,11 +503,11 @@ class Replayer(Assertions, DiceChecks):
                 # The side to act answers in this very line (a line that names the side and
                 # writes that kind of command, or one that writes the only answer); a line for
                 # anything else, that side's next decision included, comes after it.
-                return
+                return actor
             elif next_command is not None and line is not None and self._answers_now(
                 line, actor, chance=chance
             ):
-                return
+                return actor
             self._apply(None, None, forced, auto=True)
         raise AssertionError("the engine keeps forcing commands without end")
 

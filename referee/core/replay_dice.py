@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import MISSING, fields
 from typing import Any
 
-from referee.core.dice import CUP, DiceTray
+from referee.core.dice import CUP, DiceTray, FaceSource
 from referee.core.engine import RollNeed, needs_count, needs_text
 from referee.core.errors import DiceExtra, IllegalMove, Problem, ProblemKind, RefereeError
 from referee.core.log import ActionLine, DiceRecord
@@ -18,6 +19,36 @@ from referee.core.replay_state import ReplayState
 LATER = object()
 """The state before a later command of a line, not copied: made again from the line's copy
 when a message needs it (``DiceChecks._state_before``)."""
+
+
+_TRAY = vars(DiceTray(None))
+"""A tray's fields and their defaults (``_tray``)."""
+_TRAY_LISTS = tuple((field.name, field.default_factory) for field in fields(DiceTray)
+                    if field.default_factory is not MISSING)
+"""The fields each tray has a fresh value of (its lists)."""
+
+
+def _tray(stream: FaceSource | None, start: int, command: Any,
+          record: DiceRecord | None) -> DiceTray:
+    """``DiceTray(stream, start, subject=command)`` with the dice ``record`` writes (faces,
+    or chits), its fields put in place without the record's compiled ``__init__``, which sets
+    each of its ten with ``object.__setattr__`` (2.5 us a command, a tenth of a Battle Card
+    line; tests/core/test_replay_tray.py compares the two)."""
+    made: DiceTray = object.__new__(DiceTray)
+    held = made.__dict__
+    held.update(_TRAY)
+    for name, factory in _TRAY_LISTS:
+        held[name] = factory()
+    held["stream"] = stream
+    held["position"] = start
+    held["subject"] = command
+    if record is not None:
+        if record.chits:
+            held["recorded_chits"] = record.chits
+        else:
+            held["recorded"] = record.faces
+            held["recorded_sides"] = record.sides
+    return made
 
 
 class DiceChecks(ReplayState):

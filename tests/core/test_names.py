@@ -50,3 +50,22 @@ def test_split_leading_name_takes_the_longest_known_run() -> None:
     assert split_leading_name(["1st", "Arnhem"], index) == ("first", ["Arnhem"])
     with pytest.raises(UnknownName):
         split_leading_name(["Monty", "Arnhem"], index)
+
+
+def test_a_remembered_name_is_normalised_as_the_first_time() -> None:
+    """``normalise`` remembers each name it was asked (issue 31), and starts afresh after
+    ``NORMALISED_NAMES`` of them: every answer is the one the rule gives."""
+    import re
+
+    from referee.core import names
+
+    def rule(name: str) -> str:
+        return re.sub(r"[\s.\-_'\u2019]+", "", name).casefold()
+
+    asked = [f"St. Oedenrode-{i}" if i % 3 else f"1st  Airborne\u2019s {i} STRASSE"
+             for i in range(names.NORMALISED_NAMES + 50)]
+    for round_ in range(2):
+        for name in asked:
+            assert normalise(name) == rule(name), (round_, name)
+    assert len(names._normalised) <= names.NORMALISED_NAMES
+    assert normalise("Straße") == rule("Straße") == "strasse"

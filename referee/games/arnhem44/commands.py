@@ -392,14 +392,11 @@ class Resign(Cmd):
         return "resign"
 
 
-
 Command = (Deploy | ReserveOrder | EndSetup | Move | Invade | FallBack | Support | EndMovement
            | CombatRoll | First | WithdrawOrder | Withdraw | WeatherRoll | ReserveRoll | Enter
            | Reinforce | Initiative | Barrage | NoBarrage | JokerMove | LandingRoll | AntiAircraft
            | SupplyDropRoll | TokenRoll | Collect | Resign | Rig | Swap | Defuse
            | Detonate | Reveal | Pass | StartBailey | Build)
-
-
 
 
 def airborne_group(word: Any) -> str:
@@ -415,32 +412,43 @@ def airborne_group(word: Any) -> str:
 
 
 def _words(tree: Tree[Any]) -> str:
-    return " ".join(str(t) for t in tree.children)
+    return " ".join(map(str, tree.children))
+
+
+_GROUP_NAMES: dict[str, str] = {}
+"""Each group's name by its case-folded spelling (the first group of that spelling)."""
+for _name in (*ALLIED_GROUPS, GERMAN_GROUP):
+    _GROUP_NAMES.setdefault(_name.casefold(), _name)
 
 
 def _group(board: Board, tree: Tree[Any]) -> tuple[Key, int]:
     count_token, word = tree.children
-    count = int(str(count_token))
-    text = str(word)
+    where, column = getattr(count_token, "column", None), getattr(word, "column", None)
+    return figures(str(count_token), where if isinstance(where, int) else None, str(word),
+                   column if isinstance(column, int) else None)
+
+
+def figures(count_text: str, count_column: int | None, text: str,
+            column: int | None) -> tuple[Key, int]:
+    """``group: FACE WORD`` (``2 inf/82``), from the two words and their columns: the
+    figures' key and count.  (``quickline`` makes a command from a line's words too.)"""
+    count = int(count_text)
     kind_text, _, group_text = text.partition("/")
     kind = KIND_ALIASES.get(kind_text.casefold())
-    column = getattr(word, "column", None)
     if kind is None:
         raise IllegalMove("The Units", f"'{kind_text}' is not a kind of figure: inf, tank or art",
-                          column=column if isinstance(column, int) else None)
+                          column=column)
     group = ""
     if group_text:
-        wanted = group_text.casefold()
-        match = [g for g in (*ALLIED_GROUPS, GERMAN_GROUP) if g.casefold() == wanted]
-        if not match:
+        named = _GROUP_NAMES.get(group_text.casefold())
+        if named is None:
             raise IllegalMove(
                 "The Units", f"'{group_text}' is not a group: UK, US, 1AB, PL, 82, 101 (German "
-                "figures have none)", column=column if isinstance(column, int) else None)
-        group = match[0]
+                "figures have none)", column=column)
+        group = named
     if not 1 <= count <= 99:
-        where = getattr(count_token, "column", None)
         raise IllegalMove("The Units", f"a count of figures is 1 to 99, not {count}",
-                          column=where if isinstance(where, int) else None)
+                          column=count_column)
     return (group, kind), count
 
 

@@ -73,6 +73,7 @@ from referee.games.arnhem44.position import (
     place,
     position_lines,
 )
+from referee.games.arnhem44.quickline import action_line
 from referee.games.arnhem44.quickparse import action_tree
 from referee.games.arnhem44.report import holders, invariants, judge_control, state_json
 from referee.games.arnhem44.sequence import (
@@ -104,6 +105,7 @@ from referee.games.arnhem44.statement import Statement
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from referee.core.log import ActionLine
     from referee.core.ownscenario import ScenarioFile
 
 SCENARIOS = ("standard",)
@@ -538,6 +540,11 @@ class Arnhem44Engine:
         """Lark's tree of a plain move line, read without Lark (``quickparse.py``); None for
         any other line."""
         return action_tree(line)
+
+    def quick_line(self, number: int, line: str) -> ActionLine | None:
+        """The entry of a plain action line made without a tree (``quickline.py``), or
+        None for the long way."""
+        return action_line(self.board, number, line)
 
     def build_command(self, tree: Tree[Any], text: str) -> Command:
         return build(self.board, tree)

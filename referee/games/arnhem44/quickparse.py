@@ -30,12 +30,12 @@ from referee.core.quicktree import WORD, keywords, token
 from referee.games.arnhem44.board import ALLIED, GERMAN
 from referee.games.arnhem44.options import UK, US
 
-_PIECES = re.compile(r"[ \t]+|(->|[,:;{}|])|(" + WORD + r")|(.)")
-"""What an action line is made of: blanks (WS_INLINE, ignored), an arrow, a comma, colon,
-semicolon, brace or bar (group 1), a word (group 2: a count, a face and a die are words of
-this shape too); any other character is a piece of its own (group 3), and the line goes to
-Lark."""
-_DIGITS = re.compile(r"[0-9]+")
+_PIECES = re.compile(r"([ \t]*)(?:(->|[,:;{}|])|(" + WORD + r")|([^ \t]))")
+"""What an action line is made of, piece by piece: the blanks before a piece (WS_INLINE,
+ignored), then an arrow, a comma, colon, semicolon, brace or bar (group 2), or a word (group
+3: a count, a face and a die are words of this shape too); any other character is a piece of
+its own (group 4), and the line goes to Lark.  Read by ``findall`` (the pieces' places are
+added up from their lengths): a match object a piece cost a third of the reading."""
 _DIE = re.compile(r"[dD][0-9]{1,4}")
 _SIDES = frozenset({ALLIED, GERMAN, UK, US})
 """The side prefixes read here (any other word before a colon goes to Lark)."""
@@ -67,28 +67,30 @@ class _Reader:
     __slots__ = ("at", "folded", "kinds", "pieces", "starts", "texts")
 
     def __init__(self, text: str, spelt: frozenset[str]) -> None:
+        # ``text`` is ASCII (``action_tree``), so ``lower`` is its case-folding.
         self.starts: list[int] = []
         self.texts: list[str] = []
         self.kinds: list[str] = []
         self.folded: list[str] = []
         starts, texts, kinds, folds = self.starts, self.texts, self.kinds, self.folded
-        for found in _PIECES.finditer(text):
-            group = found.lastindex
-            if group is None:
-                continue  # blanks
-            if group == 3:
+        at = 0
+        for blanks, mark, word, other in _PIECES.findall(text):
+            if other:
                 raise _Lark
-            piece = found.group(group)
-            if group == 1:
-                kind = folded = piece
+            at += len(blanks)
+            starts.append(at)
+            if mark:
+                texts.append(mark)
+                kinds.append(mark)
+                folds.append(mark)
+                at += len(mark)
             else:
-                folded = piece.casefold()
-                kind = "k" if folded in spelt else "w"
-            starts.append(found.start())
-            texts.append(piece)
-            kinds.append(kind)
-            folds.append(folded)
-        self.pieces = len(self.texts)
+                folded = word.lower()
+                texts.append(word)
+                kinds.append("k" if folded in spelt else "w")
+                folds.append(folded)
+                at += len(word)
+        self.pieces = len(texts)
         self.at = 0
 
     def kind(self) -> str:
@@ -125,17 +127,22 @@ class _Reader:
     def face(self) -> Token:
         """A FACE (ASCII digits alone)."""
         at = self.at
-        if at >= self.pieces or self.kinds[at] != "w" \
-                or _DIGITS.fullmatch(self.texts[at]) is None:
-            raise _Lark
+        if at >= self.pieces or self.kinds[at] != "w" or not self.texts[at].isdigit():
+            raise _Lark  # (the text is ASCII: ``isdigit`` is [0-9]+)
         self.at = at + 1
         return token("FACE", self.texts[at], self.starts[at])
 
     def words(self) -> Tree[Any]:
         """``words: WORD+``."""
-        found: list[Any] = [self.word()]
-        while self.at < self.pieces and self.kinds[self.at] == "w":
-            found.append(self.word())
+        at, kinds, texts, starts = self.at, self.kinds, self.texts, self.starts
+        end = self.pieces
+        if at >= end or kinds[at] != "w":
+            raise _Lark
+        found: list[Any] = []
+        while at < end and kinds[at] == "w":
+            found.append(token("WORD", texts[at], starts[at]))
+            at += 1
+        self.at = at
         return Tree("words", found)
 
     def groups(self) -> Tree[Any]:
@@ -144,7 +151,7 @@ class _Reader:
         found = [Tree("group", [self.face(), self.word()])]
         while (self.at + 1 < self.pieces and self.kinds[self.at] == ","
                and self.kinds[self.at + 1] == "w"
-               and _DIGITS.fullmatch(self.texts[self.at + 1]) is not None):
+               and self.texts[self.at + 1].isdigit()):
             self.at += 1
             found.append(Tree("group", [self.face(), self.word()]))
         return Tree("groups", found)
@@ -259,13 +266,19 @@ def _dice(read: _Reader) -> Tree[Any] | None:
     read.at += 1
     children: list[Any] = [token("DIE", read.texts[at], read.starts[at])]
     read.expect(":")
+    at, end, kinds, texts, starts = read.at, read.pieces, read.kinds, read.texts, read.starts
     while True:
-        faces: list[Any] = [read.face()]
-        while read.kind() == "w":
-            faces.append(read.face())
+        faces: list[Any] = []
+        while at < end and kinds[at] == "w" and texts[at].isdigit():  # FACE (ASCII digits)
+            faces.append(token("FACE", texts[at], starts[at]))
+            at += 1
+        if not faces or at >= end or kinds[at] == "w":
+            raise _Lark  # no face, or a word that is none
         children.append(Tree("dice_group", faces))
-        if not read.punctuation("|"):
+        if kinds[at] != "|":
             break
+        at += 1
+    read.at = at
     read.expect("}")
     return Tree("dice", children)
 
@@ -276,6 +289,8 @@ def action_tree(line: str) -> Tree[Any] | None:
     if "\n" in line or "\r" in line:
         return None  # a character a comment may hide, or a second line: Lark
     text = line.split("#", 1)[0]  # a comment starts at the first '#' (no token holds one)
+    if not text.isascii():
+        return None  # no piece read here holds any other character: Lark
     try:
         read = _Reader(text, keywords("arnhem44.lark"))
         side: Tree[Any] | None = None
