@@ -1,12 +1,23 @@
-"""Copies of the Arnhem '44 state that share nothing mutable, made fast.
+"""Copies of the Arnhem '44 state that share nothing changed in place, made fast.
 
-Every command is applied to a copy of the state (a refused command leaves the state as it
-was), so the copy is a large part of self-play's time.  ``copied`` copies the shapes the state
-is made of by hand: numbers, strings and frozensets are shared; tuples are shared when they
-hold only those (a figure's key, a path); counters, dicts, lists and sets are copied level by
-level; dataclass records (a Bailey bridge, a withdrawal, the explosives, a crate) field by
-field.  Anything else is copied deeply, so a field of a new shape is still copied correctly
-(tests/games/arnhem44/test_state_copy.py mutates every field of a copy).
+Every line of a replay is applied to the state after a copy of it is kept (a refused line
+leaves the state as it was), so the copy is a large part of a replay's time (issue 31).
+
+``copier(kind)`` is a copy function made for one record class (the state, the explosives, a
+crate...), built once from the class's declared field types: numbers, names, frozensets,
+flat tuples and a sector's figures are shared; a list, set or dict of those is copied in one
+step, a counter without ``Counter.__init__``, a record by its own copier, any other shape by
+``copied`` (deep at worst).  No field's type is looked at again in a copy.
+
+Copy on write (``copied_on_write``): a field of a record that most lines never read is not
+copied at all.  At a copy, the record's own value of such a field is *lent*: kept under
+another key of the record's ``__dict__``, shared by the record and its copy, and changed in
+place by neither; the first read of the field on either (a ``Lent`` descriptor, called only
+while the record has no value of its own) copies the lent value for that record alone.  So a
+field is copied only by a record that reads it after a copy, once.  A reference to such a
+field taken *before* a copy must not be used to change it after (it is the lent value);
+the referee's code reads its fields from the state after the copy (the replay driver copies
+before a line, the engine works after).
 
 The figures of a sector (``Figures``) are shared between copies: they are never changed in
 place (``AState.add``/``remove`` put a new count in the sector), and changing one in place
@@ -17,9 +28,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import types
+import typing
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 _new_counter = Counter.__new__
 _fill = dict.update
@@ -59,107 +72,48 @@ never changed in place)."""
 
 _shared = IMMUTABLE.__contains__
 
+SHARED = "never changed in place"
+"""``Annotated[T, SHARED]`` declares values of type T that are never changed in place (a
+sector's figures are ``Figures``): copies share them."""
+
 
 def copied(value: Any) -> Any:
-    """A copy of ``value`` sharing nothing mutable with it."""
+    """A copy of ``value`` sharing nothing mutable with it, whatever its shape (the long way:
+    the type of every value is looked at)."""
     kind = type(value)
     if kind in IMMUTABLE:
         return value
     if kind is dict:
-        if all(map(_shared, map(type, value.values()))):
-            return value.copy()  # numbers, names, a sector's figures: one level is enough
-        out: dict[Any, Any] = {}
-        for k, v in value.items():
-            vk = type(v)
-            if vk is Counter:  # the figures of a sector: Counter.__init__ is slow
-                twin = _new_counter(Counter)
-                _fill(twin, v)
-                out[k] = twin
-            else:
-                out[k] = v if vk in IMMUTABLE else copied(v)
-        return out
+        return {k: v if type(v) in IMMUTABLE else copied(v) for k, v in value.items()}
     if kind is Counter:
-        twin = _new_counter(Counter)
-        _fill(twin, value)
-        return twin
+        return _counter(value)
     if kind is list or kind is set:
         if all(map(_shared, map(type, value))):
             return value.copy()
-        for v in value:
-            vk = type(v)
-            if vk in IMMUTABLE:
-                continue
-            if vk is tuple:
-                for x in v:
-                    if type(x) not in IMMUTABLE:
-                        break
-                else:
-                    continue  # a flat tuple (a figure's key)
-            if kind is list and _RECORD.get(vk):  # records (Bailey bridges, crates)
-                return [copy_record(v) if _RECORD.get(type(v)) else copied(v) for v in value]
-            return [copied(v) for v in value] if kind is list else {copied(v) for v in value}
-        return kind(value)
+        return [copied(v) for v in value] if kind is list else {copied(v) for v in value}
     if kind is tuple:
         for v in value:
             if type(v) not in IMMUTABLE:
                 return tuple(copied(v) for v in value)
         return value
-    record = _RECORD.get(kind)
-    if record is None:
-        record = _RECORD[kind] = _is_record(kind)
-    if record:
+    if _is_record(kind):
         return copy_record(value)
     return copy.deepcopy(value)
 
 
 def copy_record(value: Any) -> Any:
-    """A copy of a dataclass record, field by field (``copied`` for each)."""
-    kind = type(value)
-    twin = object.__new__(kind)
-    fields = value.__dict__
-    out = fields.copy()  # numbers and names as they are
-    flat = _FLAT.get(kind)
-    if flat is None:
-        flat = _FLAT[kind] = _is_flat(kind)
-    if flat or all(map(_shared, map(type, fields.values()))):
-        twin.__dict__ = out  # a record of numbers and names (a crate, a bridge)
-        return twin
-    for k, v in fields.items():
-        kind = type(v)
-        if kind in IMMUTABLE:
-            continue
-        # The shapes most fields hold, without a call of ``copied`` each (the state has some
-        # forty fields and is copied before every line of a replay, issue 31): an empty
-        # container, a list or dict of numbers and names (or a dict of a sector's figures).
-        if kind is list or kind is dict or kind is set:
-            if not v:
-                out[k] = kind()
-                continue
-            if all(map(_shared, map(type, v.values() if kind is dict else v))):
-                out[k] = v.copy()
-                continue
-        out[k] = copied(v)
-    twin.__dict__ = out
+    """A copy of a dataclass record, field by field (``copied`` for each; the long way)."""
+    twin = object.__new__(type(value))
+    twin.__dict__ = {k: v if type(v) in IMMUTABLE else copied(v)
+                     for k, v in value.__dict__.items()}
     return twin
 
 
-_FLAT: dict[type, bool] = {}
-"""Whether a record type declares numbers, names and flags alone (``_is_flat``)."""
-_FLAT_TYPES = frozenset({"int", "str", "bool", "float", "int | None", "str | None",
-                         "bool | None"})
-
-
-def _is_flat(kind: type) -> bool:
-    """A dataclass whose every field is declared a number, a name or a flag (or None): a crate,
-    a Bailey bridge, a roll waiting for a reveal.  Such a record is copied by copying its
-    fields' dict, without looking at each value (mypy --strict holds the values to the
-    declared types; tests/games/arnhem44/test_state_copy.py checks them in self-play)."""
-    return dataclasses.is_dataclass(kind) and all(
-        field.type in _FLAT_TYPES for field in dataclasses.fields(kind))
-
-
-_RECORD: dict[type, bool] = {}
-"""Whether a type is a plain record, copied field by field."""
+def _counter(value: Mapping[Any, int]) -> Counter[Any]:
+    """A copy of a Counter (``Counter.__init__`` is slow)."""
+    twin: Counter[Any] = _new_counter(Counter)
+    _fill(twin, value)
+    return twin
 
 
 def _is_record(kind: type) -> bool:
@@ -167,3 +121,168 @@ def _is_record(kind: type) -> bool:
     ``__dict__`` (no slots)."""
     return (dataclasses.is_dataclass(kind) and "__slots__" not in kind.__dict__
             and kind.__setattr__ is object.__setattr__)
+
+
+# -- copy on write ---------------------------------------------------------------------------
+
+LENT = "lent "
+"""The key of a lent value in a record's ``__dict__``: ``LENT + field`` (not a name)."""
+
+_K = TypeVar("_K", bound=type)
+
+
+class Lent:
+    """A field of a record copied on write (``copied_on_write``): read while the record has
+    no value of its own, it copies the lent value for the record and keeps the copy."""
+
+    __slots__ = ("kind", "name", "key", "copy")
+
+    def __init__(self, kind: type, name: str) -> None:
+        self.kind = kind
+        self.name = name
+        self.key = LENT + name
+        self.copy: Callable[[Any], Any] = self._first
+
+    def _first(self, value: Any) -> Any:
+        copier(self.kind)  # builds the class's copiers, this field's too (``_build``)
+        return self.copy(value)
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        fields = instance.__dict__
+        try:
+            lent = fields[self.key]
+        except KeyError:
+            raise AttributeError(f"{type(instance).__name__!r} object has no attribute "
+                                 f"{self.name!r}") from None
+        value = fields[self.name] = self.copy(lent)
+        return value
+
+
+def copied_on_write(*eager: str) -> Callable[[_K], _K]:
+    """Lend, at a copy, every field of the record class made by a factory (a container, a
+    record) but those named ``eager`` (copied at every copy: the fields nearly every use of
+    a copy reads).  Which fields are lent changes the speed alone, never a value."""
+
+    def install(kind: _K) -> _K:
+        for field in dataclasses.fields(kind):
+            if field.default_factory is not dataclasses.MISSING and field.name not in eager:
+                setattr(kind, field.name, Lent(kind, field.name))
+        return kind
+
+    return install
+
+
+def lent_fields(kind: type) -> tuple[str, ...]:
+    """The fields of ``kind`` copied on write."""
+    return tuple(f.name for f in dataclasses.fields(kind)
+                 if isinstance(kind.__dict__.get(f.name), Lent))
+
+
+# -- copy functions made for a class ----------------------------------------------------------
+
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def copier(kind: type) -> Callable[[Any], Any]:
+    """The copy function of the record class ``kind`` (made at the first call)."""
+    try:
+        return _COPIERS[kind]
+    except KeyError:
+        pass
+    scope: dict[str, Any] = {"_new": object.__new__, "_counter": _counter, "_copied": copied,
+                             "_descriptors": []}
+    name = _record_copier(kind, scope)
+    for descriptor, function in scope["_descriptors"]:
+        descriptor.copy = scope[function]
+    return _COPIERS.setdefault(kind, scope[name])
+
+
+def _shared_type(hint: Any) -> bool:
+    """Values of this declared type are never changed in place."""
+    if hint in IMMUTABLE:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        return SHARED in hint.__metadata__ or _shared_type(typing.get_args(hint)[0])
+    if origin is tuple or origin is frozenset or origin is typing.Union \
+            or origin is types.UnionType:
+        return all(a is Ellipsis or _shared_type(a) for a in typing.get_args(hint))
+    return False
+
+
+def _expression(hint: Any, value: str, depth: int, scope: dict[str, Any]) -> str | None:
+    """Python copying ``value`` (a name or ``d[...]``) of the declared type ``hint``; None:
+    it is shared as it is."""
+    if _shared_type(hint):
+        return None
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    item = f"v{depth}"
+    if isinstance(hint, type) and _is_record(hint):
+        return f"{_record_copier(hint, scope)}({value})"
+    if origin is typing.Union or origin is types.UnionType:
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:
+            inner = _expression(rest[0], value, depth, scope)
+            return f"(None if {value} is None else {inner})"
+    elif not args:
+        pass
+    elif origin is Counter and _shared_type(args[0]):
+        return f"_counter({value})"
+    elif origin is dict and _shared_type(args[0]):
+        if _shared_type(args[1]):
+            return f"{value}.copy()"
+        inner = _expression(args[1], item, depth + 1, scope)
+        return f"{{k{depth}: {inner} for k{depth}, {item} in {value}.items()}}"
+    elif origin is list or origin is set:
+        if _shared_type(args[0]):
+            return f"{value}.copy()"
+        if origin is list:
+            inner = _expression(args[0], item, depth + 1, scope)
+            return f"[{inner} for {item} in {value}]"
+    elif origin is tuple and Ellipsis not in args:
+        parts = [_expression(a, f"{value}[{i}]", depth, scope) or f"{value}[{i}]"
+                 for i, a in enumerate(args)]
+        return f"({', '.join(parts)},)"
+    return f"_copied({value})"  # a shape not declared precisely: looked at when copied
+
+
+def _record_copier(kind: type, scope: dict[str, Any]) -> str:
+    """The name, in ``scope``, of the copy function of the record class ``kind`` (made and
+    put there with the functions of the records it holds and of its lent fields)."""
+    name = f"_copy_{kind.__name__}_{id(kind)}"
+    if name in scope:
+        return name
+    scope[name] = None  # a record holding its own kind copies it by this name
+    scope[kind.__name__ + f"_{id(kind)}"] = kind
+    hints = typing.get_type_hints(kind, include_extras=True)
+    lent = lent_fields(kind)
+    lines = [f"def {name}(value):", "    d = value.__dict__"]
+    for own in lent:  # the record's own values of lent fields become lent
+        lines.append(f"    if {own!r} in d: d[{LENT + own!r}] = d.pop({own!r})")
+    copies = []
+    for field in dataclasses.fields(kind):
+        hint = hints[field.name]
+        if field.name in lent:
+            function = f"_copy_{kind.__name__}_{id(kind)}_{field.name}"
+            body = _expression(hint, "value", 0, scope) or "value"
+            _compile(f"def {function}(value):\n    return {body}\n", scope)
+            scope["_descriptors"].append((kind.__dict__[field.name], function))
+            continue
+        made = _expression(hint, f"d[{field.name!r}]", 0, scope)
+        if made is not None:
+            copies.append(f"    out[{field.name!r}] = {made}")
+    made_kind = f"{kind.__name__}_{id(kind)}"
+    if copies:
+        lines += ["    out = d.copy()", *copies, f"    twin = _new({made_kind})",
+                  "    twin.__dict__ = out"]
+    else:  # numbers and names alone (a crate, a Bailey bridge)
+        lines += [f"    twin = _new({made_kind})", "    twin.__dict__ = d.copy()"]
+    lines.append("    return twin")
+    _compile("\n".join(lines) + "\n", scope)
+    return name
+
+
+def _compile(source: str, scope: dict[str, Any]) -> None:
+    exec(compile(source, "<arnhem44 copier>", "exec"), scope)  # made above from field types

@@ -16,7 +16,7 @@ import pytest
 
 from referee.core.dice import DiceStream
 from referee.core.selfplay import StreamDice
-from referee.games.arnhem44.copying import IMMUTABLE, Figures, copied
+from referee.games.arnhem44.copying import IMMUTABLE, Figures, changed, copied
 from referee.games.arnhem44.crates import Attempt, Crate
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.state import AState, Bailey, FallBackPending, Withdrawal
@@ -46,7 +46,7 @@ def _filled() -> AState:
     state.baileys = [Bailey("bailey-1", "A", "B", "small", 7, 3)]
     state.explosives.crates.append(Crate(99, "bridge", None, "commit", major=True))
     state.explosives.attempt = Attempt("defuse", "allied", 99, 4)
-    state.moved.setdefault("A", Counter())[("UK", "inf", 2)] += 1
+    state.moved["A"] = changed(state.moved.get("A"), ("UK", "inf", 2), 1)
     state.intruded["A"] = 3
     state.tokens["A"] = 2
     state.dropping.append("A")

@@ -1,0 +1,110 @@
+"""The Arnhem '44 state's copy alone, over the states a replay copies (issue 31).
+
+    .venv/bin/python bench/arnhem44_copy.py [--games 3] [--rounds 5]
+
+The replay of ``bench/heavy_replay.py``'s logs (the bundled logs and GAMES self-played ones)
+keeps a copy of the state before every line (``AState.copy``).  This script replays them
+once, keeping each state as it was when copied (its fields copied the long way, so that a
+field copied on write is still lent or owned as it was) and the fields of the state copied
+on write that the line then read or set.  Each round then copies every kept state and reads
+those fields again (a field copied on write is copied at its first read: that is part of
+the copy's cost), in this process's CPU time.  It prints the best and the median round per
+copy.  To compare two versions of the code in the same minutes, run it alternately with each
+on ``PYTHONPATH`` (with code that copies every field at once, no field is read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from typing import Any
+
+from heavy_replay import logs_of
+
+from referee.core import parsing
+from referee.core.parsing import parse_log
+from referee.core.replay import replay
+from referee.games import engine_for
+from referee.games.arnhem44 import copying
+from referee.games.arnhem44.state import AState
+
+LENT: str | None = getattr(copying, "LENT", None)
+"""The key prefix of a lent field (None: code that copies every field at once)."""
+
+
+def _kept(state: AState) -> dict[str, Any]:
+    """The state's fields as they are, copied the long way (lent values stay lent)."""
+    kept: dict[str, Any] = copying.copied(dict(state.__dict__))
+    return kept
+
+
+def _owned_lendable(state: AState) -> list[str]:
+    """The fields copied on write that the state holds a value of its own of."""
+    if LENT is None:
+        return []
+    fields = state.__dict__
+    return [k[len(LENT):] for k in fields if k.startswith(LENT) and k[len(LENT):] in fields]
+
+
+def collect(games: int) -> list[tuple[dict[str, Any], list[str]]]:
+    """(the state's fields when copied, the fields copied on write then read) of every copy
+    the replay of the logs makes."""
+    engine = engine_for("arnhem44")
+    kept: list[tuple[dict[str, Any], list[str]]] = []
+    last: dict[int, int] = {}
+    real = AState.copy
+
+    def recording(state: AState) -> AState:
+        at = last.get(id(state))
+        if at is not None:
+            kept[at][1].extend(_owned_lendable(state))
+        last[id(state)] = len(kept)
+        kept.append((_kept(state), []))
+        return real(state)
+
+    AState.copy = recording  # type: ignore[method-assign]
+    try:
+        for name, text in logs_of("arnhem44", games):
+            parsing._memos.clear()
+            replay(parse_log(text, name, engine=engine), engine)
+            last.clear()
+    finally:
+        AState.copy = real  # type: ignore[method-assign]
+    return kept
+
+
+def _fresh(fields: dict[str, Any]) -> AState:
+    state: AState = object.__new__(AState)
+    state.__dict__ = copying.copied(fields)
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    load = os.getloadavg()
+    kept = collect(args.games)
+    reads = [names for _, names in kept]
+    times = []
+    for _ in range(args.rounds):
+        states = [_fresh(fields) for fields, _ in kept]
+        start = time.process_time()
+        for state, names in zip(states, reads, strict=True):
+            state.copy()
+            for name in names:
+                getattr(state, name)
+        times.append(time.process_time() - start)
+    n = len(kept)
+    print(f"arnhem44 state copy: {n:,} copies, {sum(map(len, reads)):,} fields copied on "
+          f"write read, {args.rounds} rounds, CPU time; load {load[0]:.1f} at the start, "
+          f"{os.getloadavg()[0]:.1f} at the end")
+    print(f"  per copy  best {min(times) / n * 1e6:6.2f} us   median "
+          f"{statistics.median(times) / n * 1e6:6.2f} us")
+
+
+if __name__ == "__main__":
+    main()
