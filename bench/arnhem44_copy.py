@@ -11,11 +11,14 @@ those fields again (a field copied on write is copied at its first read: that is
 the copy's cost), in this process's CPU time.  It prints the best and the median round per
 copy.  To compare two versions of the code in the same minutes, run it alternately with each
 on ``PYTHONPATH`` (with code that copies every field at once, no field is read).
+Instructions, which the load does not change: run it under callgrind with ``--only copies``
+and with ``--only loop`` (``PYTHONHASHSEED=0``) and divide the difference by the copies.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import time
@@ -30,6 +33,8 @@ from referee.games import engine_for
 from referee.games.arnhem44 import copying
 from referee.games.arnhem44.state import AState
 
+CHUNK = 100
+"""States made afresh before each timing (a replay copies one state, in the cache)."""
 LENT: str | None = getattr(copying, "LENT", None)
 """The key prefix of a lent field (None: code that copies every field at once)."""
 
@@ -85,25 +90,53 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", choices=("copies", "loop"),
+                        help="one round of the copies (or of the loop alone) and no figures: "
+                             "for callgrind, the difference of the two runs is the copies'")
     args = parser.parse_args()
     load = os.getloadavg()
     kept = collect(args.games)
     reads = [names for _, names in kept]
-    times = []
+    if args.only:
+        _rounds(kept, reads, copies=args.only == "copies")
+        print(f"{len(kept):,} copies")
+        return
+    times, idle = [], []
     for _ in range(args.rounds):
-        states = [_fresh(fields) for fields, _ in kept]
-        start = time.process_time()
-        for state, names in zip(states, reads, strict=True):
-            state.copy()
-            for name in names:
-                getattr(state, name)
-        times.append(time.process_time() - start)
+        idle.append(_rounds(kept, reads, copies=False))
+        times.append(_rounds(kept, reads, copies=True))
     n = len(kept)
     print(f"arnhem44 state copy: {n:,} copies, {sum(map(len, reads)):,} fields copied on "
           f"write read, {args.rounds} rounds, CPU time; load {load[0]:.1f} at the start, "
           f"{os.getloadavg()[0]:.1f} at the end")
-    print(f"  per copy  best {min(times) / n * 1e6:6.2f} us   median "
-          f"{statistics.median(times) / n * 1e6:6.2f} us")
+    net = [t - min(idle) for t in times]  # less the loop and the clock, the same without copies
+    print(f"  per copy  best {min(net) / n * 1e6:6.2f} us   median "
+          f"{statistics.median(net) / n * 1e6:6.2f} us   (the loop alone "
+          f"{min(idle) / n * 1e6:.2f} us, not counted)")
+
+
+def _rounds(kept: list[tuple[dict[str, Any], list[str]]], reads: list[list[str]],
+            copies: bool) -> float:
+    """CPU time of one round: every kept state copied and its fields read (without
+    ``copies``: the same loop, copying and reading nothing)."""
+    took = 0.0
+    for at in range(0, len(kept), CHUNK):  # a few states at a time, as hot as in a replay
+        states = [_fresh(fields) for fields, _ in kept[at:at + CHUNK]]
+        gc.collect()
+        gc.freeze()  # the collector does not walk the states made for the round (as old as in
+        start = time.process_time()  # a replay); it walks what the copies make
+        if copies:
+            for state, names in zip(states, reads[at:at + CHUNK], strict=True):
+                state.copy()
+                for name in names:
+                    getattr(state, name)
+        else:
+            for _state, names in zip(states, reads[at:at + CHUNK], strict=True):
+                for _name in names:
+                    pass
+        took += time.process_time() - start
+        gc.unfreeze()
+    return took
 
 
 if __name__ == "__main__":

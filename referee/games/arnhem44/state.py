@@ -64,8 +64,8 @@ class Bailey:
     """The last round whose assembly step dealt with it (rolled, or no work: enemy troops)."""
 
 
-@copied_on_write("units", "explosives", "barrage_rolls", "hq", "ferries", "control",
-                 "destroyed", "contact")
+@copied_on_write("units", "explosives", "barrage_rolls", "hq", "ferries", "control", "destroyed",
+                 "contact", "tokens", "moved")
 @record
 class AState:
     round: int = 1
