@@ -138,17 +138,12 @@ class Lent:
     """A field of a record copied on write (``copied_on_write``): read while the record has
     no value of its own, it copies the lent value for the record and keeps the copy."""
 
-    __slots__ = ("copy", "key", "kind", "name")
+    __slots__ = ("copy", "key", "name")
 
-    def __init__(self, kind: type, name: str) -> None:
-        self.kind = kind
+    def __init__(self, name: str, copy: Callable[[Any], Any]) -> None:
         self.name = name
         self.key = LENT + name
-        self.copy: Callable[[Any], Any] = self._first
-
-    def _first(self, value: Any) -> Any:
-        copier(self.kind)  # makes the class's copy functions, this field's too
-        return self.copy(value)
+        self.copy = copy
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
@@ -166,21 +161,33 @@ class Lent:
 def copied_on_write(*eager: str) -> Callable[[_K], _K]:
     """Lend, at a copy, every field of the record class made by a factory (a container, a
     record) but those named ``eager`` (copied at every copy: the fields nearly every use of
-    a copy reads).  Which fields are lent changes the speed alone, never a value."""
+    a copy reads).  Which fields are lent changes the speed alone, never a value.  The
+    ``Lent`` descriptors are put on the class by its first copy (``copier``): until then no
+    record lends anything, and Python reads the fields as plain attributes, a little faster
+    (self-play copies no state)."""
 
-    def install(kind: _K) -> _K:
-        for field in dataclasses.fields(kind):
-            if field.default_factory is not dataclasses.MISSING and field.name not in eager:
-                setattr(kind, field.name, Lent(kind, field.name))
+    def declare(kind: _K) -> _K:
+        kind.__lent__ = tuple(  # type: ignore[attr-defined]
+            f.name for f in dataclasses.fields(kind)
+            if f.default_factory is not dataclasses.MISSING and f.name not in eager)
+        kind.__getstate__ = _own_fields  # type: ignore[method-assign, assignment]
         return kind
 
-    return install
+    return declare
 
 
 def lent_fields(kind: type) -> tuple[str, ...]:
     """The fields of ``kind`` copied on write."""
-    return tuple(f.name for f in dataclasses.fields(kind)
-                 if isinstance(kind.__dict__.get(f.name), Lent))
+    lent: tuple[str, ...] = kind.__dict__.get("__lent__", ())
+    return lent
+
+
+def _own_fields(record: Any) -> dict[str, Any]:
+    """The record's fields for pickle and deepcopy, each a value of its own (none lent), so
+    that a record read back in another process needs no descriptor there."""
+    for name in lent_fields(type(record)):
+        getattr(record, name)
+    return {k: v for k, v in record.__dict__.items() if not k.startswith(LENT)}
 
 
 # -- copy functions made for a class ----------------------------------------------------------
@@ -214,13 +221,14 @@ class _Maker:
                                       "_copied": copied}
         self.sources: list[str] = []
         self.records: dict[type, str] = {}
-        self.lent: list[tuple[Lent, str]] = []
+        self.lent: list[tuple[type, str, str]] = []
+        """(class, field, the name of its copy function) of each field to lend."""
 
     def finish(self) -> None:
         if self.sources:  # source made here from the fields' names and declared types
             exec(compile("\n".join(self.sources), "<arnhem44 copier>", "exec"), self.scope)
-        for descriptor, name in self.lent:
-            descriptor.copy = self.scope[name]
+        for kind, field, name in self.lent:
+            setattr(kind, field, Lent(field, self.scope[name]))
 
     def function(self, hint: Hint) -> str:
         """The name in ``scope`` of a function copying a value of the declared type."""
@@ -287,7 +295,7 @@ class _Maker:
         copies = []
         for field, hint in hints.items():
             if field in lent:
-                self.lent.append((kind.__dict__[field], self.function(hint)))
+                self.lent.append((kind, field, self.function(hint)))
                 continue
             made = self.expression(hint, f"d[{field!r}]", 0)
             if made is not None:

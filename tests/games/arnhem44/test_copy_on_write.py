@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import pickle
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -157,7 +158,7 @@ def test_a_copy_is_the_undo_of_the_commands_applied_after_it() -> None:
         twin_dice = StreamDice(DiceStream(seed), keep_rolls=False)
         while ENGINE.to_act(state) is not None:
             command = ENGINE.random_command(state, rng)
-            deep = copy.deepcopy(state)
+            deep = _long_way(state)  # (lent fields stay lent in ``state``)
             kept = state.copy()
             if commands % 7 == 0:
                 kept = kept.copy()  # a copy of a copy, its original dropped
@@ -172,19 +173,39 @@ def test_a_copy_is_the_undo_of_the_commands_applied_after_it() -> None:
 def test_the_fields_lent_are_those_made_by_a_factory_but_the_eager_ones() -> None:
     """A field added later with a factory (a container, a record) is lent unless named
     eager; a lent field read on a copy, then on the original, gives each its own value."""
+    state = ENGINE.setup(None, {})
+    twin = state.copy()
     lent = set(lent_fields(AState))
     factory = {f.name for f in dataclasses.fields(AState)
                if f.default_factory is not dataclasses.MISSING}
     assert lent and lent < factory and "units" not in lent
     assert all(isinstance(vars(AState)[name], Lent) for name in lent)
     assert set(lent_fields(Explosives)) == {"crates", "unseen"}
-    state = ENGINE.setup(None, {})
-    twin = state.copy()
     for name in sorted(lent):
         assert LENT + name in vars(state) and name not in vars(state)
         mine, theirs = getattr(twin, name), getattr(state, name)
         assert mine == theirs and (mine is not theirs or type(mine) in copying.IMMUTABLE)
         assert vars(state)[LENT + name] is vars(twin)[LENT + name]  # lent: neither changes it
+
+
+def test_a_state_pickled_or_deep_copied_lends_nothing() -> None:
+    """Pickle and deepcopy take each field's value (its own, or a copy of the lent one), so a
+    state read back in a process that has copied no state needs no descriptor."""
+    state = _played_state()
+    twin = state.copy()
+    for made in (copy.deepcopy(twin), pickle.loads(pickle.dumps(twin))):
+        assert not any(k.startswith(LENT) for k in vars(made))
+        assert made == state and ENGINE.to_json(made) == ENGINE.to_json(state)
+    assert any(k.startswith(LENT) for k in vars(state))
+
+
+def _played_state() -> AState:
+    rng = random.Random("pickled")
+    state = ENGINE.setup(None, {})
+    dice = StreamDice(DiceStream("pickled"), keep_rolls=False)
+    for _ in range(200):
+        ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+    return state
 
 
 def test_a_lent_field_missing_is_an_attribute_error() -> None:
