@@ -45,7 +45,7 @@ def _mangled(text: str, seed: str) -> Iterator[str]:
     lines = text.splitlines()
     actions = [n for n, line in enumerate(lines) if line and not line.startswith(("[", "#"))]
     rng = random.Random(seed)
-    for at in rng.sample(actions[1:-1], 4):
+    for at in rng.sample(actions[1:-1], 2):
         yield "\n".join([*lines[:at + 1], lines[at], *lines[at + 1:]]) + "\n"
         yield "\n".join([*lines[:at], lines[at + 1], lines[at], *lines[at + 2:]]) + "\n"
         yield "\n".join([*lines[:at], *lines[at + 1:]]) + "\n"
@@ -78,9 +78,9 @@ def test_replays_with_the_fast_copy_and_the_long_way_are_the_same(
     fast = [_document(text) for text in texts]
     monkeypatch.setattr(AState, "copy", _long_way)
     slow = [_document(text) for text in texts]
-    assert len(texts) > 40
+    assert len(texts) > 30
     refused = sum(bool(document["problems"]) for document in fast)
-    assert refused > 20  # the undo is exercised
+    assert refused > 15  # the undo is exercised
     for a, b in zip(fast, slow, strict=True):
         assert a == b
 
