@@ -13,6 +13,10 @@ copy.  To compare two versions of the code in the same minutes, run it alternate
 on ``PYTHONPATH`` (with code that copies every field at once, no field is read).
 Instructions, which the load does not change: run it under callgrind with ``--only copies``
 and with ``--only loop`` (``PYTHONHASHSEED=0``) and divide the difference by the copies.
+
+2026-12-03 (branch arnhem-copy3): 199,560 instructions a copy before the copier made per
+class and the fields copied on write (``--games 1``: 2,471 copies), 35,484 after (5.6x fewer);
+CPU time 22.0-23.1 against 5.6-5.8 us at load 2 (4.0x), 27.2-27.4 against 8.0-8.9 us at load 5.
 """
 
 from __future__ import annotations
