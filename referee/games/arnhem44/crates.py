@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import field
 
 from referee.core.records import record
-from referee.games.arnhem44.copying import copy_record
+from referee.games.arnhem44.copying import copied_on_write, copier
 
 MAJOR_LIMIT = 4
 """Only explosive charges of 4 or less under the 4 major bridges (Bridges, Phase 3.3)."""
@@ -62,6 +62,7 @@ class Attempt:
     face: int
 
 
+@copied_on_write()
 @record
 class Explosives:
     crates: list[Crate] = field(default_factory=list)
@@ -79,7 +80,7 @@ class Explosives:
 
     def copy(self) -> Explosives:
         """A copy sharing nothing mutable (a state is copied for every command)."""
-        twin: Explosives = copy_record(self)
+        twin: Explosives = copier(Explosives)(self)
         return twin
 
     def crate(self, number: int) -> Crate | None:

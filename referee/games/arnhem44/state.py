@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import field
-from typing import Any
+from typing import Annotated, Any
 
 from referee.core.records import record
 from referee.games.arnhem44.board import Key
-from referee.games.arnhem44.copying import changed, copy_record
+from referee.games.arnhem44.copying import SHARED, changed, copied_on_write, copier
 from referee.games.arnhem44.crates import Explosives
 
 SETUP_GERMAN = "setup-german"
@@ -64,12 +64,18 @@ class Bailey:
     """The last round whose assembly step dealt with it (rolled, or no work: enemy troops)."""
 
 
+# Copied at every copy: the fields read after most copies (bench/heavy_replay.py's logs, issue
+# 31: units, explosives, barrage_rolls, hq, ferries, control, destroyed and contact after 84-99%
+# of them, tokens and moved after a third).  Every other container is copied on write
+# (``copying.copied_on_write``): after a copy, only the state that reads it copies it.
+@copied_on_write("units", "explosives", "barrage_rolls", "hq", "ferries", "control", "destroyed",
+                 "contact", "tokens", "moved")
 @record
 class AState:
     round: int = 1
     phase: str = SETUP_GERMAN
     weather: str = "fine"
-    units: dict[str, Counter[Key]] = field(default_factory=dict)
+    units: dict[str, Annotated[Counter[Key], SHARED]] = field(default_factory=dict)
     """Figures on the map: sector -> (group, kind) -> count (no empty entries).  Changed only
     by ``add`` and ``remove``: a sector's count is shared between copies (``copying.Figures``)."""
     pool: Counter[Key] = field(default_factory=Counter)
@@ -81,7 +87,8 @@ class AState:
     (airborne landings, reserve icons, German reserves: Phases 2.1, 6.2, 6.3)."""
     eliminated: Counter[Key] = field(default_factory=Counter)
     # -- the movement phase
-    moved: dict[str, Counter[tuple[str, str, int]]] = field(default_factory=dict)
+    moved: dict[str, Annotated[Counter[tuple[str, str, int]], SHARED]] = field(
+        default_factory=dict)
     """Figures that moved (or were halted) this phase: sector -> (group, kind, MP left) -> n.
     Every other figure of the mover is fresh: it starts the phase where it stands.  A
     sector's count is never changed in place (``figures.take``/``put`` put a new one, a
@@ -193,9 +200,9 @@ class AState:
         return "allied" if self.phase.startswith("4") else "german"
 
     def copy(self) -> AState:
-        """A copy sharing nothing mutable (every command works on one: it is the speed of
-        self-play, so it is made field by field, ``copying.py``)."""
-        twin: AState = copy_record(self)
+        """A copy sharing nothing changed in place (the replay keeps one before every line:
+        ``copying.copier``; the fields most lines never read are copied on write)."""
+        twin: AState = copier(AState)(self)
         return twin
 
     def take(self, other: AState) -> None:

@@ -16,7 +16,14 @@ import pytest
 
 from referee.core.dice import DiceStream
 from referee.core.selfplay import StreamDice
-from referee.games.arnhem44.copying import IMMUTABLE, Figures, copied
+from referee.games.arnhem44.copying import (
+    IMMUTABLE,
+    Figures,
+    _field_hints,
+    _shared_hint,
+    changed,
+    copied,
+)
 from referee.games.arnhem44.crates import Attempt, Crate
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.state import AState, Bailey, FallBackPending, Withdrawal
@@ -46,7 +53,7 @@ def _filled() -> AState:
     state.baileys = [Bailey("bailey-1", "A", "B", "small", 7, 3)]
     state.explosives.crates.append(Crate(99, "bridge", None, "commit", major=True))
     state.explosives.attempt = Attempt("defuse", "allied", 99, 4)
-    state.moved.setdefault("A", Counter())[("UK", "inf", 2)] += 1
+    state.moved["A"] = changed(state.moved.get("A"), ("UK", "inf", 2), 1)
     state.intruded["A"] = 3
     state.tokens["A"] = 2
     state.dropping.append("A")
@@ -187,15 +194,14 @@ def test_a_copy_of_a_shape_the_state_does_not_have_yet_is_deep() -> None:
     assert twin["nested"][1]["k"] is not value["nested"][1]["k"]
 
 
-def test_flat_records_hold_numbers_names_and_flags_alone() -> None:
-    """A record declared flat (``copying._is_flat``: a crate, a Bailey bridge, a roll waiting
-    for a reveal) is copied by its fields' dict alone: in every position of self-played
-    games its fields hold numbers, names, flags or None, and a copy of the state shares no
-    record with the original."""
-    from referee.games.arnhem44.copying import _is_flat
-
-    assert _is_flat(Crate) and _is_flat(Bailey) and _is_flat(Attempt)
-    assert not _is_flat(AState) and not _is_flat(Withdrawal) and not _is_flat(FallBackPending)
+def test_records_copied_by_their_dict_alone_hold_numbers_names_and_flags() -> None:
+    """A record whose fields are all declared numbers, names, flags or None (a crate, a
+    Bailey bridge, a roll waiting for a reveal, a withdrawal) is copied by its fields' dict
+    alone (``copying._flat_copier``): in every position of self-played games its fields hold
+    such values, and a copy of the state shares no record with the original."""
+    flat = [kind for kind in (Crate, Bailey, Attempt, Withdrawal, FallBackPending, AState)
+            if all(map(_shared_hint, _field_hints(kind).values()))]
+    assert flat == [Crate, Bailey, Attempt, Withdrawal]
     seen = 0
     for seed in ("flat-1", "flat-2"):
         rng = random.Random(seed)
@@ -203,11 +209,12 @@ def test_flat_records_hold_numbers_names_and_flags_alone() -> None:
         dice = StreamDice(DiceStream(seed), keep_rolls=False)
         while ENGINE.to_act(state) is not None:
             ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
-            records = [*state.explosives.crates, *state.baileys]
+            records = [*state.explosives.crates, *state.baileys, *state.withdrawals]
             if state.explosives.attempt is not None:
                 records.append(state.explosives.attempt)
             for record in records:
-                assert all(type(v) in (int, str, bool, float, type(None))
+                assert all(type(v) in (int, str, bool, float, type(None)) or (
+                    type(v) is tuple and all(type(x) is str for x in v))
                            for v in vars(record).values()), record
             seen += len(records)
             twin = state.copy()
@@ -215,3 +222,16 @@ def test_flat_records_hold_numbers_names_and_flags_alone() -> None:
                                                   state.explosives.crates, strict=True))
             assert all(a is not b for a, b in zip(twin.baileys, state.baileys, strict=True))
     assert seen > 1000
+
+
+def test_a_sector_s_moved_figures_are_figures_in_every_position() -> None:
+    """``units`` and ``moved`` are declared to hold counts never changed in place (the copier
+    shares them): in every position of self-played games they are ``Figures``."""
+    for seed in ("moved-1", "moved-2"):
+        rng = random.Random(seed)
+        state = ENGINE.setup(None, {})
+        dice = StreamDice(DiceStream(seed), keep_rolls=False)
+        while ENGINE.to_act(state) is not None:
+            ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+            assert all(type(c) is Figures for c in state.units.values())
+            assert all(type(c) is Figures for c in state.moved.values())
