@@ -207,5 +207,6 @@ def commit(
     work.allied_control = mapview.allied
     work.foot_crossing_used = mapview.foot_used
     work.special_crossing_used = mapview.special_used
+    mapview.keep()
     advance_objective(board, work, events, mapview.occ)
     return events

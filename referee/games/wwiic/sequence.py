@@ -6,7 +6,7 @@ replacements (10) and the victory checks (11.3) are called from here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from referee.core.engine import Event
 from referee.games.wwiic.arrivals import due_units, settle_start
@@ -104,7 +104,7 @@ def may_pass(board: Board, state: WState) -> bool:
 
 
 def open_combats(board: Board, state: WState,
-                 occupants: Mapping[str, list[str]]) -> Combat | None:
+                 occupants: Mapping[str, Sequence[str]]) -> Combat | None:
     """The attacks after an activation's movement (4 Activation; 7; 8.2: no attack out of
     supply): mandatory in enemy-controlled spaces, optional in friendly-controlled ones.
     ``occupants``: the units in each place of ``state.location`` (the move's ``MapView``)."""

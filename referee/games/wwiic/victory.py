@@ -4,7 +4,7 @@ final table.  An early victory ends the game at once (``state.result``, phase OV
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.core.engine import Event
@@ -68,7 +68,7 @@ def check_eliminated_track(board: Board, state: WState, events: list[Event]) -> 
 
 
 def advance_objective(board: Board, state: WState, events: list[Event],
-                      occupants: Mapping[str, list[str]] | None = None) -> None:
+                      occupants: Mapping[str, Sequence[str]] | None = None) -> None:
     """11.1: the marker moves to the highest objective held by an uncontested 30 Corps unit
     with Club Route Allied-controlled and uncontested back to De Groote; never back.
     ``occupants``: the units in each place of ``state.location`` (``MapView.occ`` after a
