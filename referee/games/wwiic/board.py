@@ -326,6 +326,8 @@ class Board:
         self._strategic_exits: dict[str, dict[str, tuple[str, ...]]] = {}
         self._within: dict[tuple[str, int, int], frozenset[str]] = {}
         self._strategic_entries: dict[str, dict[str, tuple[str, ...]]] = {}
+        self.units_read: dict[tuple[str, ...], tuple[str, int]] = {}  # commands.py's memos
+        self.places_read: dict[str, str] = {}
         self._check()
 
     def _check(self) -> None:
