@@ -207,7 +207,9 @@ Command = (Activate | MoveOut | Pass | Attack | NoAttack | WeatherRoll | Hits | 
 
 
 def _tokens(tree: Tree[Any]) -> list[Token]:
-    return [t for t in tree.children if isinstance(t, Token)]
+    """The WORD tokens of a ``words`` tree (``words: WORD+``: its children, as they are)."""
+    words: list[Any] = tree.children
+    return words
 
 
 READ_MEMO = 10_000
@@ -249,7 +251,7 @@ def _keep(memo: dict[Any, Any], key: Any, value: Any) -> None:
 def _unit_move(board: Board, tree: Tree[Any]) -> UnitMove:
     path_tree, strategic, _with, enabler_tree = tree.children
     assert isinstance(path_tree, Tree)
-    groups = [c for c in path_tree.children if isinstance(c, Tree)]
+    groups = path_tree.children[::2]  # path: words (ARROW words)*
     unit, rest = _leading_unit(board, _tokens(groups[0]))
     start = _place_named(board, " ".join(rest), rest[0].column) if rest else None
     path = tuple(_place(board, g) for g in groups[1:])
