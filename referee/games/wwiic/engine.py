@@ -310,6 +310,11 @@ class WWIICEngine:
     def _dispatch(self, work: WState, command: Command, dice: Dice) -> list[Event]:
         phase = work.phase
         board = self.board
+        if phase is Phase.IMPULSE:  # the commonest lines, as the checks below would take them
+            if isinstance(command, Activate):
+                return activate(board, work, command)
+            if isinstance(command, Pass):
+                return self._pass(work)
         events: list[Event] = []
         if phase is Phase.BATTLE or isinstance(command, Hits | Retreat | Breakthrough):
             if phase is not Phase.BATTLE:

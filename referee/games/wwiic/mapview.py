@@ -158,14 +158,13 @@ class MapView:
 
     def keep(self) -> None:
         """Remember the positions this view leaves (the state takes them over: ``commit``),
-        so that the next view of them copies its counts instead of counting.  Only for a
-        view never taken back (``undo`` puts a unit back at the end of its place's units,
-        not where it stood among them)."""
+        so that the next view of them copies its counts instead of counting.  The view is
+        done with: its counts are put in the order counting gives and kept as they are (the
+        next view copies them).  Only for a view never taken back (``undo`` puts a unit back
+        at the end of its place's units, not where it stood among them)."""
         if not self.clean:
             return
-        occ = dict(self.occ)
-        n_allied = dict(self.n_allied)
-        n_german = dict(self.n_german)
+        occ, n_allied, n_german = self.occ, self.n_allied, self.n_german
         order = self.board.unit_order.index
         for entry in self.journal:
             if entry[0] != "move":
@@ -185,7 +184,8 @@ class MapView:
                     del n_allied[place]
                 if not n_german.get(place, 1):
                     del n_german[place]
-        _remember(self.board, self.loc, occ, n_allied, n_german)
+        global _kept
+        _kept = (self.board, dict(self.loc), occ, n_allied, n_german)
 
 
 Counts = tuple[dict[str, tuple[str, ...]], dict[str, int], dict[str, int]]
@@ -211,7 +211,7 @@ _kept: tuple[Board, dict[str, str | None], dict[str, tuple[str, ...]], dict[str,
              dict[str, int]] | None = None
 """The last positions counted or left by a view (``MapView.keep``), with their counts: a log's
 activations mostly start where the last one left the units (issue 31: counting them was a
-tenth of a WWII Commander replay).  Copies: the views change theirs."""
+tenth of a WWII Commander replay).  Never changed: a view copies them."""
 
 
 def _remember(board: Board, location: dict[str, str | None],

@@ -4,11 +4,13 @@ and replaying self-played games:
 
 - ``advance_objective`` (after every move) looks first at where the 30 Corps units stand:
   the marker as ``along_club_route``, the search from De Groote, leaves it, events included;
-- ``WState.units_in`` (retreats, placements) as a loop over ``location`` picks them.
+- ``WState.units_in`` (retreats, placements) as a loop over ``location`` picks them;
+- ``has_unspent`` (before every line), on random positions too.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,8 +21,8 @@ from referee.core.engine import Event
 from referee.core.parsing import parse_log
 from referee.core.replay import replay
 from referee.core.selfplay import play_game, random_policy
-from referee.games.wwiic import activation, arrivals, battle, victory
-from referee.games.wwiic.board import Board
+from referee.games.wwiic import activation, arrivals, battle, sequence, victory
+from referee.games.wwiic.board import ALLIED, GERMAN, Board
 from referee.games.wwiic.engine import ENGINE
 from referee.games.wwiic.state import WState
 
@@ -81,3 +83,24 @@ def test_self_played_games_questions_are_answered_as_the_long_way_answers() -> N
         _replayed(logs)
     assert min(asked.values()) > 0, asked
     assert asked["objective"] > 1000
+
+
+def test_has_unspent_on_random_positions() -> None:
+    """``has_unspent`` goes through the side's own units (``Board.units_of``): as ``unspent``
+    lists them, on positions with units anywhere (boxes, the ferry, out of play) and any
+    share of them spent, all of them too."""
+    rng = random.Random(31)
+    board = ENGINE.board
+    places = [*board.kind, None, None]
+    answers = {True: 0, False: 0}
+    for _ in range(3000):
+        state = ENGINE.setup(None, {})
+        for unit in board.unit_order:
+            state.location[unit] = rng.choice(places)
+        share = rng.choice((rng.random(), 0.97, 1.0))
+        state.spent = {u for u in board.unit_order if rng.random() < share}
+        for side in (ALLIED, GERMAN):
+            answer = sequence.has_unspent(board, state, side)
+            assert answer == bool(sequence.unspent(board, state, side))
+            answers[answer] += 1
+    assert min(answers.values()) > 1000
