@@ -47,8 +47,8 @@ class UnitMove:
         text = self.unit
         if self.start is not None:
             text += " " + _label(self.start)
-        if self.path:
-            text += "->" + "->".join(_label(p) for p in self.path)
+        if self.path:  # each place's printed name (_label), joined without a Python loop
+            text += "->" + "->".join(map(LABELS.get, self.path, self.path))
         if self.strategic:
             text += " strategic"
         if self.enabler is not None:
@@ -79,7 +79,7 @@ class Activate:
         return tuple(m.unit for m in self.moves)
 
     def __str__(self) -> str:
-        return "activate " + ", ".join(str(m) for m in self.moves)
+        return "activate " + ", ".join(map(str, self.moves))
 
 
 @dataclass(frozen=True, slots=True)
