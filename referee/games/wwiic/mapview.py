@@ -80,9 +80,13 @@ class MapView:
     def _relocate(self, unit: str, frm: str, to: str) -> None:
         occ = self.occ
         here = occ[frm]
-        at = here.index(unit)
-        occ[frm] = here[:at] + here[at + 1:]
-        occ[to] = (*occ.get(to, ()), unit)
+        if len(here) == 1:  # the unit alone (it is in ``frm``)
+            occ[frm] = ()
+        else:
+            at = here.index(unit)
+            occ[frm] = here[:at] + here[at + 1:]
+        there = occ.get(to)
+        occ[to] = (unit,) if not there else (*there, unit)
         self.loc[unit] = to
         counts = self.n_allied if self.side_of[unit] == ALLIED else self.n_german
         counts[frm] -= 1
