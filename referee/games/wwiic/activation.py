@@ -5,7 +5,7 @@ the Red Devils' Move Out of 3.H uses too).  The WWII Commander engine (``engine`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 
 from referee.core.engine import Event
@@ -40,24 +40,26 @@ def activate(board: Board, work: WState, command: Activate) -> list[Event]:
         raise IllegalMove("4", f"{moves[0].unit} is named twice: activate two different units")
     for move in moves:
         _check_unit(board, work, move)
-    starts = [work.location[m.unit] for m in moves]
-    if len(moves) == 2 and starts[0] != starts[1]:
-        a, b = (board.units[m.unit] for m in moves)
-        if a.formation != b.formation:
-            raise IllegalMove(
-                "4", f"{a.id} ({a.formation}) and {b.id} ({b.formation}) are in different "
-                "spaces: two units in different spaces are activated together only if in "
-                "the same formation",
-            )
-        ends = [m.path[-1] if m.path else s for m, s in zip(moves, starts, strict=True)]
-        if ends[0] != ends[1]:
-            raise IllegalMove(
-                "4", f"{a.id} and {b.id} start in different spaces, so they must end their "
-                f"movement together in one space (not {board.name(ends[0])} and "
-                f"{board.name(ends[1])})",
-            )
+    if len(moves) == 2:
+        starts = [work.location[m.unit] for m in moves]
+        if starts[0] != starts[1]:
+            a, b = (board.units[m.unit] for m in moves)
+            if a.formation != b.formation:
+                raise IllegalMove(
+                    "4", f"{a.id} ({a.formation}) and {b.id} ({b.formation}) are in different "
+                    "spaces: two units in different spaces are activated together only if in "
+                    "the same formation",
+                )
+            ends = [m.path[-1] if m.path else s for m, s in zip(moves, starts, strict=True)]
+            if ends[0] != ends[1]:
+                raise IllegalMove(
+                    "4", f"{a.id} and {b.id} start in different spaces, so they must end their "
+                    f"movement together in one space (not {board.name(ends[0])} and "
+                    f"{board.name(ends[1])})",
+                )
+    units = tuple(m.unit for m in moves)
     mapview = MapView(board, work)
-    mapview.active = frozenset(m.unit for m in moves)
+    mapview.active = frozenset(units)
     walks: list[Walk] = []
     first_refusal: Refusal | None = None
     # The units move one at a time (6): in the order written, or else the other way round.
@@ -74,14 +76,11 @@ def activate(board: Board, work: WState, command: Activate) -> list[Event]:
         raise IllegalMove(
             first_refusal.rule, first_refusal.message, _alternatives(board, work, moves)
         )
-    events = [Event(
-        "activate", f"{work.side.capitalize()} activates " + ", ".join(m.unit for m in moves),
-        {"units": [m.unit for m in moves]},
-    )]
+    events = [Event("activate", _activates(work.side, units), {"units": list(units)})]
     events += commit(
         board, work, mapview, [(w.unit, w.start, tuple(w.path)) for w in walks], walks
     )
-    work.active = tuple(m.unit for m in moves)
+    work.active = units
     combat = open_combats(board, work, mapview.occ)
     if combat is None:
         end_impulse(board, work, events, passed=False)
@@ -170,11 +169,10 @@ def commit(
     events: list[Event] = []
     for unit, start, path in paths:
         if path:
-            route = "->".join(board.name(p) for p in (start, *path))
-            events.append(Event("move", f"{unit} moves {route}",
+            events.append(Event("move", _moves(board, unit, (start, *path)),
                                 {"unit": unit, "path": [start, *path]}))
         else:
-            events.append(Event("stay", f"{unit} stays in {board.name(start)}",
+            events.append(Event("stay", _stays(board, unit, start),
                                 {"unit": unit, "path": [start]}))
     for walk in walks:
         if walk.special:
@@ -207,5 +205,22 @@ def commit(
     work.allied_control = mapview.allied
     work.foot_crossing_used = mapview.foot_used
     work.special_crossing_used = mapview.special_used
+    mapview.keep()
     advance_objective(board, work, events, mapview.occ)
     return events
+
+
+# The words of the commonest events, made when read (``Event``: a replay reads none of them;
+# issue 31).  Each is made of values that do not change: the state's own go on changing.
+
+
+def _activates(side: str, units: tuple[str, ...]) -> Callable[[], str]:
+    return lambda: f"{side.capitalize()} activates " + ", ".join(units)
+
+
+def _moves(board: Board, unit: str, route: tuple[str, ...]) -> Callable[[], str]:
+    return lambda: f"{unit} moves " + "->".join(board.name(p) for p in route)
+
+
+def _stays(board: Board, unit: str, place: str) -> Callable[[], str]:
+    return lambda: f"{unit} stays in {board.name(place)}"

@@ -52,7 +52,7 @@ def placements(board: Board, state: WState, unit: str) -> list[str]:
     for space in spaces:
         if board.kind.get(space) != SPACE:
             continue
-        units = [u for u, p in state.location.items() if p == space]
+        units = state.units_in(space)
         if sum(1 for u in units if board.side_of[u] == ALLIED) >= 2:
             continue  # 9: already two Allied units
         if state.controller(space) == GERMAN and any(board.side_of[u] == GERMAN for u in units):
@@ -83,7 +83,7 @@ def place_unit(board: Board, state: WState, unit: str, where: str, events: list[
         state.arrivals.remove(unit)
     text = f"5. reinforcement: {unit} enters at {board.name(where)}"
     if board.kind[where] == SPACE:
-        others = [u for u, p in state.location.items() if p == where and board.side_of[u] != side]
+        others = [u for u in state.units_in(where) if board.side_of[u] != side]
         if not others and state.controller(where) != side:
             if side == ALLIED:
                 state.allied_control.add(where)
@@ -139,7 +139,7 @@ def settle_start(board: Board, state: WState, events: list[Event]) -> None:
 def contested(board: Board, state: WState, unit: str) -> bool:
     place = state.location[unit]
     side = board.side_of[unit]
-    return any(p == place and board.side_of[u] != side for u, p in state.location.items())
+    return any(board.side_of[u] != side for u in state.units_in(place))
 
 
 def why_not_eligible(board: Board, state: WState, unit: str) -> str | None:

@@ -95,7 +95,7 @@ def settle(board: Board, state: WState, events: list[Event]) -> None:
 
 def _settle_control(board: Board, state: WState, space: str, events: list[Event]) -> None:
     """5: a side left alone in a space controls it."""
-    sides = {board.side_of[u] for u, p in state.location.items() if p == space}
+    sides = {board.side_of[u] for u in state.units_in(space)}
     if len(sides) == 1:
         (side,) = sides
         if state.controller(space) != side:

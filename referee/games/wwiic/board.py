@@ -286,6 +286,8 @@ class Board:
             self.unit_names.add(ident, ident, [f for f in forms if f not in self.unit_names])
         self.unit_order = tuple(self.units)
         self.side_of = {u.id: u.side for u in self.units.values()}
+        self.corps30_units = tuple(u.id for u in self.units.values() if u.corps30)
+        self.units_of = {s: tuple(u for u, x in self.side_of.items() if x == s) for s in SIDES}
 
         tracks = data["tracks"]
         self.turns: dict[int, TurnInfo] = {}
@@ -326,6 +328,8 @@ class Board:
         self._strategic_exits: dict[str, dict[str, tuple[str, ...]]] = {}
         self._within: dict[tuple[str, int, int], frozenset[str]] = {}
         self._strategic_entries: dict[str, dict[str, tuple[str, ...]]] = {}
+        self.units_read: dict[tuple[str, ...], tuple[str, int]] = {}  # commands.py's memos
+        self.places_read: dict[str, str] = {}
         self._check()
 
     def _check(self) -> None:

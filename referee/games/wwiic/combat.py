@@ -42,7 +42,7 @@ class Fire:
 
 
 def units_in(state: WState, space: str) -> list[str]:
-    return [u for u, p in state.location.items() if p == space]
+    return state.units_in(space)
 
 
 def participants(board: Board, state: WState, space: str) -> tuple[list[str], list[str]]:

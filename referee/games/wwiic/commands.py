@@ -47,8 +47,8 @@ class UnitMove:
         text = self.unit
         if self.start is not None:
             text += " " + _label(self.start)
-        if self.path:
-            text += "->" + "->".join(_label(p) for p in self.path)
+        if self.path:  # each place's printed name (_label), joined without a Python loop
+            text += "->" + "->".join(map(LABELS.get, self.path, self.path))
         if self.strategic:
             text += " strategic"
         if self.enabler is not None:
@@ -79,7 +79,7 @@ class Activate:
         return tuple(m.unit for m in self.moves)
 
     def __str__(self) -> str:
-        return "activate " + ", ".join(str(m) for m in self.moves)
+        return "activate " + ", ".join(map(str, self.moves))
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,25 +207,53 @@ Command = (Activate | MoveOut | Pass | Attack | NoAttack | WeatherRoll | Hits | 
 
 
 def _tokens(tree: Tree[Any]) -> list[Token]:
-    return [t for t in tree.children if isinstance(t, Token)]
+    """The WORD tokens of a ``words`` tree (``words: WORD+``: its children, as they are)."""
+    words: list[Any] = tree.children
+    return words
+
+
+READ_MEMO = 10_000
+"""Names kept read per board (``Board.units_read``, ``Board.places_read``): a log may write a
+name many ways ("505/82", "505-82"), each kept as written, up to this many."""
 
 
 def _place(board: Board, tree: Tree[Any]) -> str:
     tokens = _tokens(tree)
-    return board.places.lookup(" ".join(tokens), column=tokens[0].column if tokens else None)
+    return _place_named(board, " ".join(tokens), tokens[0].column if tokens else None)
+
+
+def _place_named(board: Board, text: str, column: int | None) -> str:
+    known = board.places_read.get(text)
+    if known is None:  # a name not read yet: resolved, or refused with its column
+        known = board.places.lookup(text, column=column)
+        _keep(board.places_read, text, known)
+    return known
+
+
+def _leading_unit(board: Board, first: list[Token]) -> tuple[str, list[Token]]:
+    """``split_leading_name`` of the words of ``first`` among the units: the unit its
+    leading words name, and its tokens after them."""
+    words = tuple(map(str, first))
+    known = board.units_read.get(words)
+    if known is None:
+        unit, rest = split_leading_name(list(words), board.unit_names, column=first[0].column)
+        _keep(board.units_read, words, (unit, len(words) - len(rest)))
+        return unit, first[len(first) - len(rest):]
+    return known[0], first[known[1]:]
+
+
+def _keep(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(memo) >= READ_MEMO:
+        memo.clear()
+    memo[key] = value
 
 
 def _unit_move(board: Board, tree: Tree[Any]) -> UnitMove:
     path_tree, strategic, _with, enabler_tree = tree.children
     assert isinstance(path_tree, Tree)
-    groups = [c for c in path_tree.children if isinstance(c, Tree)]
-    first = _tokens(groups[0])
-    words = [str(t) for t in first]
-    unit, rest = split_leading_name(words, board.unit_names, column=first[0].column)
-    start = None
-    if rest:
-        column = first[len(first) - len(rest)].column
-        start = board.places.lookup(" ".join(rest), column=column)
+    groups = path_tree.children[::2]  # path: words (ARROW words)*
+    unit, rest = _leading_unit(board, _tokens(groups[0]))
+    start = _place_named(board, " ".join(rest), rest[0].column) if rest else None
     path = tuple(_place(board, g) for g in groups[1:])
     enabler = None
     if isinstance(enabler_tree, Tree):

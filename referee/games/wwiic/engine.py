@@ -149,13 +149,16 @@ class WWIICEngine:
     # -- who acts and what they may do -------------------------------------------------------
 
     def to_act(self, state: WState) -> Side | None:
-        if state.phase is Phase.OVER:
+        phase = state.phase
+        if phase is Phase.IMPULSE:  # the commonest, asked twice a line
+            return state.side
+        if phase is Phase.OVER:
             return None
-        if state.phase is Phase.WEATHER:
+        if phase is Phase.WEATHER:
             return REFEREE
-        if state.phase is Phase.MOVE_OUT:
+        if phase is Phase.MOVE_OUT:
             return ALLIED
-        if state.phase is Phase.BATTLE:
+        if phase is Phase.BATTLE:
             return battle.to_act(state)
         return state.side
 
@@ -310,6 +313,11 @@ class WWIICEngine:
     def _dispatch(self, work: WState, command: Command, dice: Dice) -> list[Event]:
         phase = work.phase
         board = self.board
+        if phase is Phase.IMPULSE:  # the commonest lines, as the checks below would take them
+            if isinstance(command, Activate):
+                return activate(board, work, command)
+            if isinstance(command, Pass):
+                return self._pass(work)
         events: list[Event] = []
         if phase is Phase.BATTLE or isinstance(command, Hits | Retreat | Breakthrough):
             if phase is not Phase.BATTLE:

@@ -16,9 +16,9 @@ class MapView:
     """Unit positions and space control during one command, with an undo journal."""
 
     __slots__ = (
-        "active", "allied", "board", "crossed", "foot_used", "journal", "loc", "n_allied",
-        "n_german", "nearest", "occ", "side_of", "special_used", "spend", "spent", "strength",
-        "supply", "turn", "weather",
+        "active", "allied", "board", "clean", "crossed", "foot_used", "journal", "loc",
+        "n_allied", "n_german", "nearest", "occ", "side_of", "special_used", "spend", "spent",
+        "strength", "supply", "turn", "weather",
     )
 
     def __init__(self, board: Board, state: WState) -> None:
@@ -26,23 +26,18 @@ class MapView:
         self.side_of = board.side_of
         self.turn = state.turn
         self.weather = state.weather
-        self.loc: dict[str, str | None] = dict(state.location)
-        occ: dict[str, list[str]] = {}
-        n_allied: dict[str, int] = {}
-        n_german: dict[str, int] = {}
-        side_of = self.side_of
-        for unit, place in self.loc.items():
-            if place is not None:
-                here = occ.get(place)
-                if here is None:
-                    occ[place] = [unit]
-                else:
-                    here.append(unit)
-                counts = n_allied if side_of[unit] == ALLIED else n_german
-                counts[place] = counts.get(place, 0) + 1
-        self.occ = occ
-        self.n_allied = n_allied
-        self.n_german = n_german
+        location = state.location
+        self.loc: dict[str, str | None] = dict(location)
+        kept = _kept
+        if kept is not None and kept[0] is board and kept[1] == location:
+            # The positions of the last view made or committed (``keep``): its counts.
+            self.occ = dict(kept[2])
+            self.n_allied = dict(kept[3])
+            self.n_german = dict(kept[4])
+        else:
+            self.occ, self.n_allied, self.n_german = counted(board, location)
+            _remember(board, location, self.occ, self.n_allied, self.n_german)
+        self.clean = True
         self.allied: set[str] = set(state.allied_control)
         self.spent = state.spent
         self.supply = state.supply
@@ -67,8 +62,8 @@ class MapView:
     def has(self, place: str, side: str) -> bool:
         return (self.n_allied if side == ALLIED else self.n_german).get(place, 0) > 0
 
-    def units_in(self, place: str) -> list[str]:
-        return self.occ.get(place, [])
+    def units_in(self, place: str) -> tuple[str, ...]:
+        return self.occ.get(place, ())
 
     def controller(self, space: str) -> str:
         return ALLIED if space in self.allied else GERMAN
@@ -84,12 +79,14 @@ class MapView:
 
     def _relocate(self, unit: str, frm: str, to: str) -> None:
         occ = self.occ
-        occ[frm].remove(unit)
-        there = occ.get(to)
-        if there is None:
-            occ[to] = [unit]
+        here = occ[frm]
+        if len(here) == 1:  # the unit alone (it is in ``frm``)
+            occ[frm] = ()
         else:
-            there.append(unit)
+            at = here.index(unit)
+            occ[frm] = here[:at] + here[at + 1:]
+        there = occ.get(to)
+        occ[to] = (unit,) if not there else (*there, unit)
         self.loc[unit] = to
         counts = self.n_allied if self.side_of[unit] == ALLIED else self.n_german
         counts[frm] -= 1
@@ -141,6 +138,8 @@ class MapView:
 
     def undo(self, mark: int) -> None:
         journal = self.journal
+        if len(journal) > mark:
+            self.clean = False
         while len(journal) > mark:
             entry = journal.pop()
             op = entry[0]
@@ -160,3 +159,67 @@ class MapView:
             else:  # "special"
                 self.special_used = entry[1]
                 self.spend.pop()
+
+    def keep(self) -> None:
+        """Remember the positions this view leaves (the state takes them over: ``commit``),
+        so that the next view of them copies its counts instead of counting.  The view is
+        done with: its counts are put in the order counting gives and kept as they are (the
+        next view copies them).  Only for a view never taken back (``undo`` puts a unit back
+        at the end of its place's units, not where it stood among them)."""
+        if not self.clean:
+            return
+        occ, n_allied, n_german = self.occ, self.n_allied, self.n_german
+        order = self.board.unit_order.index
+        for entry in self.journal:
+            if entry[0] != "move":
+                continue
+            for place in (entry[2], entry[3]):
+                here = occ.get(place)
+                if here is None:
+                    continue
+                if not here:  # as counted: no place without units
+                    del occ[place]
+                    n_allied.pop(place, None)
+                    n_german.pop(place, None)
+                    continue
+                if len(here) > 1:  # as counted: in the board's order of units
+                    occ[place] = tuple(sorted(here, key=order))
+                if not n_allied.get(place, 1):
+                    del n_allied[place]
+                if not n_german.get(place, 1):
+                    del n_german[place]
+        global _kept
+        _kept = (self.board, dict(self.loc), occ, n_allied, n_german)
+
+
+Counts = tuple[dict[str, tuple[str, ...]], dict[str, int], dict[str, int]]
+
+
+def counted(board: Board, location: dict[str, str | None]) -> Counts:
+    """The units in each place (in the board's order of units, which ``location`` keeps:
+    ``sequence.opening``) and each side's count of them, for the places with units."""
+    occ: dict[str, tuple[str, ...]] = {}
+    n_allied: dict[str, int] = {}
+    n_german: dict[str, int] = {}
+    side_of = board.side_of
+    for unit, place in location.items():
+        if place is not None:
+            here = occ.get(place)
+            occ[place] = (unit,) if here is None else (*here, unit)
+            counts = n_allied if side_of[unit] == ALLIED else n_german
+            counts[place] = counts.get(place, 0) + 1
+    return occ, n_allied, n_german
+
+
+_kept: tuple[Board, dict[str, str | None], dict[str, tuple[str, ...]], dict[str, int],
+             dict[str, int]] | None = None
+"""The last positions counted or left by a view (``MapView.keep``), with their counts: a log's
+activations mostly start where the last one left the units (issue 31: counting them was a
+tenth of a WWII Commander replay).  Never changed: a view copies them."""
+
+
+def _remember(board: Board, location: dict[str, str | None],
+              occ: dict[str, tuple[str, ...]], n_allied: dict[str, int],
+              n_german: dict[str, int]) -> None:
+    global _kept
+    _kept = (board, dict(location), dict(occ), dict(n_allied), dict(n_german))

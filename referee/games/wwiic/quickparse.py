@@ -142,12 +142,15 @@ def _words(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], i
     word, a word spelt as a keyword anywhere else, or any other piece.  A word of digits
     alone is a WORD here (``406``): no FACE may stand where a name does."""
     tokens: list[Any] = []
-    while at < len(pieces):
+    end = len(pieces)
+    while at < end:
         piece_at, piece = pieces[at]
         if piece in _ENDS_WORDS:
             break
-        if not _is_word(piece) or piece.lower() in spelt:
-            if tokens and piece.lower() in ("strategic", "with"):
+        first = piece[0]  # _is_word, inline (a replay reads thousands of words)
+        lowered = piece.lower()
+        if not (first.isascii() and first.isalnum()) or lowered in spelt:
+            if tokens and lowered in ("strategic", "with"):
                 break
             return None
         tokens.append(token("WORD", piece, piece_at))

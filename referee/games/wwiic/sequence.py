@@ -6,7 +6,7 @@ replacements (10) and the victory checks (11.3) are called from here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from referee.core.engine import Event
 from referee.games.wwiic.arrivals import due_units, settle_start
@@ -72,10 +72,9 @@ def has_unspent(board: Board, state: WState, side: str) -> bool:
     empty, found without listing every unit (asked before every line a log replays)."""
     spent = state.spent
     location = state.location
-    side_of = board.side_of
     kind = board.kind
-    for unit in board.unit_order:
-        if side_of[unit] == side and unit not in spent:
+    for unit in board.units_of[side]:  # the side's units, in the board's order
+        if unit not in spent:
             place = location.get(unit)
             if place is not None and kind[place] in (SPACE, BOX, FERRY):
                 return True
@@ -104,7 +103,7 @@ def may_pass(board: Board, state: WState) -> bool:
 
 
 def open_combats(board: Board, state: WState,
-                 occupants: Mapping[str, list[str]]) -> Combat | None:
+                 occupants: Mapping[str, Sequence[str]]) -> Combat | None:
     """The attacks after an activation's movement (4 Activation; 7; 8.2: no attack out of
     supply): mandatory in enemy-controlled spaces, optional in friendly-controlled ones.
     ``occupants``: the units in each place of ``state.location`` (the move's ``MapView``)."""
@@ -143,11 +142,10 @@ def end_impulse(board: Board, state: WState, events: list[Event], passed: bool) 
     for unit in state.active:
         if unit not in state.eliminated:  # a unit eliminated in its own attack gets no cube
             state.spent.add(unit)
-    if state.active:
-        events.append(Event(
-            "spent", "activation cubes on " + ", ".join(state.active),
-            {"units": list(state.active)},
-        ))
+    active = state.active
+    if active:
+        events.append(Event("spent", lambda: "activation cubes on " + ", ".join(active),
+                            {"units": list(active)}))
     state.active = ()
     state.combat = None
     state.entered_across.clear()
@@ -155,8 +153,8 @@ def end_impulse(board: Board, state: WState, events: list[Event], passed: bool) 
         state.time += 1
         where = "END" if state.time >= board.impulses else str(state.time)
         events.append(Event(
-            "time", f"{side.capitalize()} (without the initiative) advances the Time marker "
-            f"to {where}", {"time": state.time},
+            "time", lambda: f"{side.capitalize()} (without the initiative) advances the Time "
+            f"marker to {where}", {"time": state.time},
         ))
     reason = None
     if state.time >= board.impulses:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from itertools import compress, repeat
+from operator import eq
 
 
 class Phase(StrEnum):
@@ -129,11 +131,17 @@ class WState:
 
     def take(self, other: WState) -> None:
         """Become ``other`` (the work copy a command was applied to)."""
-        for item in fields(self):
-            setattr(self, item.name, getattr(other, item.name))
+        for name in _FIELD_NAMES:
+            setattr(self, name, getattr(other, name))
 
     def controller(self, space: str) -> str:
         return "allied" if space in self.allied_control else "german"
+
+    def units_in(self, place: str | None) -> list[str]:
+        """The units in ``place``, in the order of ``location`` (the board's order of units),
+        picked without a Python loop (asked for each space a retreat or placement looks at)."""
+        location = self.location
+        return list(compress(location, map(eq, location.values(), repeat(place))))
 
     def impulses(self) -> dict[str, int]:
         """Impulses each side has completed this game-turn, read off the time track: the
@@ -144,3 +152,6 @@ class WState:
             return {self.initiative: 0, other: 0}
         extra = 1 if self.side != self.initiative else 0
         return {self.initiative: self.time + extra, other: self.time}
+
+
+_FIELD_NAMES = tuple(item.name for item in fields(WState))

@@ -196,38 +196,50 @@ class AlliedSupply:
 
 
 class GermanSupply:
-    """``german_in_supply`` for every German unit in a map space during one supply check,
-    each formation's search made once: from its sources outward through German-controlled
-    spaces, instead of from each unit's space toward them.  The same answers where an
-    overland step may be taken both ways (``Board.supply_symmetric``); a unit in the ferry
-    box or an off-map box is answered the long way.  ``tests/games/wwiic/test_supply_fast.py``
-    compares the two on random positions."""
+    """``german_in_supply`` for every German unit in a map space during one supply check:
+    the German-controlled map spaces a supply path joins to each formation's sources, each
+    part of the board searched once (formations share their parts: seven searches of the
+    same spaces a turn before), instead of a search from each unit's space.  The same
+    answers where an overland step may be taken both ways (``Board.supply_symmetric``); a
+    unit in the ferry box or an off-map box is answered the long way.
+    ``tests/games/wwiic/test_supply_fast.py`` compares the two on random positions."""
 
     def __init__(self, board: Board, state: WState, sources: dict[str, set[str]]) -> None:
         self.board = board
         self.state = state
         self.sources = sources
+        self.part: dict[str, str] = {}
+        """German-controlled map spaces and their part of the board (the spaces a supply
+        path joins them to), named by the space its search started from."""
         self.joined: dict[str, set[str]] = {}
-        """Per formation: the German-controlled spaces a supply path joins to its sources."""
+        """Per formation: the parts of its sources."""
+
+    def _search(self, first: str) -> None:
+        """Name ``first``'s part after it: every German-controlled map space joined to it."""
+        part, allied = self.part, self.state.allied_control
+        links = self.board.german_supply_links
+        part[first] = first
+        frontier = [first]
+        while frontier:
+            following: list[str] = []
+            for here in frontier:
+                for nxt in links[here]:
+                    if nxt not in part and nxt not in allied:
+                        part[nxt] = first
+                        following.append(nxt)
+            frontier = following
 
     def _joined(self, formation: str) -> set[str]:
         found = self.joined.get(formation)
         if found is not None:
             return found
-        board, allied = self.board, self.state.allied_control
-        found = {space for space in self.sources.get(formation, set())
-                 if board.kind.get(space) == SPACE and space not in allied}
-        links = board.german_supply_links
-        frontier = list(found)
-        while frontier:
-            following: list[str] = []
-            for here in frontier:
-                for nxt in links[here]:
-                    if nxt not in found and nxt not in allied:
-                        found.add(nxt)
-                        following.append(nxt)
-            frontier = following
-        self.joined[formation] = found
+        board, allied, part = self.board, self.state.allied_control, self.part
+        found = self.joined[formation] = set()
+        for space in self.sources.get(formation, set()):
+            if board.kind.get(space) == SPACE and space not in allied:
+                if space not in part:
+                    self._search(space)
+                found.add(part[space])
         return found
 
     def __call__(self, unit: str) -> bool:
@@ -239,7 +251,8 @@ class GermanSupply:
         if place in self.sources.get(formation, ()) and place not in state.allied_control:
             return True
         joined = self._joined(formation)
-        return any(nxt in joined for nxt in board.german_supply_links[place])
+        part = self.part  # a space of no part searched yet is joined to none of these
+        return any(part.get(nxt) in joined for nxt in board.german_supply_links[place])
 
 
 def supply_check(board: Board, state: WState, events: list[Event]) -> None:
@@ -252,16 +265,15 @@ def supply_check(board: Board, state: WState, events: list[Event]) -> None:
     for side in (ALLIED, GERMAN):
         marked: list[str] = []
         cleared: list[str] = []
-        for unit in board.unit_order:
-            if board.side_of[unit] != side or state.location[unit] is None:
-                continue
-            if board.kind[state.location[unit] or ""] not in (SPACE, BOX, FERRY):
+        for unit in board.units_of[side]:  # the side's units, in the board's order
+            place = state.location[unit]
+            if place is None or board.kind[place] not in (SPACE, BOX, FERRY):
                 continue
             if side == ALLIED:
                 ok = (fast(unit) if fast is not None
                       else allied_in_supply(board, state, unit, roads))
             else:  # the same answer for every unit of a formation in a place
-                key = (state.location[unit], board.units[unit].formation)
+                key = (place, board.units[unit].formation)
                 known = german.get(key)
                 if known is None:
                     known = german[key] = (
@@ -285,8 +297,8 @@ def supply_check(board: Board, state: WState, events: list[Event]) -> None:
             parts.append("markers placed: " + ", ".join(marked))
         if cleared:
             parts.append("markers removed: " + ", ".join(cleared))
-        out = [u for u in board.unit_order if board.side_of[u] == side
-               and state.location[u] is not None and state.supply[u] != "in"]
+        out = [u for u in board.units_of[side]
+               if state.location[u] is not None and state.supply[u] != "in"]
         if not parts:
             parts.append("no change")
         events.append(Event(

@@ -4,7 +4,7 @@ final table.  An early victory ends the game at once (``state.result``, phase OV
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.core.engine import Event
@@ -68,12 +68,28 @@ def check_eliminated_track(board: Board, state: WState, events: list[Event]) -> 
 
 
 def advance_objective(board: Board, state: WState, events: list[Event],
-                      occupants: Mapping[str, list[str]] | None = None) -> None:
+                      occupants: Mapping[str, Sequence[str]] | None = None) -> None:
     """11.1: the marker moves to the highest objective held by an uncontested 30 Corps unit
     with Club Route Allied-controlled and uncontested back to De Groote; never back.
     ``occupants``: the units in each place of ``state.location`` (``MapView.occ`` after a
     move), so that only the Club Route's spaces are looked at; else it is worked out."""
     current = objective_vp(board, state)
+    worth = board.objective_vp
+    location = state.location
+    for unit in board.corps30_units:
+        if worth.get(location[unit] or "", 0) > current:
+            break
+    else:
+        return  # no 30 Corps unit stands where the marker could go (a move mostly)
+    along_club_route(board, state, events, occupants)
+
+
+def along_club_route(board: Board, state: WState, events: list[Event],
+                     occupants: Mapping[str, Sequence[str]] | None = None) -> None:
+    """``advance_objective``'s search along the Club Route from De Groote, without its first
+    look at where the 30 Corps units stand."""
+    current = objective_vp(board, state)
+    worth = board.objective_vp
     if occupants is None:
         found: dict[str, list[str]] = {}
         for unit, place in state.location.items():
@@ -82,7 +98,6 @@ def advance_objective(board: Board, state: WState, events: list[Event],
         occupants = found
     units = board.units
     allied = state.allied_control
-    worth = board.objective_vp
     best: str | None = None
     for space, most in zip(board.club_route_order, board.club_route_best, strict=True):
         if space not in allied or most <= current:
