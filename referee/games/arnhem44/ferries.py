@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from referee.core.engine import Event
 from referee.games.arnhem44.board import ALLIED, Board, side_of
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.state import AState
 
 ACTIVE = "active"
@@ -29,14 +30,24 @@ def _allied_at(state: AState, sector: str) -> bool:
     here = state.units.get(sector)
     if not here:
         return False
-    return any(side_of(g) == ALLIED for g, _ in here)
+    kept: bool | None = getattr(here, KEPT, None)
+    if kept is None:
+        kept = any(side_of(g) == ALLIED for g, _ in here)
+        if type(here) is Figures:  # never changed in place: the answer is kept on it
+            setattr(here, KEPT, kept)
+    return kept
+
+
+KEPT = "_allied_keys"
+"""The attribute of a sector's ``Figures`` that keeps whether an Allied key is among them."""
 
 
 def update(board: Board, state: AState) -> list[Event]:
     """A35: Allied troops reach a ferry when an Allied unit stands in either sector it joins."""
     events = []
+    statuses = state.ferries
     for ferry, (a, b) in board.ferries.items():
-        if status(state, ferry) == ACTIVE and (_allied_at(state, a) or _allied_at(state, b)):
+        if statuses.get(ferry, ACTIVE) == ACTIVE and (_allied_at(state, a) or _allied_at(state, b)):
             state.ferries[ferry] = FLIPPED
             events.append(Event(
                 "ferry", f"Allied troops reach the {ferry} ({a}-{b}): the marker is flipped; "

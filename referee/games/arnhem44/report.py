@@ -361,6 +361,37 @@ def holders(board: Board, state: AState) -> dict[str, str | None]:
             for bridge, german, allied in bridge_sides(board, state)}
 
 
+Before = tuple[tuple[tuple[str, bool, bool], ...], dict[str, str]]
+"""What the bridges' control is judged from, taken before a command (``before_command``)."""
+
+
+def before_command(board: Board, state: AState) -> Before:
+    """The sides at the bridges (``bridge_sides``) and their owners, taken before a command
+    of play: ``judge_after`` tells from them what changed.  Cheaper than ``holders``."""
+    return bridge_sides(board, state), state.control.copy()
+
+
+def judge_after(board: Board, before: Before, state: AState) -> list[Event]:
+    """``judge_control`` after a command, ``before`` taken by ``before_command``.  A command
+    that leaves the same figures at the bridges' ends (``bridge_sides`` gives its very answer
+    again, kept with them) and their owners as they were, in a position where every bridge
+    with one side's troops alone is that side's already, changes no holder and no owner: no
+    event, and nothing is looked at again (most commands, issue 31)."""
+    sides_was, control_was = before
+    sides = bridge_sides(board, state)
+    control = state.control
+    if sides is sides_was and control == control_was:
+        owner = control.get
+        for bridge, german, allied in sides:
+            if german != allied and owner(bridge) != (GERMAN if german else ALLIED):
+                break  # a bridge to take (update_control): the long way
+        else:
+            return []
+    was = {bridge: None if german and allied else control_was.get(bridge, GERMAN)
+           for bridge, german, allied in sides_was}
+    return judge_control(board, was, state)
+
+
 def judge_control(board: Board, was: dict[str, str | None], state: AState) -> list[Event]:
     """After a command of play (``was``: the bridges' holders before it, ``holders``): who
     takes a bridge (``update_control``), and which bridges come to be held by neither side or
@@ -390,5 +421,5 @@ def judge_control(board: Board, was: dict[str, str | None], state: AState) -> li
     return events
 
 
-__all__ = ["ALLIED", "GERMAN", "holders", "invariants", "judge_control", "state_json",
-           "update_control"]
+__all__ = ["ALLIED", "GERMAN", "before_command", "holders", "invariants", "judge_after",
+           "judge_control", "state_json", "update_control"]
