@@ -7,6 +7,7 @@ die of Phase 6.2.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -63,7 +64,11 @@ def open_between(state: AState, here: str, there: str) -> bool:
 
 
 def _german_at(state: AState, sector: str) -> bool:
-    return any(side_of(g) != ALLIED for g, _ in state.units.get(sector, Counter()))
+    return any(side_of(g) != ALLIED for g, _ in state.units.get(sector, _NONE))
+
+
+_NONE: dict[Key, int] = {}
+"""An empty sector (read only)."""
 
 
 def _to_work(state: AState) -> list[Bailey]:
@@ -241,9 +246,13 @@ def starts(board: Board, state: AState) -> list[StartBailey]:
     """One crew per site, size and nationality that may start a Bailey bridge now (the
     figures in the canonical order: infantry, tanks, artillery).  Any other crew of the same
     nationality from that sector is accepted as well."""
-    out: list[StartBailey] = []
+    return list(_starts(board, state))
+
+
+def _starts(board: Board, state: AState) -> Iterator[StartBailey]:
+    """``starts`` one by one (``advance`` asks only whether there is one)."""
     if len(state.baileys) >= TOKENS or free_squares(state) < min(CREW.values()):
-        return out
+        return
     for sector in [s for s in board.order if s in state.units]:
         here = state.units[sector]
         if _german_at(state, sector):
@@ -267,8 +276,7 @@ def starts(board: Board, state: AState) -> list[StartBailey]:
                         crew.append((key, take))
                         left -= take
                 if not left:
-                    out.append(StartBailey(size, tuple(crew), sector, across))
-    return out
+                    yield StartBailey(size, tuple(crew), sector, across)
 
 
 def open_phase(board: Board, state: AState, events: list[Event]) -> bool:
@@ -291,7 +299,7 @@ def advance(board: Board, state: AState, events: list[Event]) -> bool:
         events.append(Event("build-halted", f"no work on {bridge.id} this round: enemy troops "
                             f"at {' and '.join(enemy)} (The Assembly of a Bridge)",
                             {"bailey": bridge.id}))
-    if starts(board, state):
+    if next(_starts(board, state), None) is not None:
         return True
     events.append(Event("phase", f"{TITLE}: no Bailey bridge can be started",
                         {"phase": BAILEY}))
