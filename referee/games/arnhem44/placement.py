@@ -54,8 +54,13 @@ class Fact(Generic[T]):
 
 
 def _occupied(board: Board, units: dict[str, Counter[Key]]) -> dict[str, frozenset[str]]:
-    return {side: frozenset(sector for sector, here in units.items()
-                            if here and _totals(here)[side]) for side in SIDES}
+    found: dict[str, list[str]] = {side: [] for side in SIDES}
+    for sector, here in units.items():
+        if here:
+            for side, n in _totals(here).items():
+                if n:
+                    found[side].append(sector)
+    return {side: frozenset(sectors) for side, sectors in found.items()}
 
 
 occupied = Fact(_occupied)

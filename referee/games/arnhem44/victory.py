@@ -254,7 +254,8 @@ def eliminated_side(state: AState) -> str | None:
         return None
     german = allied = False
     for counts in state.units.values():  # the sides kept on each sector's Figures first
-        here_german, here_allied = _sides(counts)
+        kept: tuple[bool, bool] | None = getattr(counts, KEPT, None)  # ``_sides``, no call
+        here_german, here_allied = kept or _sides(counts)
         german = german or here_german
         allied = allied or here_allied
         if german and allied:

@@ -33,20 +33,21 @@ BOARD = ENGINE.board
 
 
 def _kept() -> tuple[Any, ...]:
-    return (supply._quiet, report._settled, victory._memo, placement.occupied._last,
-            placement.artillery_sectors._last)
+    return (supply._quiet, report._settled, victory._memo, ferries._quiet,
+            placement.occupied._last, placement.artillery_sectors._last)
 
 
 def _keep(kept: tuple[Any, ...]) -> None:
     supply._keep_quiet(kept[0])
     report._keep_settled(kept[1])
     victory._keep(kept[2])
-    placement.occupied._last, placement.artillery_sectors._last = kept[3:]
+    ferries._keep_quiet(kept[3])
+    placement.occupied._last, placement.artillery_sectors._last = kept[4:]
 
 
 def _forget_everything() -> None:
     """Nothing kept: the next look at contact, the bridges and phase 1 is the whole one."""
-    _keep((None,) * 5)
+    _keep((None,) * 6)
 
 
 def _ferries_long_way(state: AState) -> list[str]:
@@ -182,3 +183,16 @@ def test_owners_changed_by_a_statement_are_judged_again() -> None:
     assert [e.text for e in want] == ["German controls " + bridge.id]
     got = report.judge_after(BOARD, report.before_command(BOARD, state), state)
     assert [e.text for e in got] == [e.text for e in want]
+
+
+def test_a_ferry_made_active_again_by_a_statement_is_looked_at_again() -> None:
+    """Allied troops at a ferry flip it; a position line that makes it active again while they
+    stand there (the same figures: the look kept) has it flipped again."""
+    state = ENGINE.setup(None, {})
+    ferry, (a, _) = next(iter(BOARD.ferries.items()))
+    state.add(a, ("UK", "inf"))
+    _forget_everything()
+    assert [e.data["ferry"] for e in ferries.update(BOARD, state)] == [ferry]
+    assert ferries.update(BOARD, state) == []  # flipped: nothing more
+    del state.ferries[ferry]  # ``setup: ferry ... active``
+    assert [e.data["ferry"] for e in ferries.update(BOARD, state)] == [ferry]
