@@ -77,10 +77,14 @@ def put(state: AState, sector: str, key: Key, mp: int, n: int = 1) -> None:
     state.moved[sector] = changed(here, moved_key, (here.get(moved_key, 0) if here else 0) + n)
 
 
+_NO_FIGURES: Counter[Key] = Counter()
+"""An empty sector (read only)."""
+
+
 def resolve(state: AState, side: str, sector: str, groups: Groups, rule: str) -> list[
         tuple[Key, int]]:
     """The figures a command names, with their groups filled in and their presence checked."""
-    here = state.units.get(sector, Counter())
+    here = state.units.get(sector) or _NO_FIGURES
     out: dict[Key, int] = {}
     for (group, kind), n in groups:
         if side != ALLIED:

@@ -139,7 +139,7 @@ def update_contact(state: AState) -> list[Event]:
     """Contact with operation GARDEN (interpretation): a GARDEN unit (UK or US ground forces)
     stands in a sector free of German troops together with a unit of the group.  Permanent."""
     events: list[Event] = []
-    waiting = frozenset(group for group in state.hq if group not in state.contact)
+    waiting = frozenset(state.hq.keys() - state.contact)
     if not waiting:
         return events  # every group with an HQ card in play has made contact already
     units = state.units
