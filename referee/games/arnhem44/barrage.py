@@ -434,10 +434,36 @@ def forced(board: Board, state: AState) -> Command | None:
 
 
 def _can_fire(board: Board, state: AState, side: str, player: str | None) -> bool:
-    """``options`` is not empty: some battery has a target (the first found is enough)."""
-    enemy = occupied(board, state)[other(side)]
-    return any(not enemy.isdisjoint(board.around(sector, RANGE))
-               for sector, _ in _ready(board, state, side, player))
+    """``options`` is not empty: some battery has a target (the first found is enough).  The
+    answer is kept with the placement of the figures it came from (``occupied`` gives its
+    very answer again while the figures stand where they stood) for the batteries that have
+    fired: who fires, the skip forced and the decision ask it again and again."""
+    held = occupied(board, state)
+    key = (side, player, tuple(state.barrage_fired))
+    kept = _fire_kept
+    if kept is not None and kept[0] is held:
+        answer = kept[1].get(key)
+        if answer is not None:
+            return answer
+    else:
+        kept = (held, {})
+        _keep_fire(kept)
+    enemy = held[other(side)]
+    answer = any(not enemy.isdisjoint(board.around(sector, RANGE))
+                 for sector, _ in _ready(board, state, side, player))
+    kept[1][key] = answer
+    return answer
+
+
+_fire_kept: tuple[dict[str, frozenset[str]], dict[tuple[str, str | None, tuple[str, ...]],
+                                                  bool]] | None = None
+"""``_can_fire``'s answers for one placement of the figures (``occupied``'s answer for it)."""
+
+
+def _keep_fire(kept: tuple[dict[str, frozenset[str]],
+                           dict[tuple[str, str | None, tuple[str, ...]], bool]]) -> None:
+    global _fire_kept  # one assignment: a reader sees the old or the new answers whole
+    _fire_kept = kept
 
 
 def decision(board: Board, state: AState) -> str:

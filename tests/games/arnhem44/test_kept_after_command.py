@@ -3,8 +3,10 @@ command of the bundled logs and of self-played games.
 
 After every command the engine judges contact with GARDEN (``supply.update_contact``), the
 bridges' control (``report.before_command``/``judge_after``, ``victory.bridge_sides``) and the
-ferries, and phase 1 asks who may fire at whom (``placement.occupied``,
-``placement.artillery_sectors``); each keeps what it saw and looks again only at what changed.
+ferries (``ferries.update``); phase 1 asks who may fire at whom (``placement.occupied``,
+``placement.artillery_sectors``, ``barrage._can_fire``) and a three-player part the other
+player's figures (``turns.others``): each keeps what it saw and looks again only at what
+changed.
 Here every command is applied twice from the same position: once as the replay applies it,
 with what was kept from the commands before, and once with nothing kept (every sector and
 bridge looked at, as before issue 31).  The events and the position after must be the same.
@@ -24,7 +26,7 @@ from referee.core.engine import Event
 from referee.core.errors import RefereeError
 from referee.core.parsing import parse_log
 from referee.core.replay import replay
-from referee.games.arnhem44 import barrage, ferries, placement, report, supply, victory
+from referee.games.arnhem44 import barrage, ferries, placement, report, supply, turns, victory
 from referee.games.arnhem44.engine import ENGINE, Arnhem44Engine
 from referee.games.arnhem44.state import AState
 
@@ -33,8 +35,8 @@ BOARD = ENGINE.board
 
 
 def _kept() -> tuple[Any, ...]:
-    return (supply._quiet, report._settled, victory._memo, ferries._quiet,
-            placement.occupied._last, placement.artillery_sectors._last)
+    return (supply._quiet, report._settled, victory._memo, ferries._quiet, barrage._fire_kept,
+            turns._kept, placement.occupied._last, placement.artillery_sectors._last)
 
 
 def _keep(kept: tuple[Any, ...]) -> None:
@@ -42,12 +44,14 @@ def _keep(kept: tuple[Any, ...]) -> None:
     report._keep_settled(kept[1])
     victory._keep(kept[2])
     ferries._keep_quiet(kept[3])
-    placement.occupied._last, placement.artillery_sectors._last = kept[4:]
+    barrage._keep_fire(kept[4])
+    turns._keep(kept[5])
+    placement.occupied._last, placement.artillery_sectors._last = kept[6:]
 
 
 def _forget_everything() -> None:
     """Nothing kept: the next look at contact, the bridges and phase 1 is the whole one."""
-    _keep((None,) * 6)
+    _keep((None,) * 8)
 
 
 def _ferries_long_way(state: AState) -> list[str]:
