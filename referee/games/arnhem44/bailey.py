@@ -23,6 +23,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import Build, Command, Pass, StartBailey
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.state import BAILEY, AState, Bailey
 
 RULE = "Phase 3.4"
@@ -64,7 +65,17 @@ def open_between(state: AState, here: str, there: str) -> bool:
 
 
 def _german_at(state: AState, sector: str) -> bool:
-    return any(side_of(g) != ALLIED for g, _ in state.units.get(sector, _NONE))
+    here = state.units.get(sector, _NONE)
+    kept: bool | None = getattr(here, GERMAN_KEPT, None)
+    if kept is None:
+        kept = any(side_of(g) != ALLIED for g, _ in here)
+        if type(here) is Figures:  # never changed in place: the answer is kept on it
+            setattr(here, GERMAN_KEPT, kept)
+    return kept
+
+
+GERMAN_KEPT = "_german_keys"
+"""The attribute of a sector's ``Figures`` that keeps whether a German key is among them."""
 
 
 _NONE: dict[Key, int] = {}

@@ -162,8 +162,9 @@ def move(board: Board, state: AState, command: Move) -> list[Event]:
             plans.append((key, left))
     for key, n in figures:
         take(state, start, key, n, board)
-    for key, left in plans:
-        put(state, dest, key, left)
+    # the figures alike put at once (the same counts, their keys in the same order)
+    for (key, left), n in Counter(plans).items():
+        put(state, dest, key, left, n)
     route = "->".join(path)
     return [Event("move", f"{side.capitalize()} moves {counts_text(dict(figures))} {route}",
                   {"side": side, "figures": {key_text(k): n for k, n in figures},
