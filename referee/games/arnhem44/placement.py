@@ -18,7 +18,7 @@ from typing import Generic, TypeVar
 
 from referee.games.arnhem44.board import GERMAN_GROUP, SIDES, Board, Key
 from referee.games.arnhem44.copying import Figures
-from referee.games.arnhem44.presence import _totals
+from referee.games.arnhem44.presence import side_totals
 from referee.games.arnhem44.state import AState
 
 T = TypeVar("T")
@@ -57,7 +57,7 @@ def _occupied(board: Board, units: dict[str, Counter[Key]]) -> dict[str, frozens
     found: dict[str, list[str]] = {side: [] for side in SIDES}
     for sector, here in units.items():
         if here:
-            for side, n in _totals(here).items():
+            for side, n in side_totals(here).items():
                 if n:
                     found[side].append(sector)
     return {side: frozenset(sectors) for side, sectors in found.items()}

@@ -55,6 +55,11 @@ def _totals(counts: Mapping[Key, int]) -> dict[str, int]:
         setattr(counts, TOTALS_KEPT, found)
     return found
 
+
+side_totals = _totals
+"""Side -> its figures among one sector's counts (kept on a sector's ``Figures``)."""
+
+
 KEPT = "_sides"
 """The attribute of a sector's ``Figures`` that keeps ``sides_here`` of it."""
 

@@ -367,7 +367,7 @@ def holders(board: Board, state: AState) -> dict[str, str | None]:
             for bridge, german, allied in bridge_sides(board, state)}
 
 
-Before = tuple[tuple[Any, ...], dict[str, "str | None"], bool]
+Before = tuple[tuple[Any, ...], dict[str, str | None], bool]
 """What the bridges' control is judged from, taken before a command (``before_command``): the
 figures at the bridges' ends, the bridges' holders, and whether the position is the one kept
 settled (``_settled``)."""
