@@ -7,6 +7,7 @@ die of Phase 6.2.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -22,6 +23,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import Build, Command, Pass, StartBailey
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.state import BAILEY, AState, Bailey
 
 RULE = "Phase 3.4"
@@ -63,7 +65,21 @@ def open_between(state: AState, here: str, there: str) -> bool:
 
 
 def _german_at(state: AState, sector: str) -> bool:
-    return any(side_of(g) != ALLIED for g, _ in state.units.get(sector, Counter()))
+    here = state.units.get(sector, _NONE)
+    kept: bool | None = getattr(here, GERMAN_KEPT, None)
+    if kept is None:
+        kept = any(side_of(g) != ALLIED for g, _ in here)
+        if type(here) is Figures:  # never changed in place: the answer is kept on it
+            setattr(here, GERMAN_KEPT, kept)
+    return kept
+
+
+GERMAN_KEPT = "_german_keys"
+"""The attribute of a sector's ``Figures`` that keeps whether a German key is among them."""
+
+
+_NONE: dict[Key, int] = {}
+"""An empty sector (read only)."""
 
 
 def _to_work(state: AState) -> list[Bailey]:
@@ -241,9 +257,13 @@ def starts(board: Board, state: AState) -> list[StartBailey]:
     """One crew per site, size and nationality that may start a Bailey bridge now (the
     figures in the canonical order: infantry, tanks, artillery).  Any other crew of the same
     nationality from that sector is accepted as well."""
-    out: list[StartBailey] = []
+    return list(_starts(board, state))
+
+
+def _starts(board: Board, state: AState) -> Iterator[StartBailey]:
+    """``starts`` one by one (``advance`` asks only whether there is one)."""
     if len(state.baileys) >= TOKENS or free_squares(state) < min(CREW.values()):
-        return out
+        return
     for sector in [s for s in board.order if s in state.units]:
         here = state.units[sector]
         if _german_at(state, sector):
@@ -267,8 +287,7 @@ def starts(board: Board, state: AState) -> list[StartBailey]:
                         crew.append((key, take))
                         left -= take
                 if not left:
-                    out.append(StartBailey(size, tuple(crew), sector, across))
-    return out
+                    yield StartBailey(size, tuple(crew), sector, across)
 
 
 def open_phase(board: Board, state: AState, events: list[Event]) -> bool:
@@ -291,7 +310,7 @@ def advance(board: Board, state: AState, events: list[Event]) -> bool:
         events.append(Event("build-halted", f"no work on {bridge.id} this round: enemy troops "
                             f"at {' and '.join(enemy)} (The Assembly of a Bridge)",
                             {"bailey": bridge.id}))
-    if starts(board, state):
+    if next(_starts(board, state), None) is not None:
         return True
     events.append(Event("phase", f"{TITLE}: no Bailey bridge can be started",
                         {"phase": BAILEY}))

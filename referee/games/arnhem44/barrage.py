@@ -30,6 +30,7 @@ player fires only his own artillery; the Allied turn after his goes to the other
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -39,7 +40,6 @@ from referee.games.arnhem44 import jokers
 from referee.games.arnhem44.board import (
     ALLIED,
     GERMAN,
-    GERMAN_GROUP,
     Board,
     Key,
     key_text,
@@ -47,10 +47,10 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import Barrage, Command, Groups, Initiative, NoBarrage
-from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import counts_text, expand, outcome_of
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
+from referee.games.arnhem44.placement import artillery_sectors, occupied
 from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import hq_status, penalty
@@ -87,10 +87,10 @@ def firer(board: Board, state: AState, side: str) -> str:
     due = state.part or UK
     if due in state.barrage_over:
         return _other_ally(due)
-    if options(board, state, ALLIED, due):
+    if _can_fire(board, state, ALLIED, due):
         return due
     stand_in = _other_ally(due)
-    if stand_in not in state.barrage_over and options(board, state, ALLIED, stand_in):
+    if stand_in not in state.barrage_over and _can_fire(board, state, ALLIED, stand_in):
         return stand_in
     return due
 
@@ -103,45 +103,42 @@ def batteries(board: Board, state: AState, side: str,
               player: str | None = None) -> dict[str, Counter[Key]]:
     """The side's artillery in sectors free of enemy units that has not fired this phase;
     with ``player`` (uk or us), that Allied player's own artillery only (Veterans/3)."""
-    found: dict[str, dict[Key, int]] = {}
+    found = dict(_ready(board, state, side, player))
+    return {sector: _counter(found[sector]) for sector in sorted(found, key=board.rank.__getitem__)}
+
+
+def _ready(board: Board, state: AState, side: str,
+           player: str | None) -> Iterator[tuple[str, dict[Key, int]]]:
+    """``batteries`` in the order of the sectors on the map (``state.units``), as plain dicts."""
     german = side == GERMAN
     own = player if player in (UK, US) else None
-    rank = board.rank
     fired = state.barrage_fired
-    for sector, here in state.units.items():
-        if not here or sector not in rank:
-            continue
-        art = artillery(here)[0 if german else 1]
+    enemy = occupied(board, state)[other(side)]  # enemies(state, sector, side) not 0
+    for sector, found in artillery_sectors(board, state):
+        art = found[0 if german else 1]
         if art and own is not None:
             art = {k: n for k, n in art.items() if player_of(k[0]) == own}
-        if art and sector not in fired and not enemies(state, sector, side):
-            found[sector] = art
-    return {sector: Counter(found[sector]) for sector in sorted(found, key=rank.__getitem__)}
+        if art and sector not in fired and sector not in enemy:
+            yield sector, art
 
 
-ARTILLERY_KEPT = "_artillery"
-"""The attribute of a sector's ``Figures`` that keeps ``artillery`` of it."""
+def _counter(counts: dict[Key, int]) -> Counter[Key]:
+    """``Counter(counts)`` without its two Python calls (phase 1 asks the batteries again at
+    every decision)."""
+    out: Counter[Key] = _new_counter(Counter)
+    _fill(out, counts)
+    return out
 
 
-def artillery(counts: Counter[Key]) -> tuple[dict[Key, int], dict[Key, int]]:
-    """(German, Allied) artillery among one sector's counts, kept on a sector's ``Figures``
-    (never changed in place) as ``presence.sides_here`` is: phase 1 asks every sector's
-    batteries at every decision (who fires, what he may fire, whether he must skip)."""
-    kept: tuple[dict[Key, int], dict[Key, int]] | None = getattr(counts, ARTILLERY_KEPT, None)
-    if kept is not None:
-        return kept
-    found = ({k: n for k, n in counts.items() if k[1] == "art" and k[0] == GERMAN_GROUP},
-             {k: n for k, n in counts.items() if k[1] == "art" and k[0] != GERMAN_GROUP})
-    if type(counts) is Figures:
-        setattr(counts, ARTILLERY_KEPT, found)
-    return found
+_new_counter = Counter.__new__
+_fill = dict.update
 
 
 def targets(board: Board, state: AState, sector: str, side: str) -> list[str]:
     """Enemy territory (sectors with enemy units) one or two sectors away, in map order.  The
     distance counts sectors, whatever borders lie between (the shells fly over water)."""
-    units = state.units
-    return [s for s in board.around(sector, RANGE) if s in units and enemies(state, s, side)]
+    enemy = occupied(board, state)[other(side)]  # enemies(state, s, side) not 0
+    return [s for s in board.around(sector, RANGE) if s in enemy]
 
 
 def options(board: Board, state: AState, side: str,
@@ -163,7 +160,7 @@ def start(board: Board, state: AState, events: list[Event]) -> bool:
     state.barrage_turn = None
     state.barrage_fired = []
     state.barrage_over = []
-    if not options(board, state, ALLIED) and not options(board, state, GERMAN):
+    if not _can_fire(board, state, ALLIED, None) and not _can_fire(board, state, GERMAN, None):
         events.append(Event("phase", "Phase 1 - Barrage Fire: no artillery stands in an "
                             "undisputed sector within two sectors of enemy territory; no "
                             "barrage", {"phase": "1"}))
@@ -433,7 +430,40 @@ def forced(board: Board, state: AState) -> Command | None:
     side = state.barrage_turn
     if side is None:
         return Initiative()
-    return None if options(board, state, side, firer(board, state, side)) else NoBarrage()
+    return None if _can_fire(board, state, side, firer(board, state, side)) else NoBarrage()
+
+
+def _can_fire(board: Board, state: AState, side: str, player: str | None) -> bool:
+    """``options`` is not empty: some battery has a target (the first found is enough).  The
+    answer is kept with the placement of the figures it came from (``occupied`` gives its
+    very answer again while the figures stand where they stood) for the batteries that have
+    fired: who fires, the skip forced and the decision ask it again and again."""
+    held = occupied(board, state)
+    key = (side, player, tuple(state.barrage_fired))
+    kept = _fire_kept
+    if kept is not None and kept[0] is held:
+        answer = kept[1].get(key)
+        if answer is not None:
+            return answer
+    else:
+        kept = (held, {})
+        _keep_fire(kept)
+    enemy = held[other(side)]
+    answer = any(not enemy.isdisjoint(board.around(sector, RANGE))
+                 for sector, _ in _ready(board, state, side, player))
+    kept[1][key] = answer
+    return answer
+
+
+_fire_kept: tuple[dict[str, frozenset[str]], dict[tuple[str, str | None, tuple[str, ...]],
+                                                  bool]] | None = None
+"""``_can_fire``'s answers for one placement of the figures (``occupied``'s answer for it)."""
+
+
+def _keep_fire(kept: tuple[dict[str, frozenset[str]],
+                           dict[tuple[str, str | None, tuple[str, ...]], bool]]) -> None:
+    global _fire_kept  # one assignment: a reader sees the old or the new answers whole
+    _fire_kept = kept
 
 
 def decision(board: Board, state: AState) -> str:

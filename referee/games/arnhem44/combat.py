@@ -22,6 +22,7 @@ from referee.games.arnhem44.commands import First, Withdraw
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import Shooter, counts_text, expand, fire, outcome_of
 from referee.games.arnhem44.jokers import combat_jokers
+from referee.games.arnhem44.placement import occupied
 from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import AState, Withdrawal
 from referee.games.arnhem44.supply import penalty
@@ -29,8 +30,9 @@ from referee.games.arnhem44.supply import penalty
 
 def disputed(board: Board, state: AState) -> list[str]:
     """Sectors with both armies present, in map order (Basic Concepts: Disputed sectors)."""
-    return [s for s in board.order if s in state.units
-            and friends(state, s, ALLIED) and friends(state, s, GERMAN)]
+    held = occupied(board, state)  # the sectors of each side (``friends`` not 0)
+    both = held[ALLIED] & held[GERMAN]
+    return [s for s in board.order if s in both] if both else []
 
 
 def combat_dice_change(state: AState, key: Key) -> int:

@@ -51,8 +51,8 @@ def _table_total(board: Board) -> Counter[str]:
 
 
 def placed(state: AState, kind: str) -> dict[str, int]:
-    return {s: c[(GERMAN_GROUP, kind)] for s, c in state.units.items()
-            if c[(GERMAN_GROUP, kind)]}
+    key = (GERMAN_GROUP, kind)
+    return {s: c.get(key, 0) for s, c in state.units.items() if c.get(key, 0)}
 
 
 def feasible(board: Board, kind: str, where: dict[str, int]) -> bool:

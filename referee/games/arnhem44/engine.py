@@ -75,7 +75,7 @@ from referee.games.arnhem44.position import (
 )
 from referee.games.arnhem44.quickline import action_line
 from referee.games.arnhem44.quickparse import action_tree
-from referee.games.arnhem44.report import holders, invariants, judge_control, state_json
+from referee.games.arnhem44.report import before_command, invariants, judge_after, state_json
 from referee.games.arnhem44.sequence import (
     after_barrage,
     after_combat,
@@ -352,7 +352,7 @@ class Arnhem44Engine:
         # (both sides') is before the start and judges no bridge.  Taken before the command,
         # which changes the state itself.
         judged = state.phase not in (SETUP_GERMAN, SETUP_ALLIED)
-        was = holders(self.board, state) if judged else None
+        was = before_command(self.board, state) if judged else None
         events = self._dispatch(work, command, dice)
         if before is not None:
             turns.check_own(before, work, part)
@@ -360,7 +360,7 @@ class Arnhem44Engine:
         veterans.update_nijmegen(self.board, work)
         events += ferries.update(self.board, work)
         if was is not None:
-            events += judge_control(self.board, was, work)
+            events += judge_after(self.board, was, work)
         victory.check_end(self.board, work, events)
         return events
 

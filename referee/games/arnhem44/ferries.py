@@ -5,8 +5,13 @@ his turn: at the end of the round the marker must be removed."  No points are ea
 
 from __future__ import annotations
 
+from functools import cache
+from operator import is_
+from typing import Any
+
 from referee.core.engine import Event
 from referee.games.arnhem44.board import ALLIED, Board, side_of
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.state import AState
 
 ACTIVE = "active"
@@ -29,20 +34,58 @@ def _allied_at(state: AState, sector: str) -> bool:
     here = state.units.get(sector)
     if not here:
         return False
-    return any(side_of(g) == ALLIED for g, _ in here)
+    kept: bool | None = getattr(here, KEPT, None)
+    if kept is None:
+        kept = any(side_of(g) == ALLIED for g, _ in here)
+        if type(here) is Figures:  # never changed in place: the answer is kept on it
+            setattr(here, KEPT, kept)
+    return kept
+
+
+KEPT = "_allied_keys"
+"""The attribute of a sector's ``Figures`` that keeps whether an Allied key is among them."""
 
 
 def update(board: Board, state: AState) -> list[Event]:
-    """A35: Allied troops reach a ferry when an Allied unit stands in either sector it joins."""
+    """A35: Allied troops reach a ferry when an Allied unit stands in either sector it joins.
+
+    After it no active ferry has Allied troops at either end: the figures there (each
+    ``Figures`` never changed in place) and the ferries' statuses are kept, and while they
+    are the same nothing is looked at again (asked after every command, issue 31)."""
+    ends = tuple(map(state.units.get, _ends(board)))
+    statuses = state.ferries
+    kept = _quiet
+    if kept is not None and kept[0] is board and all(map(is_, ends, kept[1])) \
+            and statuses == kept[2]:
+        return []
     events = []
     for ferry, (a, b) in board.ferries.items():
-        if status(state, ferry) == ACTIVE and (_allied_at(state, a) or _allied_at(state, b)):
+        if statuses.get(ferry, ACTIVE) == ACTIVE and (_allied_at(state, a) or _allied_at(state, b)):
             state.ferries[ferry] = FLIPPED
             events.append(Event(
                 "ferry", f"Allied troops reach the {ferry} ({a}-{b}): the marker is flipped; "
                 "the German player may use it until the end of his turn, and it is removed at "
                 "the end of the round (Ferry)", {"ferry": ferry, "status": FLIPPED}))
+    if set(map(type, ends)) <= _KEEPABLE:  # a test's plain Counter may change in place
+        _keep_quiet((board, ends, statuses.copy()))
     return events
+
+
+@cache
+def _ends(board: Board) -> tuple[str, ...]:
+    """Both sectors of every ferry of the board, in its order."""
+    return tuple(end for a, b in board.ferries.values() for end in (a, b))
+
+
+_KEEPABLE = frozenset({Figures, type(None)})
+_quiet: tuple[Board, tuple[Any, ...], dict[str, str]] | None = None
+"""The last look of ``update``: the board, the figures at the ferries' ends (compared by
+identity) and the ferries' statuses after it."""
+
+
+def _keep_quiet(look: tuple[Board, tuple[Any, ...], dict[str, str]] | None) -> None:
+    global _quiet  # one assignment: a reader sees the old or the new look whole
+    _quiet = look
 
 
 def end_of_round(state: AState, events: list[Event]) -> None:

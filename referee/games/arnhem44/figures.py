@@ -32,9 +32,12 @@ def allowance(board: Board, state: AState, kind: str) -> int:
 
 
 def fresh(state: AState, sector: str, key: Key) -> int:
-    here = state.units.get(sector, Counter())[key]
-    moved = state.moved.get(sector, Counter())
-    return here - sum(n for (g, k, _), n in moved.items() if (g, k) == key)
+    here = state.units.get(sector)
+    count: int = here.get(key, 0) if here else 0
+    moved = state.moved.get(sector)
+    if not moved:
+        return count
+    return count - sum(n for (g, k, _), n in moved.items() if (g, k) == key)
 
 
 def points(board: Board, state: AState, sector: str, key: Key) -> list[tuple[int, bool]]:
@@ -43,7 +46,9 @@ def points(board: Board, state: AState, sector: str, key: Key) -> list[tuple[int
     if state.joker_sector == sector:
         full += 1  # Jokers: "ALL units from one single sector gain an extra movement point"
     out = [(full, True)] * fresh(state, sector, key)
-    moved = state.moved.get(sector, Counter())
+    moved = state.moved.get(sector)
+    if not moved:
+        return out
     for (g, k, mp), n in sorted(moved.items(), key=lambda kv: -kv[0][2]):
         if (g, k) == key:
             out += [(mp, False)] * n
@@ -72,10 +77,14 @@ def put(state: AState, sector: str, key: Key, mp: int, n: int = 1) -> None:
     state.moved[sector] = changed(here, moved_key, (here.get(moved_key, 0) if here else 0) + n)
 
 
+_NO_FIGURES: Counter[Key] = Counter()
+"""An empty sector (read only)."""
+
+
 def resolve(state: AState, side: str, sector: str, groups: Groups, rule: str) -> list[
         tuple[Key, int]]:
     """The figures a command names, with their groups filled in and their presence checked."""
-    here = state.units.get(sector, Counter())
+    here = state.units.get(sector) or _NO_FIGURES
     out: dict[Key, int] = {}
     for (group, kind), n in groups:
         if side != ALLIED:

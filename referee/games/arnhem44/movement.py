@@ -145,20 +145,26 @@ def move(board: Board, state: AState, command: Move) -> list[Event]:
                           f"at most {board.max_per_side} per side in a sector")
     plans: list[tuple[Key, int]] = []
     for key, n in figures:
+        lefts: dict[tuple[int, bool], int] = {}  # figures alike walk the path alike
         for mp, was_fresh in points(board, state, start, key)[:n]:
-            _, left = _path_cost(board, state, path, key[1], side, mp, was_fresh)
-            if left == 0 and was_fresh and start == state.joker_sector and crossed(
-                    board, state, path, key[1], side):
-                # Jokers: "A joker cannot be used to cross a river or canal; it can however be
-                # used to move infantry units that so need an extra sector AFTER the unit has
-                # crossed": the crossing consumes the figure's own points, the joker's point
-                # is left for the sector after it (reading A47)
-                left = 1
+            left = lefts.get((mp, was_fresh))
+            if left is None:
+                _, left = _path_cost(board, state, path, key[1], side, mp, was_fresh)
+                if left == 0 and was_fresh and start == state.joker_sector and crossed(
+                        board, state, path, key[1], side):
+                    # Jokers: "A joker cannot be used to cross a river or canal; it can
+                    # however be used to move infantry units that so need an extra sector
+                    # AFTER the unit has crossed": the crossing consumes the figure's own
+                    # points, the joker's point is left for the sector after it (reading
+                    # A47)
+                    left = 1
+                lefts[(mp, was_fresh)] = left
             plans.append((key, left))
     for key, n in figures:
         take(state, start, key, n, board)
-    for key, left in plans:
-        put(state, dest, key, left)
+    # the figures alike put at once (the same counts, their keys in the same order)
+    for (key, left), n in Counter(plans).items():
+        put(state, dest, key, left, n)
     route = "->".join(path)
     return [Event("move", f"{side.capitalize()} moves {counts_text(dict(figures))} {route}",
                   {"side": side, "figures": {key_text(k): n for k, n in figures},

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.games.arnhem44.board import GERMAN_GROUP, SIDES, Key, other, side_of
+from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, SIDES, Key, side_of
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.state import AState
 
@@ -20,13 +20,19 @@ GROUPS_OF = {side: frozenset(g for g in ("UK", "US", "1AB", "PL", "82", "101", "
 def friends(state: AState, sector: str, side: str) -> int:
     """Figures of ``side`` in ``sector`` (``AState.count`` of the side's groups)."""
     here = state.units.get(sector)
-    return _totals(here)[side] if here else 0
+    if not here:
+        return 0
+    kept: dict[str, int] | None = getattr(here, TOTALS_KEPT, None)  # ``_totals``, no call
+    return (kept or _totals(here))[side]
 
 
 def enemies(state: AState, sector: str, side: str) -> int:
     """Figures of the other side in ``sector`` (enemy territory when not 0)."""
     here = state.units.get(sector)
-    return _totals(here)[other(side)] if here else 0
+    if not here:
+        return 0
+    kept: dict[str, int] | None = getattr(here, TOTALS_KEPT, None)  # ``_totals``, no call
+    return (kept or _totals(here))[GERMAN if side == ALLIED else ALLIED]  # other(side)
 
 
 TOTALS_KEPT = "_totals"
@@ -48,6 +54,11 @@ def _totals(counts: Mapping[Key, int]) -> dict[str, int]:
     if type(counts) is Figures:
         setattr(counts, TOTALS_KEPT, found)
     return found
+
+
+side_totals = _totals
+"""Side -> its figures among one sector's counts (kept on a sector's ``Figures``)."""
+
 
 KEPT = "_sides"
 """The attribute of a sector's ``Figures`` that keeps ``sides_here`` of it."""

@@ -28,7 +28,13 @@ from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.explosives import explosives_json
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
-from referee.games.arnhem44.victory import bridge_sides, destroyed, holder, points_json
+from referee.games.arnhem44.victory import (
+    bridge_sides,
+    destroyed,
+    end_sectors,
+    holder,
+    points_json,
+)
 
 
 def figures_json(counts: Counter[Key] | dict[Key, int]) -> dict[str, Any]:
@@ -361,6 +367,63 @@ def holders(board: Board, state: AState) -> dict[str, str | None]:
             for bridge, german, allied in bridge_sides(board, state)}
 
 
+Before = tuple[tuple[Any, ...], dict[str, str | None], bool]
+"""What the bridges' control is judged from, taken before a command (``before_command``): the
+figures at the bridges' ends, the bridges' holders, and whether the position is the one kept
+settled (``_settled``)."""
+
+
+def before_command(board: Board, state: AState) -> Before:
+    """The figures at the bridges' ends and the bridges' holders (``holders``), taken before a
+    command of play for ``judge_after``; the holders kept, when the position is the one kept
+    settled after the last command."""
+    ends = tuple(map(state.units.get, end_sectors(board)))
+    kept = _settled_as(board, ends, state.control)
+    if kept is not None:
+        return ends, kept, True
+    return ends, holders(board, state), False
+
+
+def judge_after(board: Board, before: Before, state: AState) -> list[Event]:
+    """``judge_control`` after a command, ``before`` taken by ``before_command``.
+
+    After it, every bridge with one side's troops alone is that side's (``update_control``):
+    the position is settled, and it is kept (the very ``Figures`` at the bridges' ends, never
+    changed in place, their owners and holders).  A command that starts and ends in the
+    position kept (most commands: a roll, a decision, a move away from the bridges) changes no
+    owner and no holder: no event, nothing looked at again (issue 31)."""
+    _, was, settled = before
+    ends = tuple(map(state.units.get, end_sectors(board)))
+    if settled and _settled_as(board, ends, state.control) is was:
+        return []
+    events = judge_control(board, was, state)
+    if set(map(type, ends)) <= _KEEPABLE:  # a test's plain Counter may change in place
+        _keep_settled((board, ends, state.control.copy(), holders(board, state)))
+    return events
+
+
+_KEEPABLE = frozenset({Figures, type(None)})
+_settled: tuple[Board, tuple[Any, ...], dict[str, str], dict[str, str | None]] | None = None
+"""The last position judged (``judge_after``): the board, the figures at its bridges' ends
+(``Figures`` or None, compared by identity), the bridges' owners and their holders."""
+
+
+def _settled_as(board: Board, ends: tuple[Any, ...],
+                control: dict[str, str]) -> dict[str, str | None] | None:
+    """The holders kept with the settled position, when ``ends`` and ``control`` are it."""
+    kept = _settled
+    if kept is not None and kept[0] is board and all(map(is_, ends, kept[1])) \
+            and control == kept[2]:
+        return kept[3]
+    return None
+
+
+def _keep_settled(position: tuple[Board, tuple[Any, ...], dict[str, str],
+                                  dict[str, str | None]] | None) -> None:
+    global _settled  # one assignment: a reader sees the old or the new position whole
+    _settled = position
+
+
 def judge_control(board: Board, was: dict[str, str | None], state: AState) -> list[Event]:
     """After a command of play (``was``: the bridges' holders before it, ``holders``): who
     takes a bridge (``update_control``), and which bridges come to be held by neither side or
@@ -390,5 +453,5 @@ def judge_control(board: Board, was: dict[str, str | None], state: AState) -> li
     return events
 
 
-__all__ = ["ALLIED", "GERMAN", "holders", "invariants", "judge_control", "state_json",
-           "update_control"]
+__all__ = ["ALLIED", "GERMAN", "before_command", "holders", "invariants", "judge_after",
+           "judge_control", "state_json", "update_control"]

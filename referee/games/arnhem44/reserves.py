@@ -5,6 +5,7 @@ Player Receives His Reserves.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -173,10 +174,16 @@ def due_german(board: Board, state: AState) -> list[Event]:
 
 def flag_sectors(board: Board, state: AState, above_rhine: bool) -> list[str]:
     """German flag sectors free of enemy troops with room (above the Rhine when required)."""
-    return [s for s in board.order if s in board.flags
-            and (not above_rhine or s in board.above_rhine)
+    return [s for s in _flag_order(board)
+            if (not above_rhine or s in board.above_rhine)
             and not enemies(state, s, GERMAN)
             and friends(state, s, GERMAN) < board.max_per_side]
+
+
+@cache
+def _flag_order(board: Board) -> tuple[str, ...]:
+    """The German flag sectors in map order (made once a board)."""
+    return tuple(s for s in board.order if s in board.flags)
 
 
 def reinforce(board: Board, state: AState, command: Reinforce) -> list[Event]:

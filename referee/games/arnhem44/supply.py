@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 from itertools import compress
-from operator import not_
+from operator import is_not
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -139,40 +139,52 @@ def update_contact(state: AState) -> list[Event]:
     """Contact with operation GARDEN (interpretation): a GARDEN unit (UK or US ground forces)
     stands in a sector free of German troops together with a unit of the group.  Permanent."""
     events: list[Event] = []
-    waiting = frozenset(group for group in state.hq if group not in state.contact)
+    waiting = frozenset(state.hq.keys() - state.contact)
     if not waiting:
         return events  # every group with an HQ card in play has made contact already
     units = state.units
-    # The figures decide alone: the same figures in the same sectors (each sector's Figures,
-    # never changed in place) and the same groups waiting make no contact where the last
-    # look found none (most commands change no figure, or none of those groups').
-    look = (tuple(units), tuple(units.values()), waiting)
-    if _quiet == look:
-        return events
+    # Contact is found sector by sector, from the sector's figures and the groups waiting
+    # alone.  A sector's Figures is never changed in place: one seen making no contact for
+    # these groups (or more) makes none again, so only the sectors whose figures are not those
+    # seen are looked at (most commands change no figure, a move two sectors).  Seen for
+    # exactly these groups: a copy of the state from before a contact waits for more.
+    kept = _quiet
+    if kept is None or kept[1] != waiting:
+        kept = ({}, waiting)
+        _keep_quiet(kept)
+    seen = kept[0]
     keys = _keys(waiting)
-    # only the sectors holding a group still to make contact (filtered without a Python loop)
-    for sector, counts in compress(units.items(), map(not_, map(keys.isdisjoint, units.values()))):
-        groups = groups_here(counts)
-        if not groups & waiting or not groups & GROUND or GERMAN_GROUP in groups:
-            continue  # the German group is the only German one (board.side_of)
-        for group in sorted(groups & AIRBORNE, key=AIRBORNE_GROUPS.index):
-            if group in state.contact or group not in state.hq:
-                continue  # no HQ card in play (a position's figures): nothing to stop tracking
-            state.contact.add(group)
-            events.append(Event("contact", f"the {group} makes contact with operation GARDEN "
-                                f"in {sector}: its supplies are no longer tracked",
-                                {"group": group, "sector": sector}))
-    if not events and all(type(counts) is Figures for counts in look[1]):
-        _keep_quiet(look)
+    # the sectors not seen quiet (filtered without a Python loop)
+    for sector in compress(units, map(is_not, map(seen.get, units), units.values())):
+        counts = units[sector]
+        if not keys.isdisjoint(counts):  # a group still to make contact stands here
+            groups = groups_here(counts)
+            if groups & waiting and groups & GROUND and GERMAN_GROUP not in groups:
+                # the German group is the only German one (board.side_of)
+                made = False
+                for group in sorted(groups & AIRBORNE, key=AIRBORNE_GROUPS.index):
+                    if group in state.contact or group not in state.hq:
+                        continue  # no HQ card in play (a position's figures): none to stop
+                    state.contact.add(group)
+                    made = True
+                    events.append(Event("contact", f"the {group} makes contact with operation "
+                                        f"GARDEN in {sector}: its supplies are no longer "
+                                        "tracked", {"group": group, "sector": sector}))
+                if made:
+                    continue
+        if type(counts) is Figures and not events:
+            # quiet for these groups (after a contact, the groups in contact now are skipped:
+            # a sector is quiet for fewer)
+            seen[sector] = counts
     return events
 
 
-_quiet: tuple[tuple[str, ...], tuple[object, ...], frozenset[str]] | None = None
-"""The last look of ``update_contact`` that found no contact: the sectors, their figures (each
-a ``Figures``, compared by content) and the groups waiting."""
+_quiet: tuple[dict[str, Figures], frozenset[str]] | None = None
+"""The sectors' figures seen making no contact (sector -> its ``Figures``, compared by
+identity: never changed in place) and the groups they were seen for (those waiting then)."""
 
 
-def _keep_quiet(look: tuple[tuple[str, ...], tuple[object, ...], frozenset[str]]) -> None:
+def _keep_quiet(look: tuple[dict[str, Figures], frozenset[str]] | None) -> None:
     global _quiet  # one assignment: a reader sees the old or the new look whole
     _quiet = look
 

@@ -13,6 +13,8 @@ choices of the strongest side) is the Allies' joint decision, written by the UK 
 from __future__ import annotations
 
 from collections import Counter
+from operator import is_
+from typing import Any
 
 from referee.core.engine import Event
 from referee.core.errors import IllegalMove
@@ -69,15 +71,36 @@ def others(state: AState) -> dict[str, dict[Key, int]]:
     part = state.part
     if part is None:
         return {}
+    units = state.units
+    values = tuple(units.values())
+    kept = _kept
+    # the same Figures in the same sectors (never changed in place): the answer kept, shared
+    # (read only), asked before and after every command of a part
+    if kept is not None and kept[2] == part and len(kept[1]) == len(values) \
+            and all(map(is_, values, kept[1])) and kept[0] == tuple(units):
+        return kept[3]
     out = {}
     name = OTHERS_KEPT.get(part, "")
-    for sector, counts in state.units.items():
+    for sector, counts in units.items():
         theirs = getattr(counts, name, None)  # kept: one lookup (no call) a sector
         if theirs is None:
             theirs = _others_here(counts, part)
         if theirs:
             out[sector] = theirs
+    if set(map(type, values)) <= _ONLY_FIGURES:
+        _keep((tuple(units), values, part, out))
     return out
+
+
+_ONLY_FIGURES = frozenset({Figures})
+_kept: tuple[tuple[str, ...], tuple[Any, ...], str, dict[str, dict[Key, int]]] | None = None
+"""The last ``others``: the sectors, their figures (compared by identity), the part, the
+answer."""
+
+
+def _keep(kept: tuple[tuple[str, ...], tuple[Any, ...], str, dict[str, dict[Key, int]]]) -> None:
+    global _kept  # one assignment: a reader sees the old or the new answer whole
+    _kept = kept
 
 
 OTHERS_KEPT = {UK: "_others_uk", US: "_others_us"}

@@ -20,7 +20,10 @@ that function reads.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from referee.core.engine import Event
@@ -77,23 +80,34 @@ def bridge_sides(board: Board, state: AState) -> tuple[tuple[str, bool, bool], .
     the last one is kept with the figures it came from (each end's ``Figures``, never changed
     in place) and given again while the ends hold the same figures: most commands change none
     of them."""
-    here = tuple(map(state.units.get, _end_sectors(board)))
+    here = tuple(map(state.units.get, end_sectors(board)))
     memo = _memo
-    if memo is not None and memo[0] is board and memo[1] == here:
+    if memo is None or memo[0] is not board:
+        old: Iterator[Any] = repeat(_NOWHERE)  # the first answer: every bridge looked at
+        was: tuple[tuple[str, bool, bool], ...] = ()
+    elif all(map(is_, here, memo[1])):  # the very figures: identity, never changed in place
         return memo[2]
+    else:
+        old, was = iter(memo[1]), memo[2]
     out = []
-    kept = True  # every end empty or a sector's Figures: the answer may be kept
     it = iter(here)
-    for (bridge, _, _), here_a, here_b in zip(_ends(board), it, it, strict=True):
+    for index, ((bridge, _, _), here_a, here_b, was_a, was_b) in enumerate(zip(
+            _ends(board), it, it, old, old, strict=False)):  # old: as long or endless
+        if here_a is was_a and here_b is was_b:
+            out.append(was[index])  # this bridge's ends hold the figures they held
+            continue
         german_a, allied_a = _sides(here_a)
         german_b, allied_b = _sides(here_b)
         out.append((bridge, german_a or german_b, allied_a or allied_b))
-        kept = kept and (here_a is None or type(here_a) is Figures) \
-            and (here_b is None or type(here_b) is Figures)
     answer = tuple(out)
-    if kept:
+    if set(map(type, here)) <= _KEEPABLE:  # every end empty or a sector's Figures
         _keep((board, here, answer))
     return answer
+
+
+_KEEPABLE = frozenset({Figures, type(None)})
+_NOWHERE = object()
+"""What no end holds."""
 
 
 def _sides(counts: Any) -> tuple[bool, bool]:
@@ -107,7 +121,8 @@ def _sides(counts: Any) -> tuple[bool, bool]:
 _NOBODY = (False, False)
 _memo: tuple[Board, tuple[Any, ...], tuple[tuple[str, bool, bool], ...]] | None = None
 """The last ``bridge_sides`` kept: the board, the figures at its bridges' ends (``Figures``
-or None, compared by content) and the answer (a tuple: shared, never changed)."""
+or None, compared by identity) and the answer (a tuple: shared, never changed); a bridge
+whose ends hold the figures kept keeps its answer when others change."""
 
 
 def _keep(memo: tuple[Board, tuple[Any, ...], tuple[tuple[str, bool, bool], ...]]) -> None:
@@ -122,7 +137,7 @@ def _ends(board: Board) -> tuple[tuple[str, str, str], ...]:
 
 
 @cache
-def _end_sectors(board: Board) -> tuple[str, ...]:
+def end_sectors(board: Board) -> tuple[str, ...]:
     """Both ends of every bridge of the board, in its order (``_ends`` flattened)."""
     return tuple(end for _, a, b in _ends(board) for end in (a, b))
 
@@ -239,7 +254,8 @@ def eliminated_side(state: AState) -> str | None:
         return None
     german = allied = False
     for counts in state.units.values():  # the sides kept on each sector's Figures first
-        here_german, here_allied = _sides(counts)
+        kept: tuple[bool, bool] | None = getattr(counts, KEPT, None)  # ``_sides``, no call
+        here_german, here_allied = kept or _sides(counts)
         german = german or here_german
         allied = allied or here_allied
         if german and allied:
