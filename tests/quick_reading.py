@@ -69,3 +69,21 @@ def mangled(lines: Sequence[str], alphabet: str, count: int, seed: int) -> Itera
             yield line[:at] + line[at + 1:]
         else:
             yield line[:at] + rng.choice(alphabet) + line[at + 1:]
+
+
+def with_keywords(lines: Sequence[str], words: Sequence[str], count: int,
+                  seed: int) -> Iterator[str]:
+    """``count`` lines, each one of ``lines`` with one of the grammar's keywords ``words``
+    (as it is, in capitals, with a letter after it, or followed by another keyword) put in
+    between two of its words or in place of one, seeded."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        parts = rng.choice(lines).split(" ")
+        at = rng.randrange(len(parts) + 1)
+        word = rng.choice(words)
+        new = rng.choice((word, word.upper(), word + "x", word + " " + rng.choice(words)))
+        if at == len(parts) or rng.random() < 0.3:
+            parts.insert(at, new)
+        else:
+            parts[at] = new
+        yield " ".join(parts)

@@ -17,7 +17,7 @@ from referee.core.quicktree import keywords
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.quickparse import action_tree
 from tests.games.arnhem44.test_quickparse import LINES, ODD, ODD_ACTIONS
-from tests.quick_reading import mangled
+from tests.quick_reading import mangled, with_keywords
 
 
 class _LongWay:
@@ -81,19 +81,10 @@ def test_mangled_lines_are_made_as_the_long_way_makes_them_or_left_to_it() -> No
 
 
 def test_lines_naming_keywords_are_made_as_the_long_way_makes_them() -> None:
-    rng = random.Random(47)
     taken = [line for line in LINES if _taken(line)]
     words = sorted(keywords("arnhem44.lark"))
-    for _ in range(4000):
-        parts = rng.choice(taken).split(" ")
-        at = rng.randrange(len(parts) + 1)
-        word = rng.choice(words)
-        new = rng.choice((word, word.upper(), word + "x", word + " " + rng.choice(words)))
-        if at == len(parts) or rng.random() < 0.3:
-            parts.insert(at, new)
-        else:
-            parts[at] = new
-        assert _same(" ".join(parts)), parts
+    for line in with_keywords(taken, words, 4000, seed=47):
+        assert _same(line), line
 
 
 WRONG = (

@@ -14,7 +14,7 @@ from referee.core.grammar import game_parser
 from referee.core.quicktree import keywords
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.quickparse import action_tree, move_tree
-from tests.quick_reading import agrees, lark_shape, log_lines, mangled, shape
+from tests.quick_reading import agrees, lark_shape, log_lines, mangled, shape, with_keywords
 
 LARK = game_parser(ENGINE.grammar)
 
@@ -124,19 +124,10 @@ def test_mangled_action_lines_are_read_as_lark_reads_them_or_left_to_it() -> Non
 
 def test_action_lines_naming_keywords_are_read_as_lark_reads_them() -> None:
     """A word spelt as one of the grammar's keywords put in any place of any kind of line."""
-    rng = random.Random(34)
     taken = [line for line in LINES if action_tree(line) is not None]
     words = sorted(keywords("arnhem44.lark"))
-    for _ in range(6000):
-        parts = rng.choice(taken).split(" ")
-        at = rng.randrange(len(parts) + 1)
-        word = rng.choice(words)
-        new = rng.choice((word, word.upper(), word + "x", word + " " + rng.choice(words)))
-        if at == len(parts) or rng.random() < 0.3:
-            parts.insert(at, new)
-        else:
-            parts[at] = new
-        assert _agrees(" ".join(parts)), parts
+    for line in with_keywords(taken, words, 6000, seed=34):
+        assert _agrees(line), line
 
 
 ODD_ACTIONS = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
 from typing import Any
 
@@ -194,6 +195,17 @@ def test_a_copy_of_a_shape_the_state_does_not_have_yet_is_deep() -> None:
     assert twin["nested"][1]["k"] is not value["nested"][1]["k"]
 
 
+def _self_played(seed: str) -> Iterator[AState]:
+    """The state after each command of a game the random policy plays with ``seed`` (the
+    same state, changed in place)."""
+    rng = random.Random(seed)
+    state = ENGINE.setup(None, {})
+    dice = StreamDice(DiceStream(seed), keep_rolls=False)
+    while ENGINE.to_act(state) is not None:
+        ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+        yield state
+
+
 def test_records_copied_by_their_dict_alone_hold_numbers_names_and_flags() -> None:
     """A record whose fields are all declared numbers, names, flags or None (a crate, a
     Bailey bridge, a roll waiting for a reveal, a withdrawal) is copied by its fields' dict
@@ -204,11 +216,7 @@ def test_records_copied_by_their_dict_alone_hold_numbers_names_and_flags() -> No
     assert flat == [Crate, Bailey, Attempt, Withdrawal]
     seen = 0
     for seed in ("flat-1", "flat-2"):
-        rng = random.Random(seed)
-        state = ENGINE.setup(None, {})
-        dice = StreamDice(DiceStream(seed), keep_rolls=False)
-        while ENGINE.to_act(state) is not None:
-            ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+        for state in _self_played(seed):
             records = [*state.explosives.crates, *state.baileys, *state.withdrawals]
             if state.explosives.attempt is not None:
                 records.append(state.explosives.attempt)
@@ -228,10 +236,6 @@ def test_a_sector_s_moved_figures_are_figures_in_every_position() -> None:
     """``units`` and ``moved`` are declared to hold counts never changed in place (the copier
     shares them): in every position of self-played games they are ``Figures``."""
     for seed in ("moved-1", "moved-2"):
-        rng = random.Random(seed)
-        state = ENGINE.setup(None, {})
-        dice = StreamDice(DiceStream(seed), keep_rolls=False)
-        while ENGINE.to_act(state) is not None:
-            ENGINE.apply(state, ENGINE.random_command(state, rng), dice)
+        for state in _self_played(seed):
             assert all(type(c) is Figures for c in state.units.values())
             assert all(type(c) is Figures for c in state.moved.values())
