@@ -437,7 +437,6 @@ class Replayer(Assertions, DiceChecks):
             self._check_record(line, command, record, tray, at, before, stated)
         if start is not None:  # the line's change, to be made again on its copy
             self._redo.append((command, stream, at.start, record))
-        words = str(command) if events else ""
         attach = False
         if rolls:
             rolled = tuple(rolls)
@@ -450,13 +449,19 @@ class Replayer(Assertions, DiceChecks):
             rolled = ()
         if not auto:
             self._last = (command, events, rolled)
+        if not events:
+            return
         append = self.report.events.append
+        of: object = command  # the words made when first read, then shared (LineEvent)
         for event in events:
             # Unless the engine placed them, the dice go with the command's first event.
             if attach:
                 event = event.with_rolls(rolled)
                 attach = False
-            append(_line_event(number, words, event, auto))
+            made = _line_event(number, of, event, auto)
+            append(made)
+            if of is command:
+                of = made  # the command's first event
 
     def _settle_end(self) -> None:
         """The referee's own steps after the last line.  One the engine refuses (a rules bug,

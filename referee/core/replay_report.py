@@ -17,12 +17,33 @@ from referee.core.names import side_title
 
 @dataclass(frozen=True)
 class LineEvent:
-    """An event, with the log line that caused it (``None`` for the referee's own steps)."""
+    """An event, with the log line that caused it (``None`` for the referee's own steps).
+
+    ``command`` is the command's words (``str(command)``).  The driver makes them only when
+    first read (``_line_event``): a replay whose events nobody prints (a batch, a bench)
+    never spells its commands out (issue 31)."""
 
     line: int | None
     command: str
     event: Event
     auto: bool = False
+
+    def __getattr__(self, name: str) -> Any:
+        """``command``, made from the command the driver kept, or read from the command's
+        first event (``_line_event``)."""
+        fields = self.__dict__
+        if name != "command" or "_of" not in fields:
+            raise AttributeError(name)
+        of = fields["_of"]
+        words: str = of.command if type(of) is LineEvent else str(of)
+        fields["command"] = words
+        return words
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields in their order, ``command`` spelt out (a pickle as of an event made
+        with its words)."""
+        return {"line": self.line, "command": self.command, "event": self.event,
+                "auto": self.auto}
 
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "command": self.command, "auto": self.auto,
@@ -32,14 +53,16 @@ class LineEvent:
 _new = object.__new__
 
 
-def _line_event(line: int | None, command: str, event: Event, auto: bool) -> LineEvent:
-    """``LineEvent(line, command, event, auto)``, its fields put in place without the frozen
-    class's checked ``__setattr__`` (the driver makes two or three a line: the constructor
-    was a twentieth of a Battle Card replay)."""
+def _line_event(line: int | None, of: object, event: Event, auto: bool) -> LineEvent:
+    """``LineEvent(line, str(command), event, auto)`` of the command ``of``, or of the same
+    command as the event ``of`` (its words shared, one string, as when the driver spelt them
+    out at once), its fields put in place without the frozen class's checked ``__setattr__``
+    (the driver makes two or three a line: the constructor was a twentieth of a Battle Card
+    replay), its ``command`` made when first read (``LineEvent.__getattr__``)."""
     made: LineEvent = _new(LineEvent)
     fields = made.__dict__
     fields["line"] = line
-    fields["command"] = command
+    fields["_of"] = of
     fields["event"] = event
     fields["auto"] = auto
     return made

@@ -203,13 +203,19 @@ Command = (Activate | MoveOut | Pass | Attack | NoAttack | WeatherRoll | Hits | 
            | Breakthrough | Reinforce | Replace)
 
 
-# -- building commands from the parse tree ------------------------------------------------
+# -- building commands from the parse tree, or from a line's words read without one --------
+
+Words = tuple[list[str], list[int]]
+"""A ``words`` node (``WORD+``) as read: its words, and each one's column."""
+MoveRead = tuple[list[Words], bool, "Words | None"]
+"""A ``unit_move`` as read: the words of each place of its path (the first starts with the
+unit), ``strategic`` or not, and the words after ``with``, if any."""
 
 
-def _tokens(tree: Tree[Any]) -> list[Token]:
-    """The WORD tokens of a ``words`` tree (``words: WORD+``: its children, as they are)."""
-    words: list[Any] = tree.children
-    return words
+def _words_of(tree: Tree[Any]) -> Words:
+    """The words of a ``words`` tree and their columns (``words: WORD+``: its children)."""
+    tokens: list[Token] = tree.children  # type: ignore[assignment]
+    return [str(t) for t in tokens], [t.column for t in tokens]  # type: ignore[misc]
 
 
 READ_MEMO = 10_000
@@ -217,9 +223,9 @@ READ_MEMO = 10_000
 name many ways ("505/82", "505-82"), each kept as written, up to this many."""
 
 
-def _place(board: Board, tree: Tree[Any]) -> str:
-    tokens = _tokens(tree)
-    return _place_named(board, " ".join(tokens), tokens[0].column if tokens else None)
+def _place(board: Board, words: Words) -> str:
+    texts, columns = words
+    return _place_named(board, " ".join(texts), columns[0] if columns else None)
 
 
 def _place_named(board: Board, text: str, column: int | None) -> str:
@@ -230,16 +236,16 @@ def _place_named(board: Board, text: str, column: int | None) -> str:
     return known
 
 
-def _leading_unit(board: Board, first: list[Token]) -> tuple[str, list[Token]]:
-    """``split_leading_name`` of the words of ``first`` among the units: the unit its
-    leading words name, and its tokens after them."""
-    words = tuple(map(str, first))
+def _leading_unit(board: Board, texts: list[str], column: int) -> tuple[str, int]:
+    """``split_leading_name`` of ``texts`` (the first word at ``column``) among the units:
+    the unit its leading words name, and how many words name it."""
+    words = tuple(texts)
     known = board.units_read.get(words)
     if known is None:
-        unit, rest = split_leading_name(list(words), board.unit_names, column=first[0].column)
-        _keep(board.units_read, words, (unit, len(words) - len(rest)))
-        return unit, first[len(first) - len(rest):]
-    return known[0], first[known[1]:]
+        unit, rest = split_leading_name(list(words), board.unit_names, column=column)
+        known = (unit, len(words) - len(rest))
+        _keep(board.units_read, words, known)
+    return known
 
 
 def _keep(memo: dict[Any, Any], key: Any, value: Any) -> None:
@@ -248,48 +254,65 @@ def _keep(memo: dict[Any, Any], key: Any, value: Any) -> None:
     memo[key] = value
 
 
-def _unit_move(board: Board, tree: Tree[Any]) -> UnitMove:
+def _move_read(tree: Tree[Any]) -> MoveRead:
     path_tree, strategic, _with, enabler_tree = tree.children
     assert isinstance(path_tree, Tree)
     groups = path_tree.children[::2]  # path: words (ARROW words)*
-    unit, rest = _leading_unit(board, _tokens(groups[0]))
-    start = _place_named(board, " ".join(rest), rest[0].column) if rest else None
-    path = tuple(_place(board, g) for g in groups[1:])
+    enabler = _words_of(enabler_tree) if isinstance(enabler_tree, Tree) else None
+    return [_words_of(g) for g in groups], strategic is not None, enabler
+
+
+def _unit_move(board: Board, read: MoveRead) -> UnitMove:
+    path_words, strategic, enabler_words = read
+    texts, columns = path_words[0]
+    unit, used = _leading_unit(board, texts, columns[0])
+    start = (_place_named(board, " ".join(texts[used:]), columns[used])
+             if used < len(texts) else None)
+    path = tuple(_place(board, g) for g in path_words[1:])
     enabler = None
-    if isinstance(enabler_tree, Tree):
-        tokens = _tokens(enabler_tree)
-        enabler = board.unit_names.lookup(" ".join(tokens), column=tokens[0].column)
-    return UnitMove(unit, path, strategic is not None, enabler, start)
+    if enabler_words is not None:
+        enabler = board.unit_names.lookup(" ".join(enabler_words[0]),
+                                          column=enabler_words[1][0])
+    return UnitMove(unit, path, strategic, enabler, start)
 
 
-def _unit_list(board: Board, children: list[Any]) -> list[str]:
+def _unit_list(board: Board, names: list[Words]) -> list[str]:
     """The units of ``hits``/``replace``: unit names (a name may be several words, "Irish
     Guards"), or ``none``."""
     units: list[str] = []
-    for child in children:
-        if not isinstance(child, Tree):
-            continue
-        tokens = _tokens(child)
-        if len(tokens) == 1 and str(tokens[0]).casefold() == "none" and len(children) == 1:
+    for texts, columns in names:
+        if len(texts) == 1 and texts[0].casefold() == "none" and len(names) == 1:
             return []
-        words = [str(t) for t in tokens]
+        words = list(texts)
         while words:
-            column = tokens[len(tokens) - len(words)].column
+            column = columns[len(texts) - len(words)]
             unit, words = split_leading_name(words, board.unit_names, column=column)
             units.append(unit)
     return units
 
 
+_OF_MOVES = frozenset({"activate", "move_out", "retreat", "breakthrough", "reinforce"})
+"""The commands of unit moves (the others: of names, or of none)."""
+
+
 def build(board: Board, tree: Tree[Any]) -> Command:
     """The command of one parsed ``command`` subtree, its names resolved."""
-    kind = tree.data
+    kind = str(tree.data)
+    children = [c for c in tree.children if isinstance(c, Tree)]
+    if kind in _OF_MOVES:
+        return make(board, kind, [_move_read(c) for c in children], [])
+    return make(board, kind, [], [_words_of(c) for c in children])
+
+
+def make(board: Board, kind: str, moves: list[MoveRead], names: list[Words]) -> Command:
+    """The command the grammar names ``kind`` (``activate``, ``move_out``, ``pass_``...)
+    made from its unit moves or its names as read (from Lark's tree, ``build``, or without
+    one, ``quickline``), its names resolved in the order they are written."""
     if kind == "activate":
-        moves = [_unit_move(board, c) for c in tree.children if isinstance(c, Tree)]
-        return Activate.of(*moves)
+        return Activate.of(*(_unit_move(board, m) for m in moves))
     if kind == "move_out":
-        (child,) = tree.children
-        assert isinstance(child, Tree)
-        move = _unit_move(board, child)
+        (read,) = moves
+        move = _unit_move(board, read)
         if move.strategic or move.enabler is not None:
             raise IllegalMove(
                 "3.H",
@@ -304,13 +327,13 @@ def build(board: Board, tree: Tree[Any]) -> Command:
     if kind == "weather":
         return WeatherRoll()
     if kind == "hits":
-        return Hits(tuple(sorted(_unit_list(board, tree.children))))
+        return Hits(tuple(sorted(_unit_list(board, names))))
     if kind == "replace":
-        return Replace(tuple(sorted(_unit_list(board, tree.children))))
+        return Replace(tuple(sorted(_unit_list(board, names))))
     if kind in ("retreat", "breakthrough"):
-        moves = [_unit_move(board, c) for c in tree.children if isinstance(c, Tree)]
+        made = [_unit_move(board, m) for m in moves]
         pairs = []
-        for move in moves:
+        for move in made:
             if len(move.path) != 1 or move.strategic or move.enabler is not None:
                 rule = "7.6" if kind == "retreat" else "7.7"
                 raise IllegalMove(rule, f"write each {kind} as UNIT->SPACE (one space)")
@@ -320,15 +343,13 @@ def build(board: Board, tree: Tree[Any]) -> Command:
     if kind == "no_breakthrough":
         return Breakthrough(())
     if kind == "reinforce":
-        (child,) = tree.children
-        assert isinstance(child, Tree)
-        move = _unit_move(board, child)
+        (read,) = moves
+        move = _unit_move(board, read)
         where = move.path[-1] if move.path else move.start
         if where is None or len(move.path) > 1:
             raise IllegalMove("9", "write 'reinforce UNIT SPACE'")
         return Reinforce(move.unit, where)
     if kind == "attack":
-        (child,) = tree.children
-        assert isinstance(child, Tree)
-        return Attack(_place(board, child))
+        (words,) = names
+        return Attack(_place(board, words))
     raise AssertionError(f"the wwiic grammar produced an unknown command {kind!r}")

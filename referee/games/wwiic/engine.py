@@ -16,6 +16,7 @@ from lark import Tree
 from referee.core.dice import Dice
 from referee.core.engine import REFEREE, Event, GameInfo, RollNeed, Side
 from referee.core.errors import GameOver, HeaderError, IllegalMove
+from referee.core.log import ActionLine
 from referee.core.names import normalise
 from referee.games.wwiic import battle, dice_needed
 from referee.games.wwiic.activation import activate, commit, few
@@ -56,6 +57,7 @@ from referee.games.wwiic.position import (
     position_lines,
     start_position,
 )
+from referee.games.wwiic.quickline import action_line
 from referee.games.wwiic.quickparse import quick_tree
 from referee.games.wwiic.refusal import Refusal
 from referee.games.wwiic.report import invariants, moves_by_unit, state_json
@@ -486,6 +488,11 @@ class WWIICEngine:
         """A plain action line or turn assertion read without Lark: the very tree Lark gives
         it, or None (``quickparse.quick_tree``; issue 31)."""
         return quick_tree(line)
+
+    def quick_line(self, number: int, line: str) -> ActionLine | None:
+        """The entry of a plain action line made without a tree (``quickline.py``), or
+        None for the long way (issue 31)."""
+        return action_line(self.board, number, line)
 
     def build_command(self, tree: Tree[Any], text: str) -> Command:
         return build(self.board, tree)

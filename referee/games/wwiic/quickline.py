@@ -1,0 +1,207 @@
+"""WWII Commander action lines made into their entry without a tree (``Engine.quick_line``).
+
+``quickparse.quick_tree`` reads a plain action line into the very tree Lark gives, and
+``commands.build`` reads that tree's tokens once, into words and columns, to make each
+command.  Here the line's pieces (``quickparse._PIECES``, the same reading, piece for piece)
+are read straight into those words and columns, and ``commands.make`` makes each command from
+them as from the tree: the same names looked up in the same order, the same messages and
+columns; the dice are checked by the core's ``dice_record`` as the tree's are.  Any line
+``quick_tree`` leaves to Lark (a tag, a set-up line, an expectation, ``turn 2``, a chit drawn
+from a cup, a word spelt as a keyword, anything odd) gives ``None``, and the long way reads
+it.
+
+The whole line is read before any name is looked up, so a line Lark would refuse is never
+refused here for a name.  ``tests/games/wwiic/test_quickline.py`` compares the two ways on
+every line of the bundled logs, self-played games and thousands of mangled lines.
+"""
+
+from __future__ import annotations
+
+from referee.core.dicerecord import dice_record
+from referee.core.log import ActionLine, CommandItem
+from referee.core.quicktree import is_die, is_face, keywords
+from referee.games.wwiic.board import Board
+from referee.games.wwiic.commands import MoveRead, Words, make
+from referee.games.wwiic.quickparse import (
+    _BARE,
+    _ENDS_WORDS,
+    _MOVES,
+    _NAMED,
+    _NO,
+    _ONE_MOVE,
+    _PIECES,
+)
+
+Dice = tuple[str, int, list[list[str]], list[list[int]]]
+"""``dice``: the DIE, its column, each dice_group's faces and their columns."""
+Item = tuple[str, list[MoveRead], list[Words], "Dice | None", int]
+"""One item read: the command's kind (as the grammar names it), its unit moves, its names,
+its dice and its column."""
+
+
+class _Lark(Exception):
+    """A line ``quick_tree`` leaves to Lark."""
+
+
+class _Reader:
+    """A line's pieces between its blanks (``quickparse._PIECES``), read from the start."""
+
+    __slots__ = ("at", "end", "spelt", "starts", "texts")
+
+    def __init__(self, text: str, spelt: frozenset[str]) -> None:
+        found = list(_PIECES.finditer(text))
+        self.texts = [piece.group() for piece in found]
+        self.starts = [piece.start() for piece in found]
+        self.end = len(found)
+        self.at = 0
+        self.spelt = spelt
+
+    def next_is(self, text: str) -> bool:
+        return self.at < self.end and self.texts[self.at] == text
+
+
+def _words(read: _Reader) -> Words:
+    """``WORD+`` up to a comma, semicolon, brace, arrow, the end, or ``strategic`` or
+    ``with`` after a word (``quickparse._words``)."""
+    texts: list[str] = []
+    columns: list[int] = []
+    at, end, pieces, spelt = read.at, read.end, read.texts, read.spelt
+    while at < end:
+        piece = pieces[at]
+        if piece in _ENDS_WORDS:
+            break
+        first = piece[0]
+        lowered = piece.lower()
+        if not (first.isascii() and first.isalnum()) or lowered in spelt:
+            if texts and lowered in ("strategic", "with"):
+                break
+            raise _Lark
+        texts.append(piece)
+        columns.append(read.starts[at] + 1)
+        at += 1
+    if not texts:
+        raise _Lark
+    read.at = at
+    return texts, columns
+
+
+def _unit_move(read: _Reader) -> MoveRead:
+    """``path [STRATEGIC] [WITH words]`` (``quickparse._unit_move``)."""
+    path = [_words(read)]
+    while read.next_is("->"):
+        read.at += 1
+        path.append(_words(read))
+    strategic = read.at < read.end and read.texts[read.at].lower() == "strategic"
+    if strategic:
+        read.at += 1
+    enabler: Words | None = None
+    if read.at < read.end and read.texts[read.at].lower() == "with":
+        read.at += 1
+        enabler = _words(read)
+    return path, strategic, enabler
+
+
+def _item(read: _Reader) -> Item:
+    """``command [dice]`` (``quickparse._item``)."""
+    if read.at >= read.end:
+        raise _Lark
+    column = read.starts[read.at] + 1
+    verb = read.texts[read.at].lower()
+    read.at += 1
+    moves: list[MoveRead] = []
+    names: list[Words] = []
+    if verb in _MOVES or verb in _ONE_MOVE:
+        while True:
+            moves.append(_unit_move(read))
+            if read.next_is(",") and verb in _MOVES:
+                read.at += 1
+                continue
+            break
+        kind = _MOVES[verb] if verb in _MOVES else _ONE_MOVE[verb]
+    elif verb in _BARE:
+        kind = _BARE[verb]
+    elif verb in _NAMED or verb == "replace":
+        while True:
+            names.append(_words(read))
+            if read.next_is(",") and verb == "replace":
+                read.at += 1
+                continue
+            break
+        kind = verb
+    elif verb == "no" and read.at < read.end and read.texts[read.at].lower() in _NO:
+        kind = _NO[read.texts[read.at].lower()]
+        read.at += 1
+    else:
+        raise _Lark
+    dice = _dice(read) if read.next_is("{") else None
+    return kind, moves, names, dice, column
+
+
+def _dice(read: _Reader) -> Dice:
+    """``"{" DIE ":" dice_group ("|" dice_group)* "}"`` (``quicktree.dice_tree``)."""
+    at, end, texts, starts = read.at + 1, read.end, read.texts, read.starts
+    if at + 2 >= end or not is_die(texts[at]) or texts[at + 1] != ":":
+        raise _Lark
+    die, die_column = texts[at], starts[at] + 1
+    at += 2
+    groups: list[list[str]] = []
+    columns: list[list[int]] = []
+    faces: list[str] = []
+    places: list[int] = []
+    while at < end:
+        piece = texts[at]
+        if is_face(piece):
+            faces.append(piece)
+            places.append(starts[at] + 1)
+        elif (piece == "|" or piece == "}") and faces:
+            groups.append(faces)
+            columns.append(places)
+            faces, places = [], []
+            if piece == "}":
+                read.at = at + 1
+                return die, die_column, groups, columns
+        else:
+            raise _Lark
+        at += 1
+    raise _Lark
+
+
+def action_line(board: Board, number: int, line: str) -> ActionLine | None:
+    """The entry of ``line`` at ``number`` as ``parsing`` makes it from the tree of a plain
+    action line (commands, dice records and columns), or ``None`` for the long way."""
+    if "\n" in line:
+        return None  # a comment ends at a line break and Lark refuses what follows it
+    text = line.split("#", 1)[0]  # a comment starts at the first '#' (no token holds one)
+    spelt = keywords("wwiic.lark")
+    read = _Reader(text, spelt)
+    if not read.end:
+        return None
+    pieces = read.texts
+    first = pieces[0].lower()
+    if first == "turn":
+        return None  # a turn assertion, or a line Lark reads
+    side: str | None = None
+    if read.end > 1 and pieces[1] == ":":
+        word = pieces[0]
+        if first in spelt or not (word[0].isascii() and word[0].isalnum()) or is_face(word):
+            return None
+        side = word.casefold()
+        read.at = 2
+    items: list[Item] = []
+    try:
+        while True:
+            items.append(_item(read))
+            if read.at == read.end:
+                break
+            if pieces[read.at] != ";":
+                return None
+            read.at += 1
+    except _Lark:
+        return None
+    entry = ActionLine(number, line, side)
+    found = entry.items
+    for kind, moves, names, dice, column in items:
+        command = make(board, kind, moves, names)
+        record = dice_record(*dice) if dice is not None else None
+        found.append(CommandItem(command, record, column))
+    return entry
