@@ -17,7 +17,8 @@ is used (``getattr``), each optional, and none changing a ruling:
 - ``quick_tree(line)``: the very tree Lark gives for the game's commonest line shapes, read
   without Lark (None for any other line);
 - ``quick_line(number, line)``: the entry (``log.ActionLine``) of a plain action line made
-  without a tree, the one the tree would give (None for the long way; Arnhem '44);
+  without a tree, the one the tree would give (None for the long way; Arnhem '44 and WWII
+  Commander);
 - ``random_command(state, rng)``: self-play's random legal command, drawn without listing
   every legal command; ``policies``: further self-play policies by name;
 - ``moves(state)``: ``referee moves`` grouped by unit;
