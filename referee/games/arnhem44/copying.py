@@ -162,10 +162,7 @@ def peek(record: Any, name: str) -> Any:
     """The value of ``record``'s field ``name`` to read and not change: its own value, or
     the lent one without copying it (a field copied on write, ``copied_on_write``)."""
     fields = record.__dict__
-    try:
-        return fields[name]
-    except KeyError:
-        return fields[LENT + name]
+    return fields[name] if name in fields else fields[LENT + name]
 
 
 def copied_on_write(*eager: str) -> Callable[[_K], _K]:

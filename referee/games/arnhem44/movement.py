@@ -165,8 +165,12 @@ def move(board: Board, state: AState, command: Move) -> list[Event]:
             plans.append((key, left))
     for (key, n), best in zip(figures, chosen, strict=True):
         take(state, start, key, n, board, best)  # (each key once: ``resolve``)
-    # the figures alike put at once (the same counts, their keys in the same order)
-    for (key, left), n in Counter(plans).items():
+    # the figures alike put at once (the same counts, their keys in the same order: as
+    # ``Counter(plans)`` counts them, without its Python calls)
+    alike: dict[tuple[Key, int], int] = {}
+    for plan in plans:
+        alike[plan] = alike.get(plan, 0) + 1
+    for (key, left), n in alike.items():
         put(state, dest, key, left, n)
     route = "->".join(path)
     return [Event("move", f"{side.capitalize()} moves {counts_text(dict(figures))} {route}",

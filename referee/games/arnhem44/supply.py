@@ -235,6 +235,10 @@ def drop(board: Board, state: AState, dice: Dice) -> list[Event]:
     return events
 
 
+_EMPTY: dict[Key, int] = {}
+"""A sector without figures (read only)."""
+
+
 def collectors(board: Board, state: AState, sector: str) -> Counter[Key]:
     """Allied figures that bring in a token dropped on ``sector``: in it or in a sector NEXT
     TO IT, but not across a waterway, "not even if there is a bridge" (Supplies: Waterways)."""
@@ -242,7 +246,7 @@ def collectors(board: Board, state: AState, sector: str) -> Counter[Key]:
     for where in (sector, *board.neighbours[sector]):
         if where != sector and board.links[sector][where].kind != "plain":
             continue
-        for key, n in state.units.get(where, Counter()).items():
+        for key, n in state.units.get(where, _EMPTY).items():
             if side_of(key[0]) == ALLIED:
                 out[key] += n
     return out
