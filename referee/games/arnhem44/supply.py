@@ -153,6 +153,11 @@ def update_contact(state: AState) -> list[Event]:
         kept = ({}, waiting)
         _keep_quiet(kept)
     seen = kept[0]
+    if seen == units:
+        # every sector holds figures seen quiet (the very ones, or equal counts: the same
+        # groups stand there), and no other sector holds any: one comparison in C, not a
+        # look at each sector (most commands change no figure)
+        return events
     keys = _keys(waiting)
     # the sectors not seen quiet (filtered without a Python loop)
     for sector in compress(units, map(is_not, map(seen.get, units), units.values())):
@@ -176,6 +181,9 @@ def update_contact(state: AState) -> list[Event]:
             # quiet for these groups (after a contact, the groups in contact now are skipped:
             # a sector is quiet for fewer)
             seen[sector] = counts
+    if len(seen) > len(units):  # a sector emptied: forgotten, so that ``seen == units``
+        for sector in [s for s in seen if s not in units]:
+            del seen[sector]
     return events
 
 
