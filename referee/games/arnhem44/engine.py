@@ -66,7 +66,7 @@ from referee.games.arnhem44.deployment import (
     deploy_german,
     german_missing,
 )
-from referee.games.arnhem44.legal import legal
+from referee.games.arnhem44.legal import block_six_options, legal, only
 from referee.games.arnhem44.position import (
     build_setup,
     check_position,
@@ -240,7 +240,9 @@ class Arnhem44Engine:
             return bailey.legal(self.board, state)[0] if bailey.pending(state) else None
         if phase == "1":
             return barrage.forced(self.board, state)  # legal()'s one command, not made all
-        if phase in COMBAT or phase in RESERVES or phase in AIRBORNE_PHASES:
+        if phase in RESERVES:
+            return only(block_six_options(self.board, state))  # not every placement made
+        if phase in COMBAT or phase in AIRBORNE_PHASES:
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
         if phase == SETUP_ALLIED:
