@@ -158,6 +158,13 @@ class Lent:
         return value
 
 
+def peek(record: Any, name: str) -> Any:
+    """The value of ``record``'s field ``name`` to read and not change: its own value, or
+    the lent one without copying it (a field copied on write, ``copied_on_write``)."""
+    fields = record.__dict__
+    return fields[name] if name in fields else fields[LENT + name]
+
+
 def copied_on_write(*eager: str) -> Callable[[_K], _K]:
     """Lend, at a copy, every field of the record class made by a factory (a container, a
     record) but those named ``eager`` (copied at every copy: the fields nearly every use of

@@ -60,12 +60,13 @@ from referee.games.arnhem44.commands import (
     WithdrawOrder,
     build,
 )
+from referee.games.arnhem44.copying import peek
 from referee.games.arnhem44.deployment import (
     deploy_allied,
     deploy_german,
     german_missing,
 )
-from referee.games.arnhem44.legal import legal
+from referee.games.arnhem44.legal import block_six_options, legal, only
 from referee.games.arnhem44.position import (
     build_setup,
     check_position,
@@ -107,6 +108,13 @@ if TYPE_CHECKING:
 
     from referee.core.log import ActionLine
     from referee.core.ownscenario import ScenarioFile
+
+EARLY = (Resign, Barrage, Initiative, NoBarrage, Swap, Rig, *phase_two.BLOCK_TWO)
+"""The commands ``_dispatch`` judges before the phase's own way (a resignation, a barrage
+outside phase 1, an exchange of crates, a crate rigged at set-up, a block-2 roll outside block
+2): for any other, those checks change nothing."""
+_EARLY: dict[type, bool] = {}
+"""Each command class met: is it one of ``EARLY`` (``issubclass``, once a class)?"""
 
 SCENARIOS = ("standard",)
 MAX_ALTERNATIVES = 8
@@ -232,7 +240,9 @@ class Arnhem44Engine:
             return bailey.legal(self.board, state)[0] if bailey.pending(state) else None
         if phase == "1":
             return barrage.forced(self.board, state)  # legal()'s one command, not made all
-        if phase in COMBAT or phase in RESERVES or phase in AIRBORNE_PHASES:
+        if phase in RESERVES:
+            return only(block_six_options(self.board, state))  # not every placement made
+        if phase in COMBAT or phase in AIRBORNE_PHASES:
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
         if phase == SETUP_ALLIED:
@@ -334,7 +344,7 @@ class Arnhem44Engine:
         return explosives.show_late(state, command.value)
 
     def apply(self, state: AState, command: Command, dice: Dice) -> list[Event]:
-        if state.explosives.shown_late is not None:
+        if peek(state, "explosives").shown_late is not None:  # read without copying them
             state.explosives.shown_late = None  # the value may be shown on the next line only
         if state.phase == OVER:
             reason = (state.result or {}).get("reason", "the game has ended")
@@ -367,12 +377,17 @@ class Arnhem44Engine:
     def _dispatch(self, work: AState, command: Command, dice: Dice) -> list[Event]:
         board = self.board
         phase = work.phase
+        kind = type(command)
+        early = _EARLY.get(kind)
+        if early is None:
+            early = _EARLY[kind] = issubclass(kind, EARLY)
+        if not early:  # (the checks below change nothing for it)
+            return self._in_phase(work, command, dice, phase)
         if isinstance(command, Resign):
             side = self.to_act(work) or ALLIED
             if side == REFEREE:
                 raise IllegalMove("Winning", "a player resigns at one of his own decisions")
             return victory.resign(board, work, veterans.side_for(side))
-        events: list[Event] = []
         if isinstance(command, Barrage) and phase != "1":
             barrage.from_disputed(work, command)  # Artillery in Disputed Sectors: any phase
         if isinstance(command, (Initiative, Barrage, NoBarrage)) and phase != "1":
@@ -390,6 +405,13 @@ class Arnhem44Engine:
             return explosives.swap(work, command)
         if isinstance(command, Rig) and phase == SETUP_GERMAN:
             return explosives.rig(board, work, command, setup=True)
+        return self._in_phase(work, command, dice, phase)
+
+    def _in_phase(self, work: AState, command: Command, dice: Dice,
+                  phase: str) -> list[Event]:
+        """``command`` by the phase it is given in (``_dispatch``'s checks passed)."""
+        board = self.board
+        events: list[Event] = []
         if phase in EXPLOSIVES:
             events = explosives.apply(board, work, command, dice)
             if work.phase == explosives.DONE:

@@ -55,9 +55,12 @@ def points(board: Board, state: AState, sector: str, key: Key) -> list[tuple[int
     return out
 
 
-def take(state: AState, sector: str, key: Key, n: int, board: Board) -> list[tuple[int, bool]]:
-    """Remove ``n`` figures of ``key`` from ``sector`` (the best first); their (points, fresh)."""
-    chosen = points(board, state, sector, key)[:n]
+def take(state: AState, sector: str, key: Key, n: int, board: Board,
+         chosen: list[tuple[int, bool]] | None = None) -> list[tuple[int, bool]]:
+    """Remove ``n`` figures of ``key`` from ``sector`` (the best first); their (points, fresh).
+    ``chosen``: ``points(...)[:n]`` of the state as it stands, when the caller has it."""
+    if chosen is None:
+        chosen = points(board, state, sector, key)[:n]
     state.remove(sector, key, n)
     moved = state.moved.get(sector)
     for mp, was_fresh in chosen:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
+from collections.abc import Iterator
 
 from referee.core.errors import IllegalMove
 from referee.games.arnhem44 import bailey, barrage, explosives, phase_two
@@ -80,21 +81,39 @@ def legal(board: Board, state: AState) -> list[Command]:
     return []
 
 
+def only(options: Iterator[Command]) -> Command | None:
+    """The first of ``options`` when it is the only one, else None (the rest not made)."""
+    first = next(options, None)
+    return first if first is not None and next(options, None) is None else None
+
+
 def block_six(board: Board, state: AState) -> list[Command]:
     """Phases 6.1-6.3: the weather roll, the Allied reserve roll and placements, the German
     reserves' placements (one figure at a time)."""
+    return list(block_six_options(board, state))
+
+
+def block_six_options(board: Board, state: AState) -> Iterator[Command]:
+    """``block_six`` one command at a time, in its order (``Engine.forced`` asks whether
+    there is one only: it stops at the second)."""
     if state.phase == "6.1":
-        return [WeatherRoll()]
+        yield WeatherRoll()
+        return
     if state.phase == "6.2":
         if not state.arriving:
             dice = ["black"] if reserves_left(board, state) or not state.engineers else []
-            return [ReserveRoll(d) for d in (*dice, *(["green"] if state.engineers else []))]
-        return [Enter(((key, 1),), sector) for key in sorted(set(state.arriving))
-                for sector in entries(board, state, key)]
+            for die in (*dice, *(["green"] if state.engineers else [])):
+                yield ReserveRoll(die)
+            return
+        for key in sorted(set(state.arriving)):
+            for sector in entries(board, state, key):
+                yield Enter(((key, 1),), sector)
+        return
     above = state.above_rhine > 0
     keys = sorted(set(state.arriving[: state.above_rhine] if above else state.arriving))
-    return [Reinforce(((key, 1),), sector) for key in keys
-            for sector in flag_sectors(board, state, above)]
+    for key in keys:
+        for sector in flag_sectors(board, state, above):
+            yield Reinforce(((key, 1),), sector)
 
 
 def german_setup(board: Board, state: AState) -> list[Command]:

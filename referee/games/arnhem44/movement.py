@@ -144,9 +144,12 @@ def move(board: Board, state: AState, command: Move) -> list[Event]:
                           f"{friends(state, dest, side) + total} {side.capitalize()} units: "
                           f"at most {board.max_per_side} per side in a sector")
     plans: list[tuple[Key, int]] = []
+    chosen = []  # each key's figures taken, as ``take`` chooses them (no figure moved yet)
     for key, n in figures:
         lefts: dict[tuple[int, bool], int] = {}  # figures alike walk the path alike
-        for mp, was_fresh in points(board, state, start, key)[:n]:
+        best = points(board, state, start, key)[:n]
+        chosen.append(best)
+        for mp, was_fresh in best:
             left = lefts.get((mp, was_fresh))
             if left is None:
                 _, left = _path_cost(board, state, path, key[1], side, mp, was_fresh)
@@ -160,10 +163,14 @@ def move(board: Board, state: AState, command: Move) -> list[Event]:
                     left = 1
                 lefts[(mp, was_fresh)] = left
             plans.append((key, left))
-    for key, n in figures:
-        take(state, start, key, n, board)
-    # the figures alike put at once (the same counts, their keys in the same order)
-    for (key, left), n in Counter(plans).items():
+    for (key, n), best in zip(figures, chosen, strict=True):
+        take(state, start, key, n, board, best)  # (each key once: ``resolve``)
+    # the figures alike put at once (the same counts, their keys in the same order: as
+    # ``Counter(plans)`` counts them, without its Python calls)
+    alike: dict[tuple[Key, int], int] = {}
+    for plan in plans:
+        alike[plan] = alike.get(plan, 0) + 1
+    for (key, left), n in alike.items():
         put(state, dest, key, left, n)
     route = "->".join(path)
     return [Event("move", f"{side.capitalize()} moves {counts_text(dict(figures))} {route}",

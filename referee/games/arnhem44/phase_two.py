@@ -34,6 +34,9 @@ from referee.games.arnhem44.supply import (
     waiting,
 )
 
+BLOCK_TWO = (LandingRoll, AntiAircraft, SupplyDropRoll, TokenRoll, Collect)
+"""The commands of block 2 alone (``out_of_phase`` refuses them elsewhere)."""
+
 
 def out_of_phase(state: AState, command: Command) -> None:
     """Refuse a block-2 command outside block 2, with the rule that says when it happens."""

@@ -25,21 +25,38 @@ T = TypeVar("T")
 
 _ONLY_FIGURES = frozenset({Figures})
 
+Figured = tuple[Counter[Key], ...] | dict[str, Counter[Key]]
+"""The figures a fact was worked out from: each sector's, in order (``Fact``), or the
+sectors' copy (a fact of no order)."""
+
 
 class Fact(Generic[T]):
     """A fact of the board and the figures on it (``make``), its last answer kept with the
-    figures it came from."""
+    figures it came from.  ``ordered``: the answer follows the sectors' order (given again
+    while the very figures stand in the very order); else it is given again while every
+    sector holds the figures it held or equal counts (a ``dict`` comparison, in C)."""
 
-    __slots__ = ("_last", "_make")
+    __slots__ = ("_last", "_make", "_ordered")
 
-    def __init__(self, make: Callable[[Board, dict[str, Counter[Key]]], T]) -> None:
+    def __init__(self, make: Callable[[Board, dict[str, Counter[Key]]], T],
+                 ordered: bool = True) -> None:
         self._make = make
-        self._last: tuple[Board, tuple[str, ...], tuple[Counter[Key], ...], T] | None = None
+        self._ordered = ordered
+        self._last: tuple[Board, tuple[str, ...], Figured, T] | None = None
 
     def __call__(self, board: Board, state: AState) -> T:
         units = state.units
-        values = tuple(units.values())
         last = self._last
+        if not self._ordered:
+            # A fact of each sector's counts, whatever the sectors' order: the sectors as they
+            # were (the very figures, or equal counts) is one comparison in C.
+            if last is not None and last[0] is board and last[2] == units:
+                return last[3]
+            answer = self._make(board, units)
+            if set(map(type, units.values())) <= _ONLY_FIGURES:
+                self._last = (board, (), units.copy(), answer)
+            return answer
+        values = tuple(units.values())
         if last is not None and last[0] is board and len(last[2]) == len(values) \
                 and all(map(is_, values, last[2])) and last[1] == tuple(units):
             return last[3]
@@ -63,7 +80,7 @@ def _occupied(board: Board, units: dict[str, Counter[Key]]) -> dict[str, frozens
     return {side: frozenset(sectors) for side, sectors in found.items()}
 
 
-occupied = Fact(_occupied)
+occupied = Fact(_occupied, ordered=False)
 """Side -> the sectors holding its figures (``presence.friends`` not 0): a sector is enemy
 territory for the other side (``presence.enemies``)."""
 

@@ -65,10 +65,11 @@ class Bailey:
 
 
 # Copied at every copy: the fields read after most copies (bench/heavy_replay.py's logs, issue
-# 31: units, explosives, barrage_rolls, hq, ferries, control, destroyed and contact after 84-99%
-# of them, tokens and moved after a third).  Every other container is copied on write
-# (``copying.copied_on_write``): after a copy, only the state that reads it copies it.
-@copied_on_write("units", "explosives", "barrage_rolls", "hq", "ferries", "control", "destroyed",
+# 31: units, barrage_rolls, hq, ferries, control, destroyed and contact after 84-99% of them,
+# tokens and moved after a third).  Every other container is copied on write
+# (``copying.copied_on_write``): after a copy, only the state that reads it copies it.  The
+# explosives are read after few copies: ``Engine.apply`` peeks at them (``copying.peek``).
+@copied_on_write("units", "barrage_rolls", "hq", "ferries", "control", "destroyed",
                  "contact", "tokens", "moved")
 @record
 class AState:

@@ -153,6 +153,11 @@ def update_contact(state: AState) -> list[Event]:
         kept = ({}, waiting)
         _keep_quiet(kept)
     seen = kept[0]
+    if seen == units:
+        # every sector holds figures seen quiet (the very ones, or equal counts: the same
+        # groups stand there), and no other sector holds any: one comparison in C, not a
+        # look at each sector (most commands change no figure)
+        return events
     keys = _keys(waiting)
     # the sectors not seen quiet (filtered without a Python loop)
     for sector in compress(units, map(is_not, map(seen.get, units), units.values())):
@@ -176,6 +181,9 @@ def update_contact(state: AState) -> list[Event]:
             # quiet for these groups (after a contact, the groups in contact now are skipped:
             # a sector is quiet for fewer)
             seen[sector] = counts
+    if len(seen) > len(units):  # a sector emptied: forgotten, so that ``seen == units``
+        for sector in [s for s in seen if s not in units]:
+            del seen[sector]
     return events
 
 
@@ -235,6 +243,10 @@ def drop(board: Board, state: AState, dice: Dice) -> list[Event]:
     return events
 
 
+_EMPTY: dict[Key, int] = {}
+"""A sector without figures (read only)."""
+
+
 def collectors(board: Board, state: AState, sector: str) -> Counter[Key]:
     """Allied figures that bring in a token dropped on ``sector``: in it or in a sector NEXT
     TO IT, but not across a waterway, "not even if there is a bridge" (Supplies: Waterways)."""
@@ -242,7 +254,7 @@ def collectors(board: Board, state: AState, sector: str) -> Counter[Key]:
     for where in (sector, *board.neighbours[sector]):
         if where != sector and board.links[sector][where].kind != "plain":
             continue
-        for key, n in state.units.get(where, Counter()).items():
+        for key, n in state.units.get(where, _EMPTY).items():
             if side_of(key[0]) == ALLIED:
                 out[key] += n
     return out

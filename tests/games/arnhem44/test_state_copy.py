@@ -6,6 +6,7 @@ cannot be changed in place, and ``add``/``remove`` on a copy leave the original 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import random
 from collections import Counter
@@ -15,8 +16,10 @@ from typing import Any
 
 import pytest
 
-from referee.core.dice import DiceStream
+from referee.core.dice import DiceStream, DiceTray
+from referee.core.errors import RefereeError
 from referee.core.selfplay import StreamDice
+from referee.games.arnhem44.commands import EndMovement
 from referee.games.arnhem44.copying import (
     IMMUTABLE,
     Figures,
@@ -24,6 +27,7 @@ from referee.games.arnhem44.copying import (
     _shared_hint,
     changed,
     copied,
+    peek,
 )
 from referee.games.arnhem44.crates import Attempt, Crate
 from referee.games.arnhem44.engine import ENGINE
@@ -239,3 +243,25 @@ def test_a_sector_s_moved_figures_are_figures_in_every_position() -> None:
         for state in _self_played(seed):
             assert all(type(c) is Figures for c in state.units.values())
             assert all(type(c) is Figures for c in state.moved.values())
+
+
+def test_a_field_peeked_at_is_the_field_read_and_is_not_copied() -> None:
+    """``copying.peek`` (``Engine.apply`` asks whether a crate's value was shown late on the
+    line before, on every line) gives the value the field reads, its own or lent, and leaves
+    a lent one lent: the explosives are copied only by a state that reads them."""
+    state = _filled()
+    state.explosives.shown_late = Attempt("defuse", "german", 99, 4)
+    own = state.explosives
+    assert peek(state, "explosives") is own  # its own value, before any copy
+    twin = state.copy()
+    assert "explosives" not in twin.__dict__ and "explosives" not in state.__dict__  # lent
+    for record in (state, twin):
+        seen = peek(record, "explosives")
+        assert seen.shown_late == own.shown_late
+        assert "explosives" not in record.__dict__  # still lent: nothing copied
+    assert twin.explosives.shown_late == own.shown_late  # read: copied for the twin alone
+    assert twin.explosives is not peek(state, "explosives")
+    with contextlib.suppress(RefereeError):  # refused or not, the command is a next line:
+        ENGINE.apply(twin, EndMovement(), DiceTray(DiceStream("peek")))
+    assert twin.explosives.shown_late is None  # the late value is cleared on the next line
+    assert peek(state, "explosives").shown_late == own.shown_late  # the original keeps it
