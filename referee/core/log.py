@@ -7,11 +7,10 @@ objects to walk (bench/replay_scaling.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from referee.core.errors import Problem
-from referee.core.records import frozen, record
+from referee.core.records import frozen, once, record
 
 
 @frozen
@@ -26,11 +25,11 @@ class DiceRecord:
 
     # ``faces`` and ``count`` are made once for each record (a remembered line shares its
     # record with every copy of the line): the replay driver reads them for every command.
-    @cached_property
+    @once
     def faces(self) -> tuple[int, ...]:
         return tuple(f for group in self.groups for f in group)
 
-    @cached_property
+    @once
     def count(self) -> int:
         """How many dice (or chits) the record holds."""
         return len(self.chits) if self.chits else sum(len(group) for group in self.groups)

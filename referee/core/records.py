@@ -18,9 +18,10 @@ import dataclasses
 from collections.abc import Callable
 from inspect import formatannotation
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform
+from typing import Any, Generic, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T", bound=type)
+V = TypeVar("V")
 
 _MISSING = dataclasses.MISSING
 
@@ -158,3 +159,32 @@ def _setattr(self: Any, name: str, value: object) -> None:
 
 def _delattr(self: Any, name: str) -> None:
     raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class once(Generic[V]):
+    """``functools.cached_property`` without its lock (Python 3.11 takes one at every first
+    read: a fiftieth of an Arnhem '44 replay, whose driver reads each new dice record's
+    ``faces``, issue 31): the value is worked out at the first read and kept in the
+    instance's ``__dict__``, which later reads find before this descriptor.  A frozen
+    record may use it (its ``__dict__`` is written directly, as cached_property does)."""
+
+    __slots__ = ("name", "work")
+
+    def __init__(self, work: Callable[[Any], V]) -> None:
+        self.work = work
+        self.name = work.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> once[V]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> V: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> V | once[V]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.work(instance)
+        return value

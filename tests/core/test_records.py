@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import pytest
 
 from referee.core.parsing import parse_log
-from referee.core.records import frozen, record
+from referee.core.records import frozen, once, record
 from referee.games.arnhem44 import commands
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -181,3 +181,24 @@ def test_every_command_of_the_logs_is_its_dataclass_twin() -> None:
         assert command == type(command)(*dataclasses.astuple(command)) and command != twin
     for (first, first_twin), (second, second_twin) in itertools.pairwise(made):
         assert (first == second) == (first_twin == second_twin)
+
+
+def test_once_works_a_value_out_at_the_first_read_and_keeps_it() -> None:
+    """``once`` as ``functools.cached_property`` (which ``DiceRecord.faces`` was): worked out
+    at the first read, kept in the instance's ``__dict__``, on a frozen record too."""
+    calls: list[int] = []
+
+    @frozen
+    class Dice:
+        groups: tuple[tuple[int, ...], ...]
+
+        @once
+        def faces(self) -> tuple[int, ...]:
+            calls.append(1)
+            return tuple(f for group in self.groups for f in group)
+
+    dice = Dice(((1, 2), (3,)))
+    assert isinstance(vars(Dice)["faces"], once) and Dice.faces is vars(Dice)["faces"]
+    assert dice.faces == (1, 2, 3) and dice.faces is dice.faces and len(calls) == 1
+    assert vars(dice)["faces"] == (1, 2, 3) and dice == Dice(((1, 2), (3,)))
+    assert Dice(((4,),)).faces == (4,) and len(calls) == 2
