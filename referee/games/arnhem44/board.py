@@ -121,6 +121,7 @@ class Board:
         self.hp = {(side, k): kinds[k].hp[side] for side in SIDES for k in KINDS}  # type: ignore[index]
         self.mp = {k: kinds[k].mp for k in KINDS}  # type: ignore[index]
         self._around: dict[tuple[str, int], tuple[str, ...]] = {}
+        self._within: dict[tuple[str, int], frozenset[str]] = {}
 
     def name(self, sector: str) -> str:
         return self.display.get(sector, sector)
@@ -139,8 +140,16 @@ class Board:
             return self.at_fp[side_of(group)]
         return self.fp[kind]
 
-    def within(self, sector: str, zones: int) -> set[str]:
-        """Sectors at most ``zones`` steps from ``sector`` ("+ 1 zone", "+ 2 zones")."""
+    def within(self, sector: str, zones: int) -> frozenset[str]:
+        """Sectors at most ``zones`` steps from ``sector`` ("+ 1 zone", "+ 2 zones"; kept: the
+        board never changes, and a barrage asks it for every battery that fires)."""
+        found = self._within.get((sector, zones))
+        if found is None:
+            found = self._within[(sector, zones)] = frozenset(self._search(sector, zones))
+        return found
+
+    def _search(self, sector: str, zones: int) -> dict[str, int]:
+        """The steps from ``sector`` to each sector at most ``zones`` steps from it."""
         dist = {sector: 0}
         queue = deque([sector])
         while queue:
@@ -151,7 +160,7 @@ class Board:
                 if there not in dist:
                     dist[there] = dist[here] + 1
                     queue.append(there)
-        return set(dist)
+        return dist
 
     def around(self, sector: str, zones: int) -> tuple[str, ...]:
         """The sectors of ``within(sector, zones)`` other than ``sector``, in map order (kept:
