@@ -14,6 +14,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError
 
 from referee.core.engine import Engine
+from referee.core.errors import RefereeError
+from referee.core.parsing import _parse_line
 from referee.core.selfplay import play_game, random_policy
 
 LOGS = Path(__file__).resolve().parents[1] / "logs"
@@ -87,3 +89,41 @@ def with_keywords(lines: Sequence[str], words: Sequence[str], count: int,
         else:
             parts[at] = new
         yield " ".join(parts)
+
+
+def by_command(lines: Sequence[str], per_command: int, seed: int) -> list[str]:
+    """``per_command`` lines drawn (seeded) for each command word ``lines`` begin with (after
+    a side's ``side:``, before any dice): every kind of line as often as every other."""
+    kinds: dict[str, list[str]] = {}
+    for line in lines:
+        kinds.setdefault(line.split("{")[0].split(":")[-1].split()[0].casefold(), []).append(line)
+    rng = random.Random(seed)
+    return [rng.choice(group) for group in kinds.values() for _ in range(per_command)]
+
+
+class _LongWay:
+    """A game's engine without ``quick_line``: its lines read by the quick tree or Lark, its
+    commands made from the tree."""
+
+    def __init__(self, engine: Any) -> None:
+        self.grammar = engine.grammar
+        self.quick_tree = engine.quick_tree
+        self.build_command = engine.build_command
+        self.build_setup = engine.build_setup
+
+
+def long_way(engine: Engine[Any, Any]) -> Any:
+    """``engine`` as the referee reads with it when it has no ``quick_line``."""
+    return _LongWay(engine)
+
+
+def entry_read(engine: Any, number: int, line: str) -> Any:
+    """The entry ``engine`` makes of ``line`` as plain values (each command with its class,
+    its fields as ``repr`` shows them and its words), or its refusal."""
+    try:
+        entry = _parse_line(None, engine, number, line)
+    except RefereeError as error:
+        return ("refused", type(error).__name__, error.to_problem(line=number, text=line))
+    items = [(type(item.command), item.command, repr(item.command), str(item.command),
+              item.dice, item.column) for item in getattr(entry, "items", ())]
+    return (type(entry), entry.number, entry.text, getattr(entry, "side", None), items)

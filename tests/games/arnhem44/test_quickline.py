@@ -8,39 +8,17 @@ so that no line the fast way takes is read otherwise by the long way."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from referee.core.errors import RefereeError
-from referee.core.parsing import _parse_line
 from referee.core.quicktree import keywords
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.quickparse import action_tree
 from tests.games.arnhem44.test_quickparse import LINES, ODD, ODD_ACTIONS
-from tests.quick_reading import mangled, with_keywords
+from tests.quick_reading import by_command, entry_read, long_way, mangled, with_keywords
 
-
-class _LongWay:
-    """The Arnhem '44 engine without ``quick_line``: lines read by the quick tree or Lark."""
-
-    grammar = ENGINE.grammar
-    quick_tree = staticmethod(ENGINE.quick_tree)
-    build_command = staticmethod(ENGINE.build_command)
-    build_setup = staticmethod(ENGINE.build_setup)
-
-
-LONG: Any = _LongWay()
-
-
-def _read(engine: Any, number: int, line: str) -> Any:
-    """The entry, as plain values (every command with its class), or the refusal."""
-    try:
-        entry = _parse_line(None, engine, number, line)
-    except RefereeError as error:
-        return ("refused", type(error).__name__, error.to_problem(line=number, text=line))
-    items = [(type(item.command), item.command, str(item.command), item.dice, item.column)
-             for item in getattr(entry, "items", ())]
-    return (type(entry), entry.number, entry.text, getattr(entry, "side", None), items)
+LONG = long_way(ENGINE)
+_read = entry_read
 
 
 def _same(line: str, number: int = 7) -> bool:
@@ -67,12 +45,7 @@ def test_every_line_of_the_logs_is_made_as_the_long_way_makes_it() -> None:
 
 
 def test_mangled_lines_are_made_as_the_long_way_makes_them_or_left_to_it() -> None:
-    taken = [line for line in LINES if _taken(line)]
-    by_kind: dict[str, list[str]] = {}
-    for line in taken:
-        by_kind.setdefault(line.split("{")[0].split(":")[-1].split()[0].casefold(), []).append(line)
-    rng = random.Random(45)
-    chosen = [rng.choice(lines) for lines in by_kind.values() for _ in range(30)]
+    chosen = by_command([line for line in LINES if _taken(line)], 30, seed=45)
     refused = 0
     for line in mangled(chosen, " \t,:;->#{}|0123456789adDZ.'/_", 12000, seed=46):
         assert _same(line), repr(line)

@@ -10,40 +10,16 @@ long way."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from referee.core.errors import RefereeError
-from referee.core.parsing import _parse_line
 from referee.core.quicktree import keywords
 from referee.games.wwiic.engine import ENGINE
 from referee.games.wwiic.quickparse import quick_tree
 from tests.games.wwiic.test_quickparse import LINES, ODD
-from tests.quick_reading import mangled
+from tests.quick_reading import by_command, entry_read, long_way, mangled, with_keywords
 
-
-class _LongWay:
-    """The WWII Commander engine without ``quick_line``: lines read by the quick tree or
-    Lark, commands made from the tree."""
-
-    grammar = ENGINE.grammar
-    quick_tree = staticmethod(ENGINE.quick_tree)
-    build_command = staticmethod(ENGINE.build_command)
-    build_setup = staticmethod(ENGINE.build_setup)
-
-
-LONG: Any = _LongWay()
-
-
-def _read(engine: Any, number: int, line: str) -> Any:
-    """The entry, as plain values (every command with its class and words), or the
-    refusal."""
-    try:
-        entry = _parse_line(None, engine, number, line)
-    except RefereeError as error:
-        return ("refused", type(error).__name__, error.to_problem(line=number, text=line))
-    items = [(type(item.command), repr(item.command), str(item.command), item.dice,
-              item.column) for item in getattr(entry, "items", ())]
-    return (type(entry), entry.number, entry.text, getattr(entry, "side", None), items)
+LONG = long_way(ENGINE)
+_read = entry_read
 
 
 def _same(line: str, number: int = 7) -> bool:
@@ -73,12 +49,7 @@ def test_every_line_of_the_logs_is_made_as_the_long_way_makes_it() -> None:
 
 
 def test_mangled_lines_are_made_as_the_long_way_makes_them_or_left_to_it() -> None:
-    taken = [line for line in LINES if _taken(line)]
-    by_kind: dict[str, list[str]] = {}
-    for line in taken:
-        by_kind.setdefault(line.split("{")[0].split(":")[-1].split()[0].casefold(), []).append(line)
-    rng = random.Random(41)
-    chosen = [rng.choice(lines) for lines in by_kind.values() for _ in range(30)]
+    chosen = by_command([line for line in LINES if _taken(line)], 30, seed=41)
     refused = 0
     for line in mangled(chosen, " \t,:;->#{}|0123456789adDZ.'/_", 12000, seed=42):
         assert _same(line), repr(line)
@@ -87,19 +58,10 @@ def test_mangled_lines_are_made_as_the_long_way_makes_them_or_left_to_it() -> No
 
 
 def test_lines_naming_keywords_are_made_as_the_long_way_makes_them() -> None:
-    rng = random.Random(43)
     taken = [line for line in LINES if _taken(line)]
     words = sorted(keywords("wwiic.lark"))
-    for _ in range(4000):
-        parts = rng.choice(taken).split(" ")
-        at = rng.randrange(len(parts) + 1)
-        word = rng.choice(words)
-        new = rng.choice((word, word.upper(), word + "x", word + " " + rng.choice(words)))
-        if at == len(parts) or rng.random() < 0.3:
-            parts.insert(at, new)
-        else:
-            parts[at] = new
-        assert _same(" ".join(parts)), parts
+    for line in with_keywords(taken, words, 4000, seed=43):
+        assert _same(line), line
 
 
 def test_names_of_the_board_swapped_in_are_made_as_the_long_way_makes_them() -> None:
