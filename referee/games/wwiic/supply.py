@@ -109,16 +109,28 @@ def german_in_supply(board: Board, state: WState, unit: str,
     return False
 
 
+def _settled_allied(board: Board, state: WState, unit: str) -> bool | None:
+    """The Allied answers no supply path is searched for: a unit not in a map space is not in
+    supply by a path, and an airborne unit that made the special crossing last turn is (8);
+    None: search its paths."""
+    place = state.location[unit]
+    if place is None or board.kind[place] != SPACE:
+        return False
+    if board.units[unit].airborne and state.special_crossers.get(unit) == state.turn - 1:
+        return True
+    return None
+
+
 def allied_in_supply(board: Board, state: WState, unit: str, roads: set[str]) -> bool:
     """8 Allied general path (three overland spaces to a road space, then by road to De
     Groote), airborne path (four overland spaces to a supply source of the formation or the
     Polish supply marker) and the special crossing's automatic supply."""
+    settled = _settled_allied(board, state, unit)
+    if settled is not None:
+        return settled
     place = state.location[unit]
-    if place is None or board.kind[place] != SPACE:
-        return False
+    assert place is not None  # a unit off the map was settled above
     info = board.units[unit]
-    if info.airborne and state.special_crossers.get(unit) == state.turn - 1:
-        return True
     near = _reach(board, state, place, ALLIED, GENERAL_OVERLAND)
     if any(s in roads for s in near):
         return True
@@ -184,12 +196,12 @@ class AlliedSupply:
 
     def __call__(self, unit: str) -> bool:
         board, state = self.board, self.state
+        settled = _settled_allied(board, state, unit)
+        if settled is not None:
+            return settled
         place = state.location[unit]
-        if place is None or board.kind[place] != SPACE:
-            return False
+        assert place is not None  # a unit off the map was settled above
         info = board.units[unit]
-        if info.airborne and state.special_crossers.get(unit) == state.turn - 1:
-            return True
         if self._within(place, None, GENERAL_OVERLAND):
             return True
         return info.airborne and self._within(place, info.formation, AIRBORNE_OVERLAND)
