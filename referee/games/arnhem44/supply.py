@@ -149,16 +149,16 @@ def update_contact(state: AState) -> list[Event]:
     # seen are looked at (most commands change no figure, a move two sectors).  Seen for
     # exactly these groups: a copy of the state from before a contact waits for more.
     kept = _quiet
-    if kept is None or kept[1] != waiting:
-        kept = ({}, waiting)
-        _keep_quiet(kept)
-    seen = kept[0]
+    seen = kept[0] if kept is not None and kept[1] == waiting else {}
     if seen == units:
         # every sector holds figures seen quiet (the very ones, or equal counts: the same
         # groups stand there), and no other sector holds any: one comparison in C, not a
         # look at each sector (most commands change no figure)
         return events
     keys = _keys(waiting)
+    # A look once kept is never changed (another replay in this process may be reading it):
+    # this look adds to a copy of it, kept whole at the end.
+    seen = dict(seen)
     # the sectors not seen quiet (filtered without a Python loop)
     for sector in compress(units, map(is_not, map(seen.get, units), units.values())):
         counts = units[sector]
@@ -184,6 +184,7 @@ def update_contact(state: AState) -> list[Event]:
     if len(seen) > len(units):  # a sector emptied: forgotten, so that ``seen == units``
         for sector in [s for s in seen if s not in units]:
             del seen[sector]
+    _keep_quiet((seen, waiting))
     return events
 
 
