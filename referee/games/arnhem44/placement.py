@@ -19,6 +19,7 @@ from typing import Generic, TypeVar
 from referee.games.arnhem44.board import GERMAN_GROUP, SIDES, Board, Key
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.presence import side_totals
+from referee.games.arnhem44.sectors import Sectors
 from referee.games.arnhem44.state import AState
 
 T = TypeVar("T")
@@ -32,9 +33,11 @@ sectors' copy (a fact of no order)."""
 
 class Fact(Generic[T]):
     """A fact of the board and the figures on it (``make``), its last answer kept with the
-    figures it came from.  ``ordered``: the answer follows the sectors' order (given again
-    while the very figures stand in the very order); else it is given again while every
-    sector holds the figures it held or equal counts (a ``dict`` comparison, in C)."""
+    figures it came from.  Given again while no sector is written (``sectors.Sectors``, its
+    journal as long as it was); else, ``ordered``: the answer follows the sectors' order
+    (given again while the very figures stand in the very order); not ordered: given again
+    while every sector holds the figures it held or equal counts (a ``dict`` comparison, in
+    C)."""
 
     __slots__ = ("_last", "_make", "_ordered")
 
@@ -42,28 +45,42 @@ class Fact(Generic[T]):
                  ordered: bool = True) -> None:
         self._make = make
         self._ordered = ordered
-        self._last: tuple[Board, tuple[str, ...], Figured, T] | None = None
+        self._last: tuple[Board, tuple[str, ...], Figured, T, list[str] | None, int] | None = None
 
     def __call__(self, board: Board, state: AState) -> T:
         units = state.units
         last = self._last
-        if not self._ordered:
-            # A fact of each sector's counts, whatever the sectors' order: the sectors as they
-            # were (the very figures, or equal counts) is one comparison in C.
-            if last is not None and last[0] is board and last[2] == units:
-                return last[3]
-            answer = self._make(board, units)
-            if set(map(type, units.values())) <= _ONLY_FIGURES:
-                self._last = (board, (), units.copy(), answer)
-            return answer
-        values = tuple(units.values())
-        if last is not None and last[0] is board and len(last[2]) == len(values) \
-                and all(map(is_, values, last[2])) and last[1] == tuple(units):
-            return last[3]
+        journal = units.written if type(units) is Sectors and not units.plain else None
+        if last is not None and last[0] is board:
+            if journal is not None and last[4] is journal and last[5] == len(journal):
+                return last[3]  # no sector written since (``sectors.Sectors``)
+            if not self._ordered:
+                # A fact of each sector's counts, whatever the sectors' order: the sectors as
+                # they were (the very figures, or equal counts) is one comparison in C.
+                if last[2] == units:
+                    return self._again(last, journal)
+            else:
+                values = tuple(units.values())
+                if len(last[2]) == len(values) and all(map(is_, values, last[2])) \
+                        and last[1] == tuple(units):
+                    return self._again(last, journal)
         answer = self._make(board, units)
-        if set(map(type, values)) <= _ONLY_FIGURES:
-            self._last = (board, tuple(units), values, answer)  # one assignment: read whole
+        if set(map(type, units.values())) <= _ONLY_FIGURES:
+            # one assignment: read whole
+            length = len(journal) if journal is not None else 0
+            if self._ordered:
+                self._last = (board, tuple(units), tuple(units.values()), answer, journal, length)
+            else:
+                self._last = (board, (), units.copy(), answer, journal, length)
         return answer
+
+    def _again(self, last: tuple[Board, tuple[str, ...], Figured, T, list[str] | None, int],
+               journal: list[str] | None) -> T:
+        """The last answer, found again by looking at the sectors: kept now with their
+        journal (the next question, if no sector is written meanwhile, does not look)."""
+        if journal is not None:
+            self._last = (*last[:4], journal, len(journal))
+        return last[3]
 
     def forget(self) -> None:
         """No answer kept (the next question looks)."""

@@ -40,6 +40,7 @@ from referee.games.arnhem44.copying import changed
 from referee.games.arnhem44.jokers import holders
 from referee.games.arnhem44.options import three_players
 from referee.games.arnhem44.report import invariants, start_waiting, totals
+from referee.games.arnhem44.sectors import Sectors
 from referee.games.arnhem44.state import (
     COMBAT,
     MOVEMENT,
@@ -122,7 +123,7 @@ def build_setup(board: Board, tree: Tree[Any]) -> Statement:
 def place(board: Board, state: AState, st: Statement) -> None:
     kind = st.kind
     if kind == "clear":
-        state.units = {}
+        state.units = Sectors()
         state.pool = Counter()
         state.track = []
         state.eliminated = Counter()

@@ -10,6 +10,7 @@ from referee.core.records import record
 from referee.games.arnhem44.board import Key
 from referee.games.arnhem44.copying import SHARED, changed, copied_on_write, copier
 from referee.games.arnhem44.crates import Explosives
+from referee.games.arnhem44.sectors import Sectors
 
 SETUP_GERMAN = "setup-german"
 SETUP_ALLIED = "setup-allied"
@@ -76,9 +77,10 @@ class AState:
     round: int = 1
     phase: str = SETUP_GERMAN
     weather: str = "fine"
-    units: dict[str, Annotated[Counter[Key], SHARED]] = field(default_factory=dict)
+    units: dict[str, Annotated[Counter[Key], SHARED]] = field(default_factory=Sectors)
     """Figures on the map: sector -> (group, kind) -> count (no empty entries).  Changed only
-    by ``add`` and ``remove``: a sector's count is shared between copies (``copying.Figures``)."""
+    by ``add`` and ``remove``: a sector's count is shared between copies (``copying.Figures``),
+    and each sector written is noted (``sectors.Sectors``)."""
     pool: Counter[Key] = field(default_factory=Counter)
     """Allied set-up units not yet placed (The Allied Player's Turn to Set Up)."""
     track: list[Key] = field(default_factory=list)
@@ -227,17 +229,23 @@ class AState:
         """``n`` more figures of ``key`` in ``sector`` (a new count for the sector: the old
         one may be shared with a copy of the state, ``copying.Figures``)."""
         if n:
-            here = self.units.get(sector)
-            self.units[sector] = changed(here, key, (here.get(key, 0) if here else 0) + n)
+            units = self.units
+            if type(units) is not Sectors:  # a copy's: noted from its first write on
+                units = self.units = Sectors(units)
+            here = units.get(sector)
+            units[sector] = changed(here, key, (here.get(key, 0) if here else 0) + n)
 
     def remove(self, sector: str, key: Key, n: int = 1) -> None:
         """``n`` figures of ``key`` fewer in ``sector`` (a new count, as ``add``; an empty
         sector goes)."""
-        here = self.units[sector]
+        units = self.units
+        if type(units) is not Sectors:  # a copy's: noted from its first write on
+            units = self.units = Sectors(units)
+        here = units[sector]
         left = here.get(key, 0) - n
         assert left >= 0, (sector, key, n)
         rest = changed(here, key, left or None)
         if rest:
-            self.units[sector] = rest
+            units[sector] = rest
         else:
-            del self.units[sector]
+            del units[sector]

@@ -31,6 +31,7 @@ from referee.games.arnhem44.board import (
 from referee.games.arnhem44.commands import Collect, Groups
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.presence import groups_here
+from referee.games.arnhem44.sectors import Sectors
 from referee.games.arnhem44.state import AState
 
 FULL = "full"
@@ -138,10 +139,9 @@ def distribute(state: AState) -> list[Event]:
 def update_contact(state: AState) -> list[Event]:
     """Contact with operation GARDEN (interpretation): a GARDEN unit (UK or US ground forces)
     stands in a sector free of German troops together with a unit of the group.  Permanent."""
-    events: list[Event] = []
-    waiting = frozenset(state.hq.keys() - state.contact)
+    waiting = state.hq.keys() - state.contact
     if not waiting:
-        return events  # every group with an HQ card in play has made contact already
+        return []  # every group with an HQ card in play has made contact already
     units = state.units
     # Contact is found sector by sector, from the sector's figures and the groups waiting
     # alone.  A sector's Figures is never changed in place: one seen making no contact for
@@ -149,17 +149,30 @@ def update_contact(state: AState) -> list[Event]:
     # seen are looked at (most commands change no figure, a move two sectors).  Seen for
     # exactly these groups: a copy of the state from before a contact waits for more.
     kept = _quiet
-    seen = kept[0] if kept is not None and kept[1] == waiting else {}
-    if seen == units:
-        # every sector holds figures seen quiet (the very ones, or equal counts: the same
-        # groups stand there), and no other sector holds any: one comparison in C, not a
-        # look at each sector (most commands change no figure)
-        return events
-    keys = _keys(waiting)
+    written = units.written if type(units) is Sectors and not units.plain else None
+    seen: dict[str, Figures] = {}
+    if kept is not None and kept[1] == waiting:
+        seen = kept[0]
+        if written is not None and written is kept[2]:
+            # The sectors written since the look (``sectors.Sectors``): every other sector
+            # holds the very figures seen quiet.
+            if len(written) == kept[3]:
+                return []
+            if _quiet_since(state, seen, set(written[kept[3]:]), waiting, written):
+                return []
+        elif seen == units:
+            # every sector holds figures seen quiet (the very ones, or equal counts: the same
+            # groups stand there), and no other sector holds any: one comparison in C, not a
+            # look at each sector (most commands change no figure)
+            if written is not None:
+                _keep_quiet((seen, kept[1], written, len(written)))
+            return []
+    events: list[Event] = []
+    keys = _keys(frozenset(waiting))
     # A look once kept is never changed (another replay in this process may be reading it):
     # this look adds to a copy of it, kept whole at the end.
     seen = dict(seen)
-    # the sectors not seen quiet (filtered without a Python loop)
+    # the sectors not seen quiet (filtered without a Python loop), in the sectors' order
     for sector in compress(units, map(is_not, map(seen.get, units), units.values())):
         counts = units[sector]
         if not keys.isdisjoint(counts):  # a group still to make contact stands here
@@ -184,16 +197,41 @@ def update_contact(state: AState) -> list[Event]:
     if len(seen) > len(units):  # a sector emptied: forgotten, so that ``seen == units``
         for sector in [s for s in seen if s not in units]:
             del seen[sector]
-    _keep_quiet((seen, waiting))
+    _keep_quiet((seen, frozenset(waiting), written, len(written) if written is not None else 0))
     return events
 
 
-_quiet: tuple[dict[str, Figures], frozenset[str]] | None = None
+def _quiet_since(state: AState, seen: dict[str, Figures], written: set[str],
+                 waiting: set[str], journal: list[str]) -> bool:
+    """Are the sectors ``written`` since the look ``seen`` quiet still (then the look is kept
+    with them, and the journal's length now)?  False when one may make contact: the whole
+    look then finds it, in the sectors' order (the order of its events)."""
+    units = state.units
+    keys = _keys(frozenset(waiting))
+    seen = dict(seen)
+    for sector in written:
+        counts = units.get(sector)
+        if counts is None:  # emptied since the look
+            seen.pop(sector, None)
+            continue
+        if not keys.isdisjoint(counts):
+            groups = groups_here(counts)
+            if groups & waiting and groups & GROUND and GERMAN_GROUP not in groups:
+                return False
+        seen[sector] = counts  # type: ignore[assignment]  # a Figures: nothing else (plain)
+    _keep_quiet((seen, frozenset(waiting), journal, len(journal)))
+    return True
+
+
+_quiet: tuple[dict[str, Figures], frozenset[str], list[str] | None, int] | None = None
 """The sectors' figures seen making no contact (sector -> its ``Figures``, compared by
-identity: never changed in place) and the groups they were seen for (those waiting then)."""
+identity: never changed in place), the groups they were seen for (those waiting then), and
+the journal of the sectors written (``Sectors.written``) and its length then (None: the
+sectors kept no journal)."""
 
 
-def _keep_quiet(look: tuple[dict[str, Figures], frozenset[str]] | None) -> None:
+def _keep_quiet(look: tuple[dict[str, Figures], frozenset[str], list[str] | None, int]
+                ) -> None:
     global _quiet  # one assignment: a reader sees the old or the new look whole
     _quiet = look
 

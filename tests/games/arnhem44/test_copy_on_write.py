@@ -137,6 +137,9 @@ def test_the_copy_of_every_state_a_replay_copies_is_the_long_way_s() -> None:
         slow, fast = _long_way(state), state.copy()
         for f in dataclasses.fields(AState):
             a, b = getattr(fast, f.name), getattr(slow, f.name)
+            if f.name == "units":  # a copy's sectors: a plain dict until written (Sectors)
+                assert type(a) is dict and a == b and list(a) == list(b), f.name
+                continue
             assert type(a) is type(b) and a == b, f.name
         assert ENGINE.to_json(fast) == ENGINE.to_json(slow)
         seen: dict[int, str] = {}

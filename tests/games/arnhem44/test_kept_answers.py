@@ -137,6 +137,67 @@ def test_contact_with_garden_equals_the_long_way_at_every_position() -> None:
     assert found > 100 and kept > 100
 
 
+def test_contact_by_the_sectors_written_equals_the_long_way() -> None:
+    """The look kept with the journal of the sectors written (``sectors.Sectors``): a state
+    changed figure by figure (moved, removed, GARDEN added, a sector emptied), asked after every
+    change, answers as a look at every sector, and the journal is what answers most."""
+    rng = random.Random(31)
+    found = by_journal = 0
+    for start in _self_played("kept-6", 700)[100::40]:
+        state = start.copy()
+        state.contact = set()  # every group with an HQ card waits: contacts to find
+        for _ in range(30):
+            sectors = list(state.units)
+            sector = rng.choice(sectors)
+            key = rng.choice(list(state.units[sector]))
+            state.remove(sector, key)
+            state.add(rng.choice(sectors), key)
+            if rng.random() < 0.15:
+                state.add(rng.choice(sectors), ("UK", "tank"))
+            if rng.random() < 0.1:
+                emptied = rng.choice(list(state.units))
+                for gone, n in list(state.units[emptied].items()):
+                    state.remove(emptied, gone, n)
+            want = _contact_the_long_way(state)
+            kept = supply._quiet
+            by_journal += kept is not None and kept[2] is state.units.written  # type: ignore[attr-defined]
+            assert ([event.text for event in supply.update_contact(state)], state.contact) == want
+            found += bool(want[0])
+    assert found > 10 and by_journal > 200
+
+
+def test_sectors_note_every_write() -> None:
+    """``Sectors`` notes each sector written, a copy starts a journal of its own, and a write
+    it cannot note sector by sector (``update``, ``pop``, ``clear``) starts a new one; a plain
+    count makes the sectors ``plain``; pickled, deep-copied or copied, the figures are the
+    same."""
+    import pickle
+
+    from referee.games.arnhem44.sectors import Sectors
+
+    state = ENGINE.setup(None, {})
+    units = state.units
+    assert type(units) is Sectors and not units.plain
+    journal = units.written
+    state.add("Arnhem", ("DE", "inf"), 2)
+    state.remove("Arnhem", ("DE", "inf"), 2)
+    assert units.written is journal and journal[-2:] == ["Arnhem", "Arnhem"]
+    twin = state.copy()
+    assert type(twin.units) is dict and twin.units == units  # no journal until written
+    twin.add("Arnhem", ("DE", "inf"))
+    assert type(twin.units) is Sectors and twin.units.written == ["Arnhem"]
+    assert units.written is journal and "Arnhem" not in units
+    for back in (pickle.loads(pickle.dumps(units)), copy.deepcopy(units)):
+        assert type(back) is Sectors and back == units and back.written == []
+    for write in (lambda: units.update({}), lambda: units.pop("Nowhere", None),
+                  lambda: units.setdefault("Arnhem", Figures()), units.clear):
+        seen = units.written
+        write()
+        assert units.written is not seen or units.written[-1:] == ["Arnhem"]
+    units["Grave"] = Counter({("DE", "inf"): 1})
+    assert units.plain
+
+
 def test_contact_follows_a_plain_counter_changed_in_place() -> None:
     state = _self_played("kept-4", 120)[-1]
     waiting = [group for group in state.hq if group not in state.contact]
@@ -252,3 +313,32 @@ def test_the_map_s_figures_follow_a_plain_counter_changed_in_place() -> None:
     here[("DE", "inf")] = 12  # in place: over 9, and figures out of nowhere
     later = report.invariants(BOARD, state)
     assert later != first and any("12 german units" in p for p in later)
+
+
+def test_figures_hold_no_zero_and_compare_as_counters() -> None:
+    """A sector's ``Figures`` never holds a count of 0 (``copying.changed``), so comparing two
+    as dicts (in C, ``Figures.__eq__``) answers what ``Counter`` equality answers (a missing
+    key counts 0) on every pair of sectors of self-played positions, and after counts taken to
+    0 by ``remove`` and by ``changed`` from a plain count holding a 0."""
+    from referee.games.arnhem44.copying import changed
+
+    state = ENGINE.setup(None, {})
+    sector, key = "Arnhem", ("DE", "inf")
+    state.add(sector, key, 2)
+    state.add(sector, ("DE", "art"), 1)
+    state.remove(sector, key, 2)
+    assert key not in state.units[sector]
+    plain = Counter({key: 0, ("DE", "art"): 1})
+    made = changed(plain, ("DE", "pz"), 0)
+    assert dict(made) == {("DE", "art"): 1}
+    assert made == state.units[sector]
+    assert (made != state.units[sector]) is False
+    seen: list[Figures] = []
+    for position in _self_played("figures-equal", 150)[::10]:
+        seen += [c for c in position.units.values() if type(c) is Figures]
+        seen += [c for c in position.moved.values() if type(c) is Figures]
+    assert len(seen) > 50
+    for counts in seen:
+        assert 0 not in counts.values()
+    for a, b in zip(seen, seen[1:] + seen[:1], strict=True):
+        assert (a == b) == Counter.__eq__(a, b) and (a != b) == Counter.__ne__(a, b)

@@ -131,7 +131,8 @@ def test_every_field_of_a_copy_equals_the_original_and_shares_nothing_mutable() 
     assert ENGINE.to_json(twin) == ENGINE.to_json(state)
     for f in fields(AState):
         original, copy_value = getattr(state, f.name), getattr(twin, f.name)
-        assert type(copy_value) is type(original), f.name
+        # a copy's sectors are a plain dict until written (``sectors.Sectors``)
+        assert type(copy_value) is (dict if f.name == "units" else type(original)), f.name
         assert _shared(original, copy_value, f.name) == [], f.name
 
 
