@@ -95,7 +95,7 @@ def _states_copied() -> Iterator[AState]:
         kept.append(_long_way(state))
         return real(state)
 
-    AState.copy = keeping  # type: ignore[method-assign]
+    AState.copy = keeping  # type: ignore[method-assign, assignment]
     try:
         for _, text in _logs():
             _document(text)

@@ -191,8 +191,9 @@ def test_a_copy_of_a_shape_the_state_does_not_have_yet_is_deep() -> None:
         def __init__(self) -> None:
             self.items = [1, 2]
 
-    value = {"holder": Holder(), "pair": ("a", [1]), "nested": [[1], {"k": {2}}]}
-    twin = copied(value)
+    value: dict[str, Any] = {"holder": Holder(), "pair": ("a", [1]),
+                             "nested": [[1], {"k": {2}}]}
+    twin: dict[str, Any] = copied(value)
     assert twin["holder"] is not value["holder"] and twin["holder"].items == [1, 2]
     assert twin["holder"].items is not value["holder"].items
     assert twin["pair"] == ("a", [1]) and twin["pair"][1] is not value["pair"][1]
