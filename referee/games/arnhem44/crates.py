@@ -113,6 +113,48 @@ class Explosives:
         return out
 
     def problems(self) -> list[str]:
+        """What contradicts the counts kept (self-play asks after every command): the crates
+        are looked at in one pass (``problems_long_way``: the same answers)."""
+        hidden = hidden_major = 0
+        numbers = set()
+        numbered = self.numbered
+        ahead = False
+        found: list[str] = []
+        for crate in self.crates:
+            value = crate.value
+            if value is None:
+                hidden += 1
+                if crate.major:
+                    hidden_major += 1
+            else:
+                if not 0 <= value <= 9:
+                    found.append(f"explosives: crate {crate.number} has value {value}")
+                if crate.major and value > MAJOR_LIMIT:
+                    found.append(f"explosives: crate {crate.number} of {value} under the "
+                                 f"major {crate.bridge}")
+            number = crate.number
+            numbers.add(number)
+            if number > numbered:
+                ahead = True
+        unseen = self.unseen
+        out = []
+        if sum(unseen.values()) != self.stock + hidden + self.lost:
+            out.append(f"explosives: {sum(unseen.values())} unseen crate values for "
+                       f"{self.stock} in stock, {hidden} face down and {self.lost} lost unseen")
+        if sum(n for v, n in unseen.items() if v <= MAJOR_LIMIT) < hidden_major + self.lost_major:
+            out.append("explosives: more face-down crates under major bridges than unseen "
+                       "values of 4 or less")
+        out += found
+        if self.stock < 0 or self.lost < 0 or any(v < 0 for v in unseen.values()):
+            out.append("explosives: a negative count")
+        if ahead or len(numbers) != len(self.crates):
+            out.append("explosives: crate numbers repeat or run ahead of the crates rigged")
+        if self.attempt is not None and self.attempt.crate not in numbers:
+            out.append("explosives: a roll waits for a crate that is not in place")
+        return out
+
+    def problems_long_way(self) -> list[str]:
+        """``problems`` asked of each count and crate in turn."""
         out = []
         hidden = len(self.hidden())
         if sum(self.unseen.values()) != self.stock + hidden + self.lost:
