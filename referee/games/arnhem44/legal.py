@@ -34,9 +34,9 @@ from referee.games.arnhem44.commands import (
 )
 from referee.games.arnhem44.deployment import (
     allied_on_map_done,
-    feasible,
     german_missing,
     placed,
+    room_for,
     table,
 )
 from referee.games.arnhem44.figures import points
@@ -144,9 +144,7 @@ def may_deploy(board: Board, state: AState, kind: str, sector: str,
     table still fillable: The German Player Goes First)?  ``where``: that kind's sectors now."""
     if friends(state, sector, GERMAN) >= board.max_per_side:
         return False
-    trial = dict(where)
-    trial[sector] = trial.get(sector, 0) + 1
-    return feasible(board, kind, trial)
+    return room_for(board, kind, where, sector)  # feasible(where + 1 in sector)
 
 
 def allied_setup(board: Board, state: AState) -> list[Command]:
