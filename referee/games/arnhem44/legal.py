@@ -6,11 +6,21 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 
 from referee.core.errors import IllegalMove
 from referee.games.arnhem44 import bailey, barrage, explosives, phase_two
-from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, KINDS, Board, Key, side_of
+from referee.games.arnhem44.bailey import open_between
+from referee.games.arnhem44.board import (
+    ALLIED,
+    GERMAN,
+    GERMAN_GROUP,
+    KINDS,
+    Board,
+    Key,
+    Link,
+    side_of,
+)
 from referee.games.arnhem44.combat import _current, destinations, waiting
 from referee.games.arnhem44.commands import (
     CombatRoll,
@@ -39,11 +49,12 @@ from referee.games.arnhem44.deployment import (
     room_for,
     table,
 )
+from referee.games.arnhem44.ferries import usable
 from referee.games.arnhem44.figures import points
 from referee.games.arnhem44.jokers import held
 from referee.games.arnhem44.movement import crossing
 from referee.games.arnhem44.options import player_of
-from referee.games.arnhem44.presence import enemies, friends
+from referee.games.arnhem44.presence import TOTALS_KEPT, enemies, friends, side_totals
 from referee.games.arnhem44.reserves import entries, flag_sectors, reserves_left
 from referee.games.arnhem44.state import (
     AIRBORNE_PHASES,
@@ -175,52 +186,66 @@ def allied_setup(board: Board, state: AState) -> list[Command]:
 
 def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
               fresh: bool) -> dict[str, tuple[str, ...]]:
-    """Sectors a figure can move to outside enemy territory, with a cheapest path each."""
+    """Sectors a figure can move to outside enemy territory, with a cheapest path each.
+
+    Each sector's figures per side are read from what its ``Figures`` keeps
+    (``presence.side_totals``), and a border that is not plain is crossed by ``step`` (what
+    ``movement.crossing`` answers, without the words of a refusal): few Python calls a
+    sector looked at (the random policy asks this of nearly every figure it moves)."""
     side = side_of(key[0])
+    foe = GERMAN if side == ALLIED else ALLIED
     limit = board.max_per_side
     hostile: dict[str, int] = {}  # sector -> enemy units there (each counted once)
     full: dict[str, bool] = {}  # sector -> the side has 9 units there
     best: dict[str, tuple[int, tuple[str, ...]]] = {start: (0, (start,))}
     queue: list[tuple[int, tuple[str, ...]]] = [(0, (start,))]
     links = board.links
+    neighbours = board.neighbours
     kind = key[1]
     units = state.units  # an empty sector holds neither friends nor enemies
+    get = units.get
+    pop, push = heapq.heappop, heapq.heappush
+    opened = open_borders(state)
     while queue:
-        spent, path = heapq.heappop(queue)
+        spent, path = pop(queue)
         here = path[-1]
         if best[here][0] < spent:
             continue
         if here != start:
             crowded = full.get(here)
             if crowded is None:
-                crowded = full[here] = here in units and friends(state, here, side) >= limit
+                counts = get(here, _NO_FIGURES)
+                crowded = full[here] = bool(counts) and (
+                    getattr(counts, TOTALS_KEPT, None) or side_totals(counts))[side] >= limit
             if crowded:
                 continue  # cannot pass through a full sector
         around = links[here]
-        for there in board.neighbours[here]:
+        for there in neighbours[here]:
             foes = hostile.get(there)
             if foes is None:
-                foes = hostile[there] = enemies(state, there, side) if there in units else 0
+                counts = get(there, _NO_FIGURES)
+                foes = hostile[there] = (getattr(counts, TOTALS_KEPT, None)
+                                         or side_totals(counts))[foe] if counts else 0
             if foes:
                 continue
-            if around[there].kind == "plain":
-                cost, ends = 1, False  # as crossing() answers for a plain border
+            link = around[there]
+            if link.kind == "plain":
+                total, ends = spent + 1, False  # as crossing() answers for a plain border
             else:
-                try:
-                    cost, ends, _ = crossing(board, state, here, there, kind, side,
-                                             len(path) == 1, fresh)
-                except IllegalMove:
+                crossed = step(state, opened, link, here, there, kind, side, len(path) == 1,
+                               fresh)
+                if crossed is None:
                     continue
-            total = spent + cost
+                total, ends = spent + crossed[0], crossed[1]
             if total > mp:
                 continue
             known = best.get(there)
             if known is not None and known[0] <= total:
                 continue
-            step = (*path, there)
-            best[there] = (total, step)
+            path_there = (*path, there)
+            best[there] = (total, path_there)
             if not ends:
-                heapq.heappush(queue, (total, step))
+                push(queue, (total, path_there))
     out = {}
     for s, (_, p) in best.items():
         if s == start:
@@ -231,6 +256,41 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
         if not crowded:
             out[s] = p
     return out
+
+
+def step(state: AState, opened: Container[tuple[str, str]], link: Link, here: str,
+         there: str, kind: str, side: str, first_step: bool,
+         fresh: bool) -> tuple[int, bool] | None:
+    """(movement points, whether the crossing ends the move) of one step across a border
+    (``link``, from ``here`` to ``there``; ``opened``: ``open_borders`` of the state):
+    ``movement.crossing`` without the defender's dice, and None where it refuses the step
+    (Waterways, Ferry, Units/Infantry), without making the words of the refusal."""
+    if link.kind == "plain":
+        return _FREE
+    if (here, there) in opened:
+        return _FREE  # an open Bailey bridge is "accessible to all units" (Phase 3.4)
+    if link.bridge is not None and link.bridge not in state.destroyed:
+        return _FREE  # "Crossing a bridge is free"
+    if link.ferry is not None and side == GERMAN and usable(state, link.ferry):
+        return _FREE  # "Using the ferry is free" (German only, Ferry)
+    if link.ferry is not None and (link.kind == "stream" or kind != "inf"):
+        return None  # a ferry: only the German uses it, infantry alone across a waterway
+    if link.kind == "stream" or kind != "inf" or not (first_step and fresh):
+        return None  # no bridge: infantry alone, from where it starts, all its points
+    return (1, True) if state.night else (2, True)
+
+
+_FREE = (1, False)
+_NO_FIGURES: dict[Key, int] = {}
+"""An empty sector (read only)."""
+
+
+def open_borders(state: AState) -> frozenset[tuple[str, str]]:
+    """The borders an open Bailey bridge crosses (``bailey.open_between``), both ways."""
+    if not state.baileys:
+        return frozenset()
+    return frozenset(border for b in state.baileys for border in ((b.a, b.b), (b.b, b.a))
+                     if open_between(state, *border))
 
 
 def movement(board: Board, state: AState) -> list[Command]:

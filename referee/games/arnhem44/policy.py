@@ -10,10 +10,14 @@ the set-up table allows for it.  Every other decision is drawn from ``legal()``.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from itertools import chain, compress
+from operator import is_not
 from typing import Any
 
-from referee.games.arnhem44.board import GERMAN, GERMAN_GROUP, KINDS
+from referee.games.arnhem44.board import GERMAN, GERMAN_GROUP, KINDS, Key
 from referee.games.arnhem44.commands import Command, Deploy, EndMovement, EndSetup
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.deployment import german_missing, placed
 from referee.games.arnhem44.legal import deploy_sectors, figure_moves, may_deploy
 from referee.games.arnhem44.options import player_of
@@ -30,17 +34,7 @@ def random_command(engine: Any, state: AState, rng: random.Random) -> Command:
     if state.phase in MOVEMENT and state.fallback is None:
         if rng.random() < END_CHANCE:
             return EndMovement()
-        units = state.units
-        german = state.mover == GERMAN
-        part = state.part
-        figures = []
-        for sector in sorted(units):
-            keys = [key for key in units[sector]
-                    if (key[0] == GERMAN_GROUP) is german  # legal.movable, inlined
-                    and (part is None or player_of(key[0]) == part)]
-            if keys:
-                keys.sort()
-                figures += [(sector, key) for key in keys]
+        figures = movers(state.units, state.mover == GERMAN, state.part)
         rng.shuffle(figures)
         for sector, key in figures:
             moves = figure_moves(board, state, sector, key)
@@ -49,6 +43,55 @@ def random_command(engine: Any, state: AState, rng: random.Random) -> Command:
         return EndMovement()
     options: list[Command] = list(engine.legal(state))
     return options[rng.randrange(len(options))]
+
+
+def movers(units: dict[str, Counter[Key]], german: bool, part: str | None
+           ) -> list[tuple[str, Key]]:
+    """The mover's figures (``legal.movable``: German or Allied, of the part's player in a
+    three-player game), (sector, key) in the sectors' order and each sector's keys in order.
+
+    A sector's figures (``Figures``) are never changed in place: each sector's figures are
+    kept with the ``Figures`` they came from, and only the sectors holding other figures now
+    (found by identity in C) are looked at again (a move changes two)."""
+    kept = _movers
+    if kept is not None and kept[0] == (german, part):
+        _, seen, pairs, order = kept
+    else:
+        seen, pairs, order = {}, {}, ()
+    again = list(compress(units, map(is_not, map(seen.get, units), units.values())))
+    if again or len(seen) != len(units):
+        was = seen
+        seen, pairs = dict(seen), dict(pairs)
+        keep = True
+        for sector in again:
+            counts = units[sector]
+            keep = keep and type(counts) is Figures  # else it may change in place
+            keys = sorted(key for key in counts
+                          if (key[0] == GERMAN_GROUP) is german  # legal.movable, inlined
+                          and (part is None or player_of(key[0]) == part))
+            pairs[sector] = tuple([(sector, key) for key in keys])
+            seen[sector] = counts
+        if len(seen) != len(units):  # a sector emptied
+            for sector in [s for s in seen if s not in units]:
+                del seen[sector], pairs[sector]
+        if len(seen) != len(was) or not was.keys() >= set(again):
+            order = tuple(sorted(units))
+        if keep:
+            _keep(((german, part), seen, pairs, order))
+    return list(chain.from_iterable(map(pairs.__getitem__, order)))
+
+
+_Movers = tuple[tuple[bool, str | None], dict[str, Counter[Key]],
+                dict[str, tuple[tuple[str, Key], ...]], tuple[str, ...]]
+_movers: _Movers | None = None
+"""The last ``movers``: whose figures, each sector's figures they came from (compared by
+identity), each sector's (sector, key) pairs, and the sectors in order.  Never changed once
+kept; a new one is kept whole in one assignment."""
+
+
+def _keep(kept: _Movers) -> None:
+    global _movers  # one assignment: a reader sees the old or the new answer whole
+    _movers = kept
 
 
 def _german_setup(engine: Any, state: AState, rng: random.Random) -> Command:
