@@ -36,16 +36,16 @@ def bridge_points(board: Board, state: AState) -> list[str]:
     value of the bridges represents 100 points"; Waterways: control only while both ends are
     free of enemy troops), and every standing bridge has an owner (reading A6).
 
-    The answer depends on the sides at the bridges' ends (``victory.bridge_sides``: the very
-    answer kept while the ends hold the same figures), the bridges' owners and the destroyed
-    bridges alone: the last one is given again while they are the same (most commands change
-    none of them; the owners and the destroyed bridges are compared in C)."""
+    The answer depends on the sides at the bridges' ends (``victory.bridge_sides``), the
+    bridges' owners and the destroyed bridges alone: the last one is given again while they
+    are the same (most commands change none of them; each is compared in C, the sides first
+    by identity: the very answer ``bridge_sides`` kept while the ends hold the same figures)."""
     sides = bridge_sides(board, state)
     lost = destroyed(state)
     control = state.control
     kept = _points_kept
-    if kept is not None and kept[0] is board and kept[1] is sides and kept[2] == lost \
-            and _dict_eq(kept[3], control) is True:
+    if kept is not None and kept[0] is board and (kept[1] is sides or kept[1] == sides) \
+            and kept[2] == lost and _dict_eq(kept[3], control) is True:
         return list(kept[4])
     out = bridge_points_long_way(board, state)
     if type(control) is dict:
@@ -56,8 +56,8 @@ def bridge_points(board: Board, state: AState) -> list[str]:
 _dict_eq: Callable[[Any, Any], Any] = dict.__eq__
 _points_kept: tuple[Board, tuple[tuple[str, bool, bool], ...], frozenset[str], dict[str, str],
                     tuple[str, ...]] | None = None
-"""The last ``bridge_points``: the board, ``bridge_sides`` it came from (compared by identity:
-a kept answer is never changed), the destroyed bridges, a copy of the owners, the answer."""
+"""The last ``bridge_points``: the board, ``bridge_sides`` it came from (a tuple, never
+changed), the destroyed bridges, a copy of the owners, the answer."""
 
 
 def _keep_points(kept: tuple[Board, tuple[tuple[str, bool, bool], ...], frozenset[str],
