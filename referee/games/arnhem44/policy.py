@@ -53,9 +53,10 @@ def movers(units: dict[str, Counter[Key]], german: bool, part: str | None
     A sector's figures (``Figures``) are never changed in place: each sector's figures are
     kept with the ``Figures`` they came from, and only the sectors holding other figures now
     (found by identity in C) are looked at again (a move changes two)."""
-    kept = _movers
-    if kept is not None and kept[0] == (german, part):
-        _, seen, pairs, order = kept
+    whose = (german, part)
+    kept = _movers.get(whose)
+    if kept is not None:
+        seen, pairs, order = kept
     else:
         seen, pairs, order = {}, {}, ()
     again = list(compress(units, map(is_not, map(seen.get, units), units.values())))
@@ -77,21 +78,16 @@ def movers(units: dict[str, Counter[Key]], german: bool, part: str | None
         if len(seen) != len(was) or not was.keys() >= set(again):
             order = tuple(sorted(units))
         if keep:
-            _keep(((german, part), seen, pairs, order))
+            _movers[whose] = (seen, pairs, order)  # one assignment: read whole
     return list(chain.from_iterable(map(pairs.__getitem__, order)))
 
 
-_Movers = tuple[tuple[bool, str | None], dict[str, Counter[Key]],
-                dict[str, tuple[tuple[str, Key], ...]], tuple[str, ...]]
-_movers: _Movers | None = None
-"""The last ``movers``: whose figures, each sector's figures they came from (compared by
-identity), each sector's (sector, key) pairs, and the sectors in order.  Never changed once
-kept; a new one is kept whole in one assignment."""
-
-
-def _keep(kept: _Movers) -> None:
-    global _movers  # one assignment: a reader sees the old or the new answer whole
-    _movers = kept
+_Movers = tuple[dict[str, Counter[Key]], dict[str, tuple[tuple[str, Key], ...]],
+                tuple[str, ...]]
+_movers: dict[tuple[bool, str | None], _Movers] = {}
+"""The last ``movers`` of each mover (German or not, and the part): each sector's figures it
+came from (compared by identity), each sector's (sector, key) pairs, and the sectors in
+order.  Never changed once kept; a new one is kept whole in one assignment."""
 
 
 def _german_setup(engine: Any, state: AState, rng: random.Random) -> Command:

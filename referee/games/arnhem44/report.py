@@ -212,10 +212,12 @@ def invariants(board: Board, state: AState) -> list[str]:
             setattr(moved, FITS, here)
     if state.phase not in ("setup-german", "setup-allied") and state.pool:
         out.append("Allied set-up units left unplaced after set-up")
-    if any(n < 0 for n in state.jokers.values()) or sum(state.jokers.values()) > 3:
-        out.append("jokers held are negative or more than the 3 joker cards")
-    if set(state.jokers) - set(jokers.holders(state)):
-        out.append("jokers held by someone who is not a player of this game")
+    held = state.jokers
+    if held:
+        if min(held.values()) < 0 or sum(held.values()) > 3:
+            out.append("jokers held are negative or more than the 3 joker cards")
+        if not held.keys() <= set(jokers.holders(state)):
+            out.append("jokers held by someone who is not a player of this game")
     if state.control and not board.bridges.keys() >= state.control.keys():
         out.append("control of an unknown bridge")
     out += game_invariants(board, state)
