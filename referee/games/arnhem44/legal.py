@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Container, Iterator
+from collections.abc import Callable, Container, Iterator
+from typing import Any
 
 from referee.core.errors import IllegalMove
 from referee.games.arnhem44 import bailey, barrage, explosives, phase_two
@@ -324,12 +325,23 @@ def movable(state: AState, key: Key) -> bool:
 
 def figure_moves(board: Board, state: AState, sector: str, key: Key) -> list[Command]:
     """One figure's moves, intrusions and fall backs from ``sector``."""
+    return [make(*fields) for make, fields in figure_options(board, state, sector, key)]
+
+
+Unmade = tuple[Callable[..., Command], tuple[Any, ...]]
+"""A command not made yet: its class and its fields."""
+
+
+def figure_options(board: Board, state: AState, sector: str, key: Key) -> list[Unmade]:
+    """``figure_moves`` in its order, each command not made yet (the random policy makes
+    the one it draws alone)."""
     side = state.mover
-    out: list[Command] = []
+    out: list[Unmade] = []
     options = points(board, state, sector, key)
     if not options or options[0][0] == 0:
         return out
     mp, fresh = options[0]
+    one = ((key, 1),)
     if enemies(state, sector, side) > 0:
         for there in board.neighbours[sector]:
             if enemies(state, there, side):
@@ -339,10 +351,10 @@ def figure_moves(board: Board, state: AState, sector: str, key: Key) -> list[Com
             elif friends(state, there, side) >= board.max_per_side:
                 continue
             if _crossing_cost(board, state, sector, there, key, fresh) <= mp:
-                out.append(FallBack(((key, 1),), sector, there))
+                out.append((FallBack, (one, sector, there)))
         return out
-    for path in reachable(board, state, sector, key, mp, fresh).values():
-        out.append(Move(((key, 1),), path))
+    out += [(Move, (one, path))
+            for path in reachable(board, state, sector, key, mp, fresh).values()]
     for there in board.neighbours[sector]:
         if not enemies(state, there, side):
             continue
@@ -350,7 +362,7 @@ def figure_moves(board: Board, state: AState, sector: str, key: Key) -> list[Com
         if room < 1:
             continue
         if _crossing_cost(board, state, sector, there, key, fresh) <= mp:
-            out.append(Invade(there, ((sector, ((key, 1),)),)))
+            out.append((Invade, (there, ((sector, one),))))
     return out
 
 

@@ -19,7 +19,7 @@ from referee.games.arnhem44.board import GERMAN, GERMAN_GROUP, KINDS, Key
 from referee.games.arnhem44.commands import Command, Deploy, EndMovement, EndSetup
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.deployment import german_missing, placed
-from referee.games.arnhem44.legal import deploy_sectors, figure_moves, may_deploy
+from referee.games.arnhem44.legal import deploy_sectors, figure_options, may_deploy
 from referee.games.arnhem44.options import player_of
 from referee.games.arnhem44.state import MOVEMENT, SETUP_GERMAN, AState
 
@@ -37,9 +37,10 @@ def random_command(engine: Any, state: AState, rng: random.Random) -> Command:
         figures = movers(state.units, state.mover == GERMAN, state.part)
         rng.shuffle(figures)
         for sector, key in figures:
-            moves = figure_moves(board, state, sector, key)
+            moves = figure_options(board, state, sector, key)  # figure_moves, not made
             if moves:
-                return moves[rng.randrange(len(moves))]
+                make, fields = moves[rng.randrange(len(moves))]
+                return make(*fields)
         return EndMovement()
     options: list[Command] = list(engine.legal(state))
     return options[rng.randrange(len(options))]
