@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 from collections.abc import Callable, Container, Iterator
+from functools import cache
 from typing import Any
 
 from referee.core.errors import IllegalMove
@@ -145,9 +146,11 @@ def german_setup(board: Board, state: AState) -> list[Command]:
     return out
 
 
-def deploy_sectors(board: Board, kind: str) -> set[str]:
-    """The sectors the set-up table allows a German figure of ``kind`` in."""
-    return {s for allowed, units, _ in table(board) if units.get(kind) for s in allowed}
+@cache
+def deploy_sectors(board: Board, kind: str) -> frozenset[str]:
+    """The sectors the set-up table allows a German figure of ``kind`` in (made once a
+    board and kind: the random set-up asks at every figure)."""
+    return frozenset(s for allowed, units, _ in table(board) if units.get(kind) for s in allowed)
 
 
 def may_deploy(board: Board, state: AState, kind: str, sector: str,
