@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.core.errors import IllegalMove
 from referee.games.arnhem44 import bailey, barrage, explosives, phase_two
-from referee.games.arnhem44.bailey import open_between
+from referee.games.arnhem44.bailey import wrecked
 from referee.games.arnhem44.board import (
     ALLIED,
     GERMAN,
@@ -68,6 +68,7 @@ from referee.games.arnhem44.state import (
     SETUP_ALLIED,
     SETUP_GERMAN,
     AState,
+    Bailey,
 )
 
 
@@ -290,11 +291,20 @@ _NO_FIGURES: dict[Key, int] = {}
 
 
 def open_borders(state: AState) -> frozenset[tuple[str, str]]:
-    """The borders an open Bailey bridge crosses (``bailey.open_between``), both ways."""
-    if not state.baileys:
+    """The borders an open Bailey bridge crosses (``bailey.open_between``), both ways: across
+    each border, the first Bailey bridge not wrecked (``bailey.bailey_between``) with no
+    construction marker left, found in one pass over the Bailey bridges."""
+    baileys = state.baileys
+    if not baileys:
         return frozenset()
-    return frozenset(border for b in state.baileys for border in ((b.a, b.b), (b.b, b.a))
-                     if open_between(state, *border))
+    hits = state.bridge_hits
+    first: dict[frozenset[str], Bailey] = {}
+    for bridge in baileys:
+        border = frozenset((bridge.a, bridge.b))
+        if border not in first and not (hits and wrecked(state, bridge)):
+            first[border] = bridge
+    return frozenset(way for b in first.values() if b.points == 0
+                     for way in ((b.a, b.b), (b.b, b.a)))
 
 
 def movement(board: Board, state: AState) -> list[Command]:

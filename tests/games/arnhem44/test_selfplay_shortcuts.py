@@ -28,6 +28,7 @@ from referee.core.dice import DiceStream
 from referee.core.errors import IllegalMove
 from referee.core.selfplay import StreamDice
 from referee.games.arnhem44 import checks, jokers, legal, policy, report, tally
+from referee.games.arnhem44.bailey import HIT_POINTS, open_between
 from referee.games.arnhem44.board import ALLIED, GERMAN, KINDS, SIDES, Key, side_of
 from referee.games.arnhem44.copying import changed
 from referee.games.arnhem44.crates import Crate
@@ -38,7 +39,7 @@ from referee.games.arnhem44.figures import points
 from referee.games.arnhem44.movement import crossing
 from referee.games.arnhem44.options import player_of
 from referee.games.arnhem44.presence import enemies, friends
-from referee.games.arnhem44.state import MOVEMENT, SETUP_GERMAN, AState
+from referee.games.arnhem44.state import MOVEMENT, SETUP_GERMAN, AState, Bailey
 from referee.games.arnhem44.supply import token_count, tokens_conserved
 
 BOARD = ENGINE.board
@@ -291,10 +292,14 @@ def _steps_agree(state: AState) -> int:
 @pytest.mark.parametrize(("seed", "options"), GAMES[:3])
 def test_the_policy_s_figures_and_moves_equal_the_long_way(
         seed: str, options: dict[str, str]) -> None:
-    searched = steps = 0
+    searched = steps = bridged = 0
     for n, state in enumerate(_live(seed, options)):
         if n % 50 == 0:
             steps += _steps_agree(state)
+        opened = legal.open_borders(state)
+        assert opened == {(here, there) for here, around in BOARD.links.items()
+                          for there in around if open_between(state, here, there)}
+        bridged += bool(opened)
         if state.phase not in MOVEMENT or state.fallback is not None:
             continue
         figures = policy.movers(state.units, state.mover == GERMAN, state.part)
@@ -309,7 +314,34 @@ def test_the_policy_s_figures_and_moves_equal_the_long_way(
             assert legal.reachable(BOARD, state, sector, key, mp, fresh) == \
                 _reachable_long_way(state, sector, key, mp, fresh)
             searched += 1
-    assert searched > 300 and steps > 1000
+    assert searched > 300 and steps > 1000 and bridged > 50
+
+
+def test_open_borders_and_steps_follow_wrecked_and_doubled_bailey_bridges() -> None:
+    """Across a border, the first Bailey bridge not wrecked decides (``bailey_between``): a
+    wrecked one (bridge damage) is passed over, and a second one across the same border is
+    looked at only after it."""
+    looked = 0
+    for n, state in enumerate(_live("short-9", {"bridge-damage": "on"})):
+        if not state.baileys or n % 3:
+            continue
+        for index, bridge in enumerate(state.baileys):
+            for points_, hit in ((0, True), (0, False), (bridge.points or 5, True)):
+                twin = state.copy()
+                twin.bridge_hits = dict(twin.bridge_hits)
+                if hit:
+                    twin.bridge_hits[bridge.id] = HIT_POINTS  # wrecked
+                twin.baileys = list(twin.baileys)
+                twin.baileys.insert(index + 1, Bailey(f"X{index}", bridge.b, bridge.a,
+                                                      bridge.size, points_, bridge.started))
+                opened = legal.open_borders(twin)
+                assert opened == {(here, there) for here, around in BOARD.links.items()
+                                  for there in around if open_between(twin, here, there)}
+                looked += 1
+        if looked > 200:
+            _steps_agree(state)
+            break
+    assert looked > 200
 
 
 def _movers_long_way_of(state: AState, german: bool) -> list[tuple[str, Key]]:
