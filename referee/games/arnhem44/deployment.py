@@ -128,7 +128,7 @@ def _matching(board: Board, kind: str, placed: tuple[tuple[str, int], ...]) -> M
 
 _matchings: dict[tuple[Board, str, tuple[tuple[str, int], ...]], Matching | None] = {}
 """``_matching``'s answers (board, kind, placement -> a matching, or None)."""
-_KEPT = 10_000
+_KEPT = 2_000
 _UNKNOWN = object()
 
 
