@@ -6,6 +6,7 @@ in the centre sector, the rest on R1-R15 in the order he chooses).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 
 from referee.core.engine import Event
@@ -65,27 +66,41 @@ def feasible(board: Board, kind: str, where: dict[str, int]) -> bool:
 
 def room_for(board: Board, kind: str, where: dict[str, int], sector: str) -> bool:
     """``feasible`` of ``where`` with one more figure of ``kind`` in ``sector`` (may the German
-    set one more up there?).  The matching of ``where`` is made once and kept (the random
-    set-up asks one placement about many sectors); one more figure fits when a path of
-    entries leads from its sector to an entry with room (an augmenting path: Berge), and
-    never when ``where`` fits no matching."""
+    set one more up there?): ``room`` of ``where``, asked of ``sector``."""
+    return room(board, kind, where)(sector)
+
+
+def room(board: Board, kind: str, where: dict[str, int]) -> Callable[[str], bool]:
+    """``room_for`` of ``where`` for any sector.  The matching of ``where`` is made once and
+    kept (the random set-up asks one placement about many sectors); one more figure fits when
+    a path of entries leads from its sector to an entry with room (an augmenting path:
+    Berge), and never when ``where`` fits no matching."""
     held = _matching(board, kind, tuple(sorted(where.items())))
     if held is None:
-        return False
+        return _nowhere
     caps, allowing = _entries(board, kind)
-    seen: set[int] = set()
 
-    def leads(here: str) -> bool:
-        for e in allowing.get(here, ()):
-            if e in seen:
-                continue
-            seen.add(e)
-            mine = held[e]
-            if len(mine) < caps[e] or any(map(leads, mine)):
-                return True
-        return False
+    def fits(sector: str) -> bool:
+        seen: set[int] = set()
 
-    return leads(sector)
+        def leads(here: str) -> bool:
+            for e in allowing.get(here, ()):
+                if e in seen:
+                    continue
+                seen.add(e)
+                mine = held[e]
+                if len(mine) < caps[e] or any(map(leads, mine)):
+                    return True
+            return False
+
+        return leads(sector)
+
+    return fits
+
+
+def _nowhere(sector: str) -> bool:
+    """``room`` of a placement no matching holds: one more figure fits nowhere."""
+    return False
 
 
 Matching = tuple[tuple[str, ...], ...]

@@ -48,7 +48,7 @@ from referee.games.arnhem44.deployment import (
     allied_on_map_done,
     german_missing,
     placed,
-    room_for,
+    room,
     table,
 )
 from referee.games.arnhem44.ferries import usable
@@ -136,9 +136,9 @@ def german_setup(board: Board, state: AState) -> list[Command]:
     for kind in KINDS:
         if not missing[kind]:
             continue
-        where = placed(state, kind)
+        may = deployable(board, state, kind, placed(state, kind))
         for sector in sorted(deploy_sectors(board, kind), key=board.rank.__getitem__):
-            if may_deploy(board, state, kind, sector, where):
+            if may(sector):
                 out.append(Deploy((((GERMAN_GROUP, kind), 1),), sector))
     if not sum(missing.values()):
         # then the crates (Explosives in General), face down
@@ -158,9 +158,20 @@ def may_deploy(board: Board, state: AState, kind: str, sector: str,
                where: dict[str, int]) -> bool:
     """May one more German ``kind`` be set up in ``sector`` (at most 9 a sector; the set-up
     table still fillable: The German Player Goes First)?  ``where``: that kind's sectors now."""
-    if friends(state, sector, GERMAN) >= board.max_per_side:
-        return False
-    return room_for(board, kind, where, sector)  # feasible(where + 1 in sector)
+    return deployable(board, state, kind, where)(sector)
+
+
+def deployable(board: Board, state: AState, kind: str,
+               where: dict[str, int]) -> Callable[[str], bool]:
+    """``may_deploy`` of one kind and placement, asked of any sector (the matching of the
+    placement looked up once: the set-up asks it of many sectors)."""
+    fits = room(board, kind, where)  # feasible(where + 1 in the sector)
+    limit = board.max_per_side
+
+    def may(sector: str) -> bool:
+        return friends(state, sector, GERMAN) < limit and fits(sector)
+
+    return may
 
 
 def allied_setup(board: Board, state: AState) -> list[Command]:

@@ -19,7 +19,7 @@ from referee.games.arnhem44.board import GERMAN, GERMAN_GROUP, KINDS, Key
 from referee.games.arnhem44.commands import Command, Deploy, EndMovement, EndSetup
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.deployment import german_missing, placed
-from referee.games.arnhem44.legal import deploy_sectors, figure_options, may_deploy
+from referee.games.arnhem44.legal import deploy_sectors, deployable, figure_options
 from referee.games.arnhem44.options import player_of
 from referee.games.arnhem44.state import MOVEMENT, SETUP_GERMAN, AState
 
@@ -101,11 +101,11 @@ def _german_setup(engine: Any, state: AState, rng: random.Random) -> Command:
         return EndSetup()
     rng.shuffle(kinds)
     for kind in kinds:
-        where = placed(state, kind)
+        may = deployable(board, state, kind, placed(state, kind))  # may_deploy
         sectors = sorted(deploy_sectors(board, kind))
         rng.shuffle(sectors)
         for sector in sectors:
-            if may_deploy(board, state, kind, sector, where):
+            if may(sector):
                 return Deploy((((GERMAN_GROUP, kind), 1),), sector)
     options: list[Command] = list(engine.legal(state))
     return options[rng.randrange(len(options))]

@@ -374,6 +374,8 @@ def test_one_more_german_figure_fits_as_the_long_max_flow_says() -> None:
                     trial[sector] = trial.get(sector, 0) + 1
                     want = feasible_long_way(BOARD, kind, trial)
                     assert room_for(BOARD, kind, where, sector) == want, (kind, sector, where)
+                    assert legal.deployable(BOARD, state, kind, where)(sector) == (
+                        want and friends(state, sector, GERMAN) < BOARD.max_per_side)
                     asked += 1
                     fits += want
     rng = random.Random("placements")
