@@ -12,13 +12,19 @@ trivially while they are not there.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from referee.games.arnhem44.board import SIDES, Board
 from referee.games.arnhem44.damage import problems as damage_problems
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US
 from referee.games.arnhem44.state import AState
-from referee.games.arnhem44.victory import destroyed, points_and_contested, standing
+from referee.games.arnhem44.victory import (
+    bridge_sides,
+    destroyed,
+    points_and_contested,
+    standing,
+)
 
 SUPPLY_TOKENS = 29
 """The Game Board and Game Components: "29 supply tokens"."""
@@ -28,7 +34,40 @@ def bridge_points(board: Board, state: AState) -> list[str]:
     """The points of both sides add up to 100 less the value of the destroyed bridges and of
     the bridges held by neither side (Winning the Game: "At the start of the game the total
     value of the bridges represents 100 points"; Waterways: control only while both ends are
-    free of enemy troops), and every standing bridge has an owner (reading A6)."""
+    free of enemy troops), and every standing bridge has an owner (reading A6).
+
+    The answer depends on the sides at the bridges' ends (``victory.bridge_sides``), the
+    bridges' owners and the destroyed bridges alone: the last one is given again while they
+    are the same (most commands change none of them; each is compared in C, the sides first
+    by identity: the very answer ``bridge_sides`` kept while the ends hold the same figures)."""
+    sides = bridge_sides(board, state)
+    lost = destroyed(state)
+    control = state.control
+    kept = _points_kept
+    if kept is not None and kept[0] is board and (kept[1] is sides or kept[1] == sides) \
+            and kept[2] == lost and _dict_eq(kept[3], control) is True:
+        return list(kept[4])
+    out = bridge_points_long_way(board, state)
+    if type(control) is dict:
+        _keep_points((board, sides, lost, dict(control), tuple(out)))
+    return out
+
+
+_dict_eq: Callable[[Any, Any], Any] = dict.__eq__
+_points_kept: tuple[Board, tuple[tuple[str, bool, bool], ...], frozenset[str], dict[str, str],
+                    tuple[str, ...]] | None = None
+"""The last ``bridge_points``: the board, ``bridge_sides`` it came from (a tuple, never
+changed), the destroyed bridges, a copy of the owners, the answer."""
+
+
+def _keep_points(kept: tuple[Board, tuple[tuple[str, bool, bool], ...], frozenset[str],
+                             dict[str, str], tuple[str, ...]]) -> None:
+    global _points_kept  # one assignment: a reader sees the old or the new answer whole
+    _points_kept = kept
+
+
+def bridge_points_long_way(board: Board, state: AState) -> list[str]:
+    """``bridge_points`` worked out from the state."""
     out: list[str] = []
     bridges = board.bridges
     total = sum(b.value for b in bridges.values())

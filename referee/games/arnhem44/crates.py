@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import field
+from itertools import compress, repeat
+from operator import attrgetter, is_
 
 from referee.core.records import record
 from referee.games.arnhem44.copying import copied_on_write, copier
@@ -49,6 +51,11 @@ class Crate:
     major: bool = False
     tried: bool = False
     """Attempted in this step already (one attempt per crate: A23, A24)."""
+
+
+_VALUE = attrgetter("value")
+_NUMBER = attrgetter("number")
+_MAJOR = attrgetter("major")
 
 
 @record
@@ -113,6 +120,45 @@ class Explosives:
         return out
 
     def problems(self) -> list[str]:
+        """What contradicts the counts kept (self-play asks after every command): the crates'
+        values and numbers read in C, the face-up crates alone looked at one by one
+        (``problems_long_way``: the same answers)."""
+        crates = self.crates
+        values = list(map(_VALUE, crates))
+        numbers = set(map(_NUMBER, crates))
+        hidden = values.count(None)
+        hidden_major = sum(1 for major in compress(map(_MAJOR, crates), map(is_, values,
+                                                                          repeat(None)))
+                           if major) if hidden else 0
+        unseen = self.unseen.values()
+        out = []
+        if sum(unseen) != self.stock + hidden + self.lost:
+            out.append(f"explosives: {sum(unseen)} unseen crate values for "
+                       f"{self.stock} in stock, {hidden} face down and {self.lost} lost unseen")
+        if sum(n for v, n in self.unseen.items() if v <= MAJOR_LIMIT) \
+                < hidden_major + self.lost_major:
+            out.append("explosives: more face-down crates under major bridges than unseen "
+                       "values of 4 or less")
+        if hidden != len(values):
+            for crate in crates:
+                value = crate.value
+                if value is None:
+                    continue
+                if not 0 <= value <= 9:
+                    out.append(f"explosives: crate {crate.number} has value {value}")
+                if crate.major and value > MAJOR_LIMIT:
+                    out.append(f"explosives: crate {crate.number} of {value} under the "
+                               f"major {crate.bridge}")
+        if self.stock < 0 or self.lost < 0 or (unseen and min(unseen) < 0):
+            out.append("explosives: a negative count")
+        if len(numbers) != len(values) or (numbers and max(numbers) > self.numbered):
+            out.append("explosives: crate numbers repeat or run ahead of the crates rigged")
+        if self.attempt is not None and self.attempt.crate not in numbers:
+            out.append("explosives: a roll waits for a crate that is not in place")
+        return out
+
+    def problems_long_way(self) -> list[str]:
+        """``problems`` asked of each count and crate in turn."""
         out = []
         hidden = len(self.hidden())
         if sum(self.unseen.values()) != self.stock + hidden + self.lost:

@@ -6,6 +6,7 @@ in the centre sector, the rest on R1-R15 in the order he chooses).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 
 from referee.core.engine import Event
@@ -57,7 +58,110 @@ def placed(state: AState, kind: str) -> dict[str, int]:
 
 def feasible(board: Board, kind: str, where: dict[str, int]) -> bool:
     """Can the German figures of ``kind`` placed ``where`` be matched to set-up table entries
-    (each entry supplying at most its count, only to the sectors it allows)?  A max-flow."""
+    (each entry supplying at most its count, only to the sectors it allows)?  A max-flow, each
+    figure trying only the entries that allow its sector and have figures of its kind
+    (``_entries``)."""
+    return _matching(board, kind, tuple(sorted(where.items()))) is not None
+
+
+def room_for(board: Board, kind: str, where: dict[str, int], sector: str) -> bool:
+    """``feasible`` of ``where`` with one more figure of ``kind`` in ``sector`` (may the German
+    set one more up there?): ``room`` of ``where``, asked of ``sector``."""
+    return room(board, kind, where)(sector)
+
+
+def room(board: Board, kind: str, where: dict[str, int]) -> Callable[[str], bool]:
+    """``room_for`` of ``where`` for any sector.  The matching of ``where`` is made once and
+    kept (the random set-up asks one placement about many sectors); one more figure fits when
+    a path of entries leads from its sector to an entry with room (an augmenting path:
+    Berge), and never when ``where`` fits no matching."""
+    held = _matching(board, kind, tuple(sorted(where.items())))
+    if held is None:
+        return _nowhere
+    caps, allowing = _entries(board, kind)
+
+    def fits(sector: str) -> bool:
+        seen: set[int] = set()
+
+        def leads(here: str) -> bool:
+            for e in allowing.get(here, ()):
+                if e in seen:
+                    continue
+                seen.add(e)
+                mine = held[e]
+                if len(mine) < caps[e] or any(map(leads, mine)):
+                    return True
+            return False
+
+        return leads(sector)
+
+    return fits
+
+
+def _nowhere(sector: str) -> bool:
+    """``room`` of a placement no matching holds: one more figure fits nowhere."""
+    return False
+
+
+Matching = tuple[tuple[str, ...], ...]
+"""Entry of the set-up table -> the sectors of the figures it supplies."""
+
+
+def _matching(board: Board, kind: str, placed: tuple[tuple[str, int], ...]) -> Matching | None:
+    """A matching of the figures of ``kind`` ``placed`` (sector, count, in sector order) to
+    the set-up table's entries; None when none holds them all.  Kept for the board, kind and
+    placement it came from."""
+    asked = (board, kind, placed)
+    known = _matchings.get(asked, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known  # type: ignore[return-value]
+    caps, allowing = _entries(board, kind)
+    held: list[list[str]] = [[] for _ in caps]  # entry -> the sectors of its figures
+
+    def augment(sector: str, seen: set[int]) -> bool:
+        for e in allowing.get(sector, ()):
+            if e in seen:
+                continue
+            seen.add(e)
+            mine = held[e]
+            if len(mine) < caps[e]:
+                mine.append(sector)
+                return True
+            for i, other_sector in enumerate(mine):
+                if augment(other_sector, seen):  # moved to another entry (never e: seen)
+                    mine[i] = sector
+                    return True
+        return False
+
+    found = all(augment(s, set()) for s, n in placed for _ in range(n))
+    answer = tuple(map(tuple, held)) if found else None
+    if len(_matchings) >= _KEPT:
+        _matchings.clear()  # a bound on what is kept (other games' placements)
+    _matchings[asked] = answer
+    return answer
+
+
+_matchings: dict[tuple[Board, str, tuple[tuple[str, int], ...]], Matching | None] = {}
+"""``_matching``'s answers (board, kind, placement -> a matching, or None)."""
+_KEPT = 2_000
+_UNKNOWN = object()
+
+
+@cache
+def _entries(board: Board, kind: str) -> tuple[tuple[int, ...], dict[str, tuple[int, ...]]]:
+    """Each set-up table entry's count of ``kind``, and sector -> the entries with figures of
+    ``kind`` that allow it, in the table's order."""
+    caps = tuple(units.get(kind, 0) for _, units, _ in table(board))
+    allowing: dict[str, list[int]] = {}
+    for e, (allowed, _, _) in enumerate(table(board)):
+        if caps[e]:
+            for sector in allowed:
+                allowing.setdefault(sector, []).append(e)
+    return caps, {sector: tuple(entries) for sector, entries in allowing.items()}
+
+
+def feasible_long_way(board: Board, kind: str, where: dict[str, int]) -> bool:
+    """``feasible`` asking every entry of the table for every figure."""
     entries = [(allowed, units.get(kind, 0)) for allowed, units, _ in table(board)]
     held: list[list[tuple[str, int]]] = [[] for _ in entries]  # entry -> its (sector, copy)
     slots = [(s, i) for s, n in sorted(where.items()) for i in range(n)]

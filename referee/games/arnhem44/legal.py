@@ -6,11 +6,23 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Container, Iterator
+from functools import cache
+from typing import Any
 
 from referee.core.errors import IllegalMove
 from referee.games.arnhem44 import bailey, barrage, explosives, phase_two
-from referee.games.arnhem44.board import ALLIED, GERMAN, GERMAN_GROUP, KINDS, Board, Key, side_of
+from referee.games.arnhem44.bailey import wrecked
+from referee.games.arnhem44.board import (
+    ALLIED,
+    GERMAN,
+    GERMAN_GROUP,
+    KINDS,
+    Board,
+    Key,
+    Link,
+    side_of,
+)
 from referee.games.arnhem44.combat import _current, destinations, waiting
 from referee.games.arnhem44.commands import (
     CombatRoll,
@@ -34,16 +46,17 @@ from referee.games.arnhem44.commands import (
 )
 from referee.games.arnhem44.deployment import (
     allied_on_map_done,
-    feasible,
     german_missing,
     placed,
+    room,
     table,
 )
+from referee.games.arnhem44.ferries import usable
 from referee.games.arnhem44.figures import points
 from referee.games.arnhem44.jokers import held
 from referee.games.arnhem44.movement import crossing
 from referee.games.arnhem44.options import player_of
-from referee.games.arnhem44.presence import enemies, friends
+from referee.games.arnhem44.presence import TOTALS_KEPT, enemies, friends, side_totals
 from referee.games.arnhem44.reserves import entries, flag_sectors, reserves_left
 from referee.games.arnhem44.state import (
     AIRBORNE_PHASES,
@@ -55,6 +68,7 @@ from referee.games.arnhem44.state import (
     SETUP_ALLIED,
     SETUP_GERMAN,
     AState,
+    Bailey,
 )
 
 
@@ -122,9 +136,9 @@ def german_setup(board: Board, state: AState) -> list[Command]:
     for kind in KINDS:
         if not missing[kind]:
             continue
-        where = placed(state, kind)
+        may = deployable(board, state, kind, placed(state, kind))
         for sector in sorted(deploy_sectors(board, kind), key=board.rank.__getitem__):
-            if may_deploy(board, state, kind, sector, where):
+            if may(sector):
                 out.append(Deploy((((GERMAN_GROUP, kind), 1),), sector))
     if not sum(missing.values()):
         # then the crates (Explosives in General), face down
@@ -133,20 +147,31 @@ def german_setup(board: Board, state: AState) -> list[Command]:
     return out
 
 
-def deploy_sectors(board: Board, kind: str) -> set[str]:
-    """The sectors the set-up table allows a German figure of ``kind`` in."""
-    return {s for allowed, units, _ in table(board) if units.get(kind) for s in allowed}
+@cache
+def deploy_sectors(board: Board, kind: str) -> frozenset[str]:
+    """The sectors the set-up table allows a German figure of ``kind`` in (made once a
+    board and kind: the random set-up asks at every figure)."""
+    return frozenset(s for allowed, units, _ in table(board) if units.get(kind) for s in allowed)
 
 
 def may_deploy(board: Board, state: AState, kind: str, sector: str,
                where: dict[str, int]) -> bool:
     """May one more German ``kind`` be set up in ``sector`` (at most 9 a sector; the set-up
     table still fillable: The German Player Goes First)?  ``where``: that kind's sectors now."""
-    if friends(state, sector, GERMAN) >= board.max_per_side:
-        return False
-    trial = dict(where)
-    trial[sector] = trial.get(sector, 0) + 1
-    return feasible(board, kind, trial)
+    return deployable(board, state, kind, where)(sector)
+
+
+def deployable(board: Board, state: AState, kind: str,
+               where: dict[str, int]) -> Callable[[str], bool]:
+    """``may_deploy`` of one kind and placement, asked of any sector (the matching of the
+    placement looked up once: the set-up asks it of many sectors)."""
+    fits = room(board, kind, where)  # feasible(where + 1 in the sector)
+    limit = board.max_per_side
+
+    def may(sector: str) -> bool:
+        return friends(state, sector, GERMAN) < limit and fits(sector)
+
+    return may
 
 
 def allied_setup(board: Board, state: AState) -> list[Command]:
@@ -177,52 +202,66 @@ def allied_setup(board: Board, state: AState) -> list[Command]:
 
 def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
               fresh: bool) -> dict[str, tuple[str, ...]]:
-    """Sectors a figure can move to outside enemy territory, with a cheapest path each."""
+    """Sectors a figure can move to outside enemy territory, with a cheapest path each.
+
+    Each sector's figures per side are read from what its ``Figures`` keeps
+    (``presence.side_totals``), and a border that is not plain is crossed by ``step`` (what
+    ``movement.crossing`` answers, without the words of a refusal): few Python calls a
+    sector looked at (the random policy asks this of nearly every figure it moves)."""
     side = side_of(key[0])
+    foe = GERMAN if side == ALLIED else ALLIED
     limit = board.max_per_side
     hostile: dict[str, int] = {}  # sector -> enemy units there (each counted once)
     full: dict[str, bool] = {}  # sector -> the side has 9 units there
     best: dict[str, tuple[int, tuple[str, ...]]] = {start: (0, (start,))}
     queue: list[tuple[int, tuple[str, ...]]] = [(0, (start,))]
     links = board.links
+    neighbours = board.neighbours
     kind = key[1]
     units = state.units  # an empty sector holds neither friends nor enemies
+    get = units.get
+    pop, push = heapq.heappop, heapq.heappush
+    opened = open_borders(state)
     while queue:
-        spent, path = heapq.heappop(queue)
+        spent, path = pop(queue)
         here = path[-1]
         if best[here][0] < spent:
             continue
         if here != start:
             crowded = full.get(here)
             if crowded is None:
-                crowded = full[here] = here in units and friends(state, here, side) >= limit
+                counts = get(here, _NO_FIGURES)
+                crowded = full[here] = bool(counts) and (
+                    getattr(counts, TOTALS_KEPT, None) or side_totals(counts))[side] >= limit
             if crowded:
                 continue  # cannot pass through a full sector
         around = links[here]
-        for there in board.neighbours[here]:
+        for there in neighbours[here]:
             foes = hostile.get(there)
             if foes is None:
-                foes = hostile[there] = enemies(state, there, side) if there in units else 0
+                counts = get(there, _NO_FIGURES)
+                foes = hostile[there] = (getattr(counts, TOTALS_KEPT, None)
+                                         or side_totals(counts))[foe] if counts else 0
             if foes:
                 continue
-            if around[there].kind == "plain":
-                cost, ends = 1, False  # as crossing() answers for a plain border
+            link = around[there]
+            if link.kind == "plain":
+                total, ends = spent + 1, False  # as crossing() answers for a plain border
             else:
-                try:
-                    cost, ends, _ = crossing(board, state, here, there, kind, side,
-                                             len(path) == 1, fresh)
-                except IllegalMove:
+                crossed = step(state, opened, link, here, there, kind, side, len(path) == 1,
+                               fresh)
+                if crossed is None:
                     continue
-            total = spent + cost
+                total, ends = spent + crossed[0], crossed[1]
             if total > mp:
                 continue
             known = best.get(there)
             if known is not None and known[0] <= total:
                 continue
-            step = (*path, there)
-            best[there] = (total, step)
+            path_there = (*path, there)
+            best[there] = (total, path_there)
             if not ends:
-                heapq.heappush(queue, (total, step))
+                push(queue, (total, path_there))
     out = {}
     for s, (_, p) in best.items():
         if s == start:
@@ -233,6 +272,50 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
         if not crowded:
             out[s] = p
     return out
+
+
+def step(state: AState, opened: Container[tuple[str, str]], link: Link, here: str,
+         there: str, kind: str, side: str, first_step: bool,
+         fresh: bool) -> tuple[int, bool] | None:
+    """(movement points, whether the crossing ends the move) of one step across a border
+    (``link``, from ``here`` to ``there``; ``opened``: ``open_borders`` of the state):
+    ``movement.crossing`` without the defender's dice, and None where it refuses the step
+    (Waterways, Ferry, Units/Infantry), without making the words of the refusal."""
+    if link.kind == "plain":
+        return _FREE
+    if (here, there) in opened:
+        return _FREE  # an open Bailey bridge is "accessible to all units" (Phase 3.4)
+    if link.bridge is not None and link.bridge not in state.destroyed:
+        return _FREE  # "Crossing a bridge is free"
+    if link.ferry is not None and side == GERMAN and usable(state, link.ferry):
+        return _FREE  # "Using the ferry is free" (German only, Ferry)
+    if link.ferry is not None and (link.kind == "stream" or kind != "inf"):
+        return None  # a ferry: only the German uses it, infantry alone across a waterway
+    if link.kind == "stream" or kind != "inf" or not (first_step and fresh):
+        return None  # no bridge: infantry alone, from where it starts, all its points
+    return (1, True) if state.night else (2, True)
+
+
+_FREE = (1, False)
+_NO_FIGURES: dict[Key, int] = {}
+"""An empty sector (read only)."""
+
+
+def open_borders(state: AState) -> frozenset[tuple[str, str]]:
+    """The borders an open Bailey bridge crosses (``bailey.open_between``), both ways: across
+    each border, the first Bailey bridge not wrecked (``bailey.bailey_between``) with no
+    construction marker left, found in one pass over the Bailey bridges."""
+    baileys = state.baileys
+    if not baileys:
+        return frozenset()
+    hits = state.bridge_hits
+    first: dict[frozenset[str], Bailey] = {}
+    for bridge in baileys:
+        border = frozenset((bridge.a, bridge.b))
+        if border not in first and not (hits and wrecked(state, bridge)):
+            first[border] = bridge
+    return frozenset(way for b in first.values() if b.points == 0
+                     for way in ((b.a, b.b), (b.b, b.a)))
 
 
 def movement(board: Board, state: AState) -> list[Command]:
@@ -266,12 +349,23 @@ def movable(state: AState, key: Key) -> bool:
 
 def figure_moves(board: Board, state: AState, sector: str, key: Key) -> list[Command]:
     """One figure's moves, intrusions and fall backs from ``sector``."""
+    return [make(*fields) for make, fields in figure_options(board, state, sector, key)]
+
+
+Unmade = tuple[Callable[..., Command], tuple[Any, ...]]
+"""A command not made yet: its class and its fields."""
+
+
+def figure_options(board: Board, state: AState, sector: str, key: Key) -> list[Unmade]:
+    """``figure_moves`` in its order, each command not made yet (the random policy makes
+    the one it draws alone)."""
     side = state.mover
-    out: list[Command] = []
+    out: list[Unmade] = []
     options = points(board, state, sector, key)
     if not options or options[0][0] == 0:
         return out
     mp, fresh = options[0]
+    one = ((key, 1),)
     if enemies(state, sector, side) > 0:
         for there in board.neighbours[sector]:
             if enemies(state, there, side):
@@ -281,10 +375,10 @@ def figure_moves(board: Board, state: AState, sector: str, key: Key) -> list[Com
             elif friends(state, there, side) >= board.max_per_side:
                 continue
             if _crossing_cost(board, state, sector, there, key, fresh) <= mp:
-                out.append(FallBack(((key, 1),), sector, there))
+                out.append((FallBack, (one, sector, there)))
         return out
-    for path in reachable(board, state, sector, key, mp, fresh).values():
-        out.append(Move(((key, 1),), path))
+    out += [(Move, (one, path))
+            for path in reachable(board, state, sector, key, mp, fresh).values()]
     for there in board.neighbours[sector]:
         if not enemies(state, there, side):
             continue
@@ -292,7 +386,7 @@ def figure_moves(board: Board, state: AState, sector: str, key: Key) -> list[Com
         if room < 1:
             continue
         if _crossing_cost(board, state, sector, there, key, fresh) <= mp:
-            out.append(Invade(there, ((sector, ((key, 1),)),)))
+            out.append((Invade, (there, ((sector, one),))))
     return out
 
 

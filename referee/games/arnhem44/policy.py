@@ -10,12 +10,16 @@ the set-up table allows for it.  Every other decision is drawn from ``legal()``.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from itertools import chain, compress
+from operator import is_not
 from typing import Any
 
-from referee.games.arnhem44.board import GERMAN, GERMAN_GROUP, KINDS
+from referee.games.arnhem44.board import GERMAN, GERMAN_GROUP, KINDS, Key
 from referee.games.arnhem44.commands import Command, Deploy, EndMovement, EndSetup
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.deployment import german_missing, placed
-from referee.games.arnhem44.legal import deploy_sectors, figure_moves, may_deploy
+from referee.games.arnhem44.legal import deploy_sectors, deployable, figure_options
 from referee.games.arnhem44.options import player_of
 from referee.games.arnhem44.state import MOVEMENT, SETUP_GERMAN, AState
 
@@ -30,25 +34,61 @@ def random_command(engine: Any, state: AState, rng: random.Random) -> Command:
     if state.phase in MOVEMENT and state.fallback is None:
         if rng.random() < END_CHANCE:
             return EndMovement()
-        units = state.units
-        german = state.mover == GERMAN
-        part = state.part
-        figures = []
-        for sector in sorted(units):
-            keys = [key for key in units[sector]
-                    if (key[0] == GERMAN_GROUP) is german  # legal.movable, inlined
-                    and (part is None or player_of(key[0]) == part)]
-            if keys:
-                keys.sort()
-                figures += [(sector, key) for key in keys]
+        figures = movers(state.units, state.mover == GERMAN, state.part)
         rng.shuffle(figures)
         for sector, key in figures:
-            moves = figure_moves(board, state, sector, key)
+            moves = figure_options(board, state, sector, key)  # figure_moves, not made
             if moves:
-                return moves[rng.randrange(len(moves))]
+                make, fields = moves[rng.randrange(len(moves))]
+                return make(*fields)
         return EndMovement()
     options: list[Command] = list(engine.legal(state))
     return options[rng.randrange(len(options))]
+
+
+def movers(units: dict[str, Counter[Key]], german: bool, part: str | None
+           ) -> list[tuple[str, Key]]:
+    """The mover's figures (``legal.movable``: German or Allied, of the part's player in a
+    three-player game), (sector, key) in the sectors' order and each sector's keys in order.
+
+    A sector's figures (``Figures``) are never changed in place: each sector's figures are
+    kept with the ``Figures`` they came from, and only the sectors holding other figures now
+    (found by identity in C) are looked at again (a move changes two)."""
+    whose = (german, part)
+    kept = _movers.get(whose)
+    if kept is not None:
+        seen, pairs, order = kept
+    else:
+        seen, pairs, order = {}, {}, ()
+    again = list(compress(units, map(is_not, map(seen.get, units), units.values())))
+    if again or len(seen) != len(units):
+        was = seen
+        seen, pairs = dict(seen), dict(pairs)
+        keep = True
+        for sector in again:
+            counts = units[sector]
+            keep = keep and type(counts) is Figures  # else it may change in place
+            keys = sorted(key for key in counts
+                          if (key[0] == GERMAN_GROUP) is german  # legal.movable, inlined
+                          and (part is None or player_of(key[0]) == part))
+            pairs[sector] = tuple([(sector, key) for key in keys])
+            seen[sector] = counts
+        if len(seen) != len(units):  # a sector emptied
+            for sector in [s for s in seen if s not in units]:
+                del seen[sector], pairs[sector]
+        if len(seen) != len(was) or not was.keys() >= set(again):
+            order = tuple(sorted(units))
+        if keep:
+            _movers[whose] = (seen, pairs, order)  # one assignment: read whole
+    return list(chain.from_iterable(map(pairs.__getitem__, order)))
+
+
+_Movers = tuple[dict[str, Counter[Key]], dict[str, tuple[tuple[str, Key], ...]],
+                tuple[str, ...]]
+_movers: dict[tuple[bool, str | None], _Movers] = {}
+"""The last ``movers`` of each mover (German or not, and the part): each sector's figures it
+came from (compared by identity), each sector's (sector, key) pairs, and the sectors in
+order.  Never changed once kept; a new one is kept whole in one assignment."""
 
 
 def _german_setup(engine: Any, state: AState, rng: random.Random) -> Command:
@@ -61,11 +101,11 @@ def _german_setup(engine: Any, state: AState, rng: random.Random) -> Command:
         return EndSetup()
     rng.shuffle(kinds)
     for kind in kinds:
-        where = placed(state, kind)
+        may = deployable(board, state, kind, placed(state, kind))  # may_deploy
         sectors = sorted(deploy_sectors(board, kind))
         rng.shuffle(sectors)
         for sector in sectors:
-            if may_deploy(board, state, kind, sector, where):
+            if may(sector):
                 return Deploy((((GERMAN_GROUP, kind), 1),), sector)
     options: list[Command] = list(engine.legal(state))
     return options[rng.randrange(len(options))]

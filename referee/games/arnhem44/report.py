@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from operator import is_
 from typing import Any
@@ -14,7 +14,6 @@ from referee.games.arnhem44.board import (
     AIRBORNE_GROUPS,
     ALLIED,
     GERMAN,
-    GERMAN_GROUP,
     NATIONALITY,
     SIDES,
     Board,
@@ -28,6 +27,7 @@ from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.explosives import explosives_json
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
+from referee.games.arnhem44.tally import MapFigures, map_figures, sector_problems
 from referee.games.arnhem44.victory import (
     bridge_sides,
     destroyed,
@@ -190,32 +190,34 @@ def invariants(board: Board, state: AState) -> list[str]:
     """Every invariant of the position (self-play checks them after every command).  The
     figures are counted in one pass: each sector's count per side (at most 9), and every
     figure taken off the scenario's totals, which must come out at zero (conserved).  The
-    map's part of it (``_map_figures``) is kept with the figures it came from and given again
-    while every sector holds the same figures (four commands in ten move none)."""
+    map's part of it (``tally.map_figures``) is counted again only in the sectors whose figures
+    changed since the last count; the figures are conserved as they were while the map's
+    totals and the figures off the map are those of the last answer (``_conserved``); moved
+    figures are checked again in a sector whose figures or moved figures changed."""
     out: list[str] = []
-    problems, on_map = _map_figures(board, state.units)
+    problems, on_map = map_figures(board, state.units)
     out += problems
-    left = dict(totals(board))
-    get = left.get
-    for key, v in on_map.items():
-        left[key] = get(key, 0) - v
-    for part in (state.pool, state.waiting, state.eliminated):
-        for key, v in part.items():
-            left[key] = get(key, 0) - v
-    for keys in (state.track, state.arriving, state.engineers):
-        for key in keys:
-            left[key] = left.get(key, 0) - 1
-    if any(left.values()):
+    if not _conserved(board, state, on_map):
         out.append("figures are not conserved: on the map, the set-up pool, R1-R15, later "
                    "arrivals and the eliminated do not add up to the scenario's figures")
+    units = state.units
     for sector, moved in state.moved.items():
-        out += _moved_problems(state, sector, moved)
+        here = units.get(sector)
+        if here is not None and getattr(moved, FITS, None) is here:
+            continue  # these moved figures were found among these figures
+        found = _moved_problems(state, sector, moved)
+        if found:
+            out += found
+        elif type(moved) is Figures and type(here) is Figures:
+            setattr(moved, FITS, here)
     if state.phase not in ("setup-german", "setup-allied") and state.pool:
         out.append("Allied set-up units left unplaced after set-up")
-    if any(n < 0 for n in state.jokers.values()) or sum(state.jokers.values()) > 3:
-        out.append("jokers held are negative or more than the 3 joker cards")
-    if set(state.jokers) - set(jokers.holders(state)):
-        out.append("jokers held by someone who is not a player of this game")
+    held = state.jokers
+    if held:
+        if min(held.values()) < 0 or sum(held.values()) > 3:
+            out.append("jokers held are negative or more than the 3 joker cards")
+        if not held.keys() <= set(jokers.holders(state)):
+            out.append("jokers held by someone who is not a player of this game")
     if state.control and not board.bridges.keys() >= state.control.keys():
         out.append("control of an unknown bridge")
     out += game_invariants(board, state)
@@ -227,67 +229,75 @@ def invariants(board: Board, state: AState) -> list[str]:
     return out
 
 
-_MapFigures = tuple[tuple[str, ...], dict[Key, int]]
-_map_memo: tuple[Board, tuple[tuple[str, ...], tuple[Any, ...]], _MapFigures] | None = None
-"""The last ``_map_figures``: the board, the sectors and their figures it came from (each a
-``Figures``, the very objects: a ``Counter`` holding a 0 is equal to one without it), and its
-answer."""
+FITS = "_fits"
+"""The attribute of a sector's moved figures (``AState.moved``: a ``Figures``, never changed
+in place) that keeps the sector's figures they were last found among (``_moved_problems``
+said nothing): while the sector holds those very figures, the answer is the same."""
 
 
-def _map_figures(board: Board, units: Mapping[str, Mapping[Key, int]]) -> _MapFigures:
+def _map_figures(board: Board, units: Mapping[str, Mapping[Key, int]]) -> MapFigures:
     """The problems of the sectors' figures (an unknown sector, a count not positive, more
-    than 9 units of a side) and the figures on the map per key, in one pass over the
-    sectors; the last answer again when every sector holds the same figures (a sector's
-    ``Figures`` is never changed in place)."""
-    look = (tuple(units), tuple(units.values()))
-    memo = _map_memo
-    if memo is not None and memo[0] is board and memo[1][0] == look[0] \
-            and all(map(is_, memo[1][1], look[1])):
-        return memo[2]
-    problems: list[str] = []
-    on_map: dict[Key, int] = {}
-    get = on_map.get
-    limit = board.max_per_side
-    rank = board.rank
-    for sid, counts in units.items():
-        german = allied = 0
-        empty = False
-        for key, v in counts.items():
-            if v <= 0:
-                empty = True
-            if key[0] == GERMAN_GROUP:
-                german += v
-            else:
-                allied += v
-            on_map[key] = get(key, 0) + v
-        if german > limit or allied > limit or empty or sid not in rank:
-            problems += _sector_problems(board, sid, counts)
-    answer = (tuple(problems), on_map)
-    if all(type(counts) is Figures for counts in look[1]):
-        _keep_map(board, look, answer)
+    than 9 units of a side) and the figures on the map per key (``tally.map_figures``)."""
+    return map_figures(board, units)
+
+
+_sector_problems = sector_problems
+
+
+Parts = tuple[Mapping[Key, int], Mapping[Key, int], Mapping[Key, int], list[Key], list[Key],
+              list[Key]]
+"""The figures off the map: the set-up pool, the German figures waiting, the eliminated,
+R1-R15, the later arrivals and the engineer squares E01-E08."""
+
+_dict_eq: Callable[[Any, Any], Any] = dict.__eq__
+"""A plain comparison in C (a Counter's own ``==`` is Python's, and a count of 0 equals none)."""
+
+
+def _conserved(board: Board, state: AState, on_map: dict[Key, int]) -> bool:
+    """Figures conserved: on the map (``on_map``), the set-up pool, R1-R15, later arrivals and
+    the eliminated add up to the scenario's figures.  The last answer again while the map's
+    totals and every part off the map are equal to those it came from (most commands move
+    figures or move none: one comparison of each part, in C)."""
+    parts: Parts = (state.pool, state.waiting, state.eliminated, state.track, state.arriving,
+                    state.engineers)
+    kept = _conservation
+    if kept is not None and kept[0] is board and (kept[1] is on_map or _dict_eq(kept[1], on_map)
+                                                 is True):
+        was = kept[2]
+        if _dict_eq(parts[0], was[0]) is True and _dict_eq(parts[1], was[1]) is True \
+                and _dict_eq(parts[2], was[2]) is True and parts[3] == was[3] \
+                and parts[4] == was[4] and parts[5] == was[5]:
+            return kept[3]
+    answer = conserved(board, on_map, parts)
+    _keep_conservation((board, on_map, (dict(parts[0]), dict(parts[1]), dict(parts[2]),
+                                        list(parts[3]), list(parts[4]), list(parts[5])),
+                        answer))
     return answer
 
 
-def _keep_map(board: Board, look: tuple[tuple[str, ...], tuple[Any, ...]],
-              answer: _MapFigures) -> None:
-    global _map_memo  # one assignment: a reader sees the old or the new answer whole
-    _map_memo = (board, look, answer)
+def conserved(board: Board, on_map: Mapping[Key, int], parts: Parts) -> bool:
+    """``_conserved`` the long way: every figure taken off the scenario's totals."""
+    left = dict(totals(board))
+    get = left.get
+    for key, v in on_map.items():
+        left[key] = get(key, 0) - v
+    for part in parts[:3]:
+        for key, v in part.items():
+            left[key] = get(key, 0) - v
+    for keys in parts[3:]:
+        for key in keys:
+            left[key] = get(key, 0) - 1
+    return not any(left.values())
 
 
-def _sector_problems(board: Board, sid: str, counts: Mapping[Key, int]) -> list[str]:
-    """A sector's figures: a known sector, positive counts, at most 9 units a side."""
-    out = []
-    if sid not in board.rank:
-        out.append(f"figures in an unknown sector {sid}")
-    per_side = dict.fromkeys(SIDES, 0)
-    for (group, _), v in counts.items():
-        per_side[side_of(group)] += v
-        if v <= 0:
-            out.append(f"{sid} holds a count that is not positive")
-    for side, n in per_side.items():
-        if n > board.max_per_side:
-            out.append(f"{sid} holds {n} {side} units (at most {board.max_per_side})")
-    return out
+_conservation: tuple[Board, Mapping[Key, int], Parts, bool] | None = None
+"""The last ``_conserved``: the board, the map's totals, copies of the parts off the map, and
+the answer (kept whole, never changed)."""
+
+
+def _keep_conservation(kept: tuple[Board, Mapping[Key, int], Parts, bool]) -> None:
+    global _conservation  # one assignment: a reader sees the old or the new answer whole
+    _conservation = kept
 
 
 def _moved_problems(state: AState, sector: str, moved: Counter[tuple[str, str, int]]
