@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from itertools import chain
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -23,10 +24,10 @@ from referee.games.wwiic.combat import (
     breakthrough_units,
     check_breakthrough,
     check_retreat,
+    each_retreat,
     even,
     participants,
     resolve,
-    retreat_options,
 )
 from referee.games.wwiic.commands import Breakthrough, Command, Hits, Retreat
 from referee.games.wwiic.sequence import end_impulse
@@ -195,18 +196,19 @@ def options(board: Board, state: WState) -> Iterator[Command]:
             survivors = tuple(u for u in defenders if count[u] < state.strength[u])
             if not survivors:
                 continue
-            found = retreat_options(board, state, survivors, space)
-            if not found:
+            found = each_retreat(board, state, survivors, space)
+            first = next(found, None)
+            if first is None:
                 continue
             if total == 1:
-                for option in found:
+                for option in chain((first,), found):
                     yield Retreat(tuple(sorted(option)))
             elif Hits(alloc) not in out:
                 out.append(Hits(alloc))
                 yield out[-1]
     elif battle.step == "retreat":
         survivors = _alive(state, battle.defenders, space)
-        for option in retreat_options(board, state, survivors, space):
+        for option in each_retreat(board, state, survivors, space):
             yield Retreat(tuple(sorted(option)))
         for unit in survivors:
             if even(board, _before(state, battle), battle.defenders, (*battle.taken, unit),
@@ -358,7 +360,8 @@ def _may_retreat(board: Board, state: WState) -> bool:
     for alloc in allocations(state, defenders, total - 1):
         count = Counter(alloc)
         survivors = tuple(u for u in defenders if count[u] < state.strength[u])
-        if survivors and retreat_options(board, state, survivors, battle.space):
+        if survivors and next(each_retreat(board, state, survivors, battle.space),
+                              None) is not None:
             return True
     return False
 
@@ -393,7 +396,8 @@ def _defender_hits(board: Board, state: WState, units: tuple[str, ...],
         why = even(board, state, defenders, units, total - 1)
         count = Counter(units)
         survivors = tuple(u for u in defenders if count[u] < state.strength[u])
-        if why is None and survivors and retreat_options(board, state, survivors, space):
+        if why is None and survivors and next(each_retreat(board, state, survivors, space),
+                                              None) is not None:
             _eliminate_all(board, state, apply_hits(board, state, units, events), events)
             battle.taken = units
             battle.step = "retreat"

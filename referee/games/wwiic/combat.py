@@ -9,6 +9,7 @@ here (``hit_options``, ``retreat_options``, ``breakthrough_options``) from the s
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 
@@ -274,13 +275,19 @@ def check_retreat(board: Board, state: WState, units: tuple[str, ...], space: st
 
 def retreat_options(board: Board, state: WState, units: tuple[str, ...],
                     space: str) -> list[tuple[tuple[str, str], ...]]:
+    return list(each_retreat(board, state, units, space))
+
+
+def each_retreat(board: Board, state: WState, units: tuple[str, ...],
+                 space: str) -> Iterator[tuple[tuple[str, str], ...]]:
+    """``retreat_options`` one at a time, in its order: a caller asking whether there is one
+    (or just one: ``Engine.forced`` before every line of a combat) stops there, before every
+    choice of destinations is checked (issue 31)."""
     spaces = [retreat_spaces(board, state, u, space, state.foot_crossing_used) for u in units]
-    found: list[tuple[tuple[str, str], ...]] = []
     for choice in product(*spaces):
         moves = tuple(zip(units, choice, strict=True))
         if check_retreat(board, state, units, space, moves) is None:
-            found.append(moves)
-    return found
+            yield moves
 
 
 # -- breakthrough (7.7) ---------------------------------------------------------------------
