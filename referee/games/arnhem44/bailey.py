@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -51,8 +52,9 @@ def wrecked(state: AState, bridge: Bailey) -> bool:
 def bailey_between(state: AState, here: str, there: str) -> Bailey | None:
     """The Bailey bridge (built or under construction, not wrecked) across a border."""
     for bridge in state.baileys:
-        if {bridge.a, bridge.b} == {here, there} and not (
-                state.bridge_hits and wrecked(state, bridge)):
+        a, b = bridge.a, bridge.b
+        if ((a == here and b == there) or (a == there and b == here)) and not (
+                state.bridge_hits and wrecked(state, bridge)):  # {a, b} == {here, there}
             return bridge
     return None
 
@@ -264,9 +266,10 @@ def _starts(board: Board, state: AState) -> Iterator[StartBailey]:
     """``starts`` one by one (``advance`` asks only whether there is one)."""
     if len(state.baileys) >= TOKENS or free_squares(state) < min(CREW.values()):
         return
-    for sector in [s for s in board.order if s in state.units]:
-        here = state.units[sector]
-        if _german_at(state, sector):
+    units = state.units
+    for sector in _water_sectors(board):  # a sector with no waterway starts no bridge
+        here = units.get(sector)
+        if here is None or _german_at(state, sector):
             continue
         for across in board.neighbours[sector]:
             link = board.links[sector][across]
@@ -288,6 +291,14 @@ def _starts(board: Board, state: AState) -> Iterator[StartBailey]:
                         left -= take
                 if not left:
                     yield StartBailey(size, tuple(crew), sector, across)
+
+
+@cache
+def _water_sectors(board: Board) -> tuple[str, ...]:
+    """The sectors of the board in its order that border a waterway (a link not plain): the
+    only ones a Bailey bridge may start from (``site_problem``)."""
+    return tuple(s for s in board.order
+                 if any(link.kind != "plain" for link in board.links[s].values()))
 
 
 def open_phase(board: Board, state: AState, events: list[Event]) -> bool:
