@@ -113,5 +113,8 @@ def injured_of(targets: list[Key], damage: list[int], board: Board) -> dict[Key,
 
 
 def counts_text(counts: dict[Key, int]) -> str:
+    if len(counts) == 1:  # one key (most moves): nothing to order
+        for key, n in counts.items():
+            return f"{n} {key_text(key)}"
     return ", ".join(f"{n} {key_text(k)}" for k, n in sorted(counts.items(),
                                                            key=lambda kv: key_order(kv[0])))
