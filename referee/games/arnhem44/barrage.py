@@ -287,16 +287,17 @@ def check_shots(board: Board, state: AState, side: str, command: Barrage) -> tup
     if source in state.barrage_fired:
         raise IllegalMove(PHASE, f"the battery in {source} has fired this phase already (A22: "
                           "once per phase)")
-    total: Counter[Key] = Counter()
+    total: dict[Key, int] = {}  # (a plain dict: ``Counter``'s Python calls spared)
     shots: list[tuple[list[Key], str]] = []
     for groups, _, target in command.shots:
         figures = _figures(state, side, source, groups)
-        total.update(dict(figures))
+        for key, n in figures:
+            total[key] = total.get(key, 0) + n
         shots.append((expand(dict(figures)), target))
-    here = state.units.get(source, Counter())
+    here = state.units.get(source) or _NONE
     for key, n in total.items():
-        if here[key] < n:
-            raise IllegalMove(BARRAGE, f"the battery in {source} has {here[key]} "
+        if here.get(key, 0) < n:
+            raise IllegalMove(BARRAGE, f"the battery in {source} has {here.get(key, 0)} "
                               f"{key_text(key)}, not {n}")
     near = board.within(source, RANGE)
     for _, target in shots:
@@ -343,7 +344,7 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
         faces[:] = flat[at:at + len(faces)]
         at += len(faces)
     events.append(Event("barrage", f"{name} barrage from {source}: "
-                        + "; ".join(f"{counts_text(dict(Counter(f)))} at {t}" for f, t in shots),
+                        + "; ".join(f"{counts_text(_tally(f))} at {t}" for f, t in shots),
                         {"side": side, "from": source,
                          "targets": [{"sector": t, "units": len(f)} for f, t in shots]}))
     events += joker.done()
@@ -353,10 +354,22 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
     _pass_turn(state, side, player)
 
 
+def _tally(keys: list[Key]) -> dict[Key, int]:
+    """``dict(Counter(keys))`` without ``Counter``'s Python calls."""
+    out: dict[Key, int] = {}
+    for key in keys:
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+_NONE: dict[Key, int] = {}
+"""An empty sector (read only)."""
+
+
 def _strike(board: Board, state: AState, dice: Dice, name: str, side: str, source: str,
             target: str, faces: list[int]) -> list[Event]:
     """Hits and friendly fire of one target, kills removed at once (``name``: who fired)."""
-    here = state.units.get(target, Counter())
+    here = state.units.get(target) or _NONE
     number = board.number(target, "art")
     disputed = friends(state, target, side) > 0
     hits = sum(1 for f in faces if 1 <= f <= number)

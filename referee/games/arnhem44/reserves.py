@@ -102,7 +102,9 @@ def _has_entry(board: Board, state: AState, us: bool) -> bool:
 def enter(board: Board, state: AState, command: Enter) -> list[Event]:
     events: list[Event] = []
     for (group, kind), n in command.groups:
-        pending = Counter(state.arriving)
+        pending: dict[Key, int] = {}  # ``Counter(state.arriving)``, no Python calls
+        for arriving in state.arriving:
+            pending[arriving] = pending.get(arriving, 0) + 1
         matches = [k for k in pending if k[1] == kind and (not group or k[0] == group)]
         if len(matches) != 1 or pending[matches[0]] < n:
             raise IllegalMove("Phase 6.2", f"the reserves to place are "
