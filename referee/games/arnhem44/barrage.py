@@ -493,7 +493,7 @@ for it)."""
 
 
 def _keep_fire(kept: tuple[tuple[Any, ...],
-                           dict[tuple[str, str | None, tuple[str, ...]], bool]]) -> None:
+                           dict[tuple[str, str | None, tuple[str, ...]], bool]] | None) -> None:
     global _fire_kept  # one assignment: a reader sees the old or the new answers whole
     _fire_kept = kept
 
