@@ -15,7 +15,9 @@ in at random, Bailey bridges laid, batteries marked as fired, the phases of bloc
   ``bailey_between`` against the sets of the two borders' ends;
 - ``fire.counts_text`` of one key against the sorted way;
 - ``victory.eliminated_side`` (the sectors that showed both sides last time asked first)
-  against the whole look, and ``report.judge_after``'s holders kept against ``holders``.
+  against the whole look, and ``report.judge_after``'s holders kept against ``holders``;
+- ``Engine.forced`` in the Allied set-up (no options listed while figures are to deploy)
+  against ``legal``'s one option that is not a figure deployed.
 """
 
 from __future__ import annotations
@@ -42,8 +44,9 @@ from referee.games.arnhem44 import (
     victory,
 )
 from referee.games.arnhem44.board import ALLIED, GERMAN, NATIONALITY, Key, key_order, key_text
-from referee.games.arnhem44.commands import Command, Defuse, Detonate, Rig
+from referee.games.arnhem44.commands import Command, Defuse, Deploy, Detonate, Rig
 from referee.games.arnhem44.engine import ENGINE
+from referee.games.arnhem44.legal import legal
 from referee.games.arnhem44.state import AState, Bailey
 
 LOGS = Path(__file__).resolve().parents[3] / "logs" / "arnhem44"
@@ -148,6 +151,12 @@ def _differences(state: AState, monkeypatch: pytest.MonkeyPatch) -> list[str]:
                 out.append(f"counts text {key} at {at}")
         if fire.counts_text(dict(counts)) != _counts_text_long_way(dict(counts)):
             out.append(f"counts text {dict(counts)} at {at}")
+    if state.phase == "setup-allied":
+        options = legal(BOARD, state)
+        want_forced = options[0] if len(options) == 1 and not isinstance(options[0], Deploy) \
+            else None
+        if ENGINE.forced(state) != want_forced:
+            out.append(f"forced at {at}")
     want_side = _eliminated_long_way(state)
     kept_side = victory.eliminated_side(state)
     victory._keep_witnesses(("", ""))
