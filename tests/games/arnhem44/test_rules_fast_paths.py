@@ -47,6 +47,7 @@ from referee.games.arnhem44.board import ALLIED, GERMAN, NATIONALITY, Key, key_o
 from referee.games.arnhem44.commands import Command, Defuse, Deploy, Detonate, Rig
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.legal import legal
+from referee.games.arnhem44.presence import friends
 from referee.games.arnhem44.state import AState, Bailey
 
 LOGS = Path(__file__).resolve().parents[3] / "logs" / "arnhem44"
@@ -186,6 +187,13 @@ def _mangled(state: AState, rng: random.Random) -> AState:
                 twin.baileys = [*twin.baileys, Bailey(f"Bailey-{len(twin.baileys) + 1}", start,
                                                       there, "small", rng.choice((0, 4)), 1)]
                 break
+    if rng.random() < 0.3:  # flag sectors and start sectors full, some or all of them
+        every = rng.random() < 0.5
+        for sector, key in [*((s, ("DE", "inf")) for s in sorted(BOARD.flags)),
+                            *((s, ("UK", "inf")) for s in BOARD.start_sectors)]:
+            if every or rng.random() < 0.5:
+                twin.add(sector, key, max(0, BOARD.max_per_side - friends(
+                    twin, sector, ALLIED if key[0] != "DE" else GERMAN)))
     if rng.random() < 0.3 and twin.units:
         twin.barrage_fired = [*twin.barrage_fired, rng.choice(sorted(twin.units))]
     if rng.random() < 0.2:  # one side gone from the map, and often nothing left to come
@@ -291,7 +299,9 @@ def test_the_mangled_positions_reach_the_cases_that_matter(
             seen.add("eliminated")
         if not reserves._has_entry(BOARD, state, True):
             seen.add("no entry")
+        if not reserves._has_flag_sector(BOARD, state, False):
+            seen.add("no flag sector")
         if any(NATIONALITY[g] == "US" for counts in state.units.values() for g, _ in counts):
             seen.add("us")
     assert seen >= {"disputed", "fire True", "fire False", "open bailey", "crew",
-                    "eliminated", "us"}
+                    "eliminated", "us", "no entry", "no flag sector"}
