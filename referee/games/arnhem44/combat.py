@@ -32,15 +32,17 @@ def disputed(board: Board, state: AState) -> list[str]:
     """Sectors with both armies present, in map order (Basic Concepts: Disputed sectors): each
     sector's figures per side (``friends`` of both not 0) read from its ``Figures`` directly.
     The figures have just moved (the end of a movement phase): ``placement.occupied`` would
-    look at every sector for an answer asked once (``disputed_held`` is that way)."""
-    units = state.units
+    look at every sector for an answer asked once (``disputed_held`` is that way).  The
+    sectors holding figures are read (a third of the map's), then put in map order."""
+    rank = board.rank
     out = []
-    for sector in board.order:
-        here = units.get(sector)
-        if here:
+    for sector, here in state.units.items():
+        if here and sector in rank:
             totals = getattr(here, TOTALS_KEPT, None) or side_totals(here)  # ``friends``
             if totals[ALLIED] and totals[GERMAN]:
                 out.append(sector)
+    if len(out) > 1:
+        out.sort(key=rank.__getitem__)
     return out
 
 
