@@ -265,14 +265,20 @@ def starts(board: Board, state: AState) -> list[StartBailey]:
 
 
 def _starts(board: Board, state: AState) -> Iterator[StartBailey]:
-    """``starts`` one by one (``advance`` asks only whether there is one)."""
-    if len(state.baileys) >= TOKENS or free_squares(state) < min(CREW.values()):
+    """``starts`` one by one (``advance`` asks only whether there is one).  Each sector's
+    crews are sorted out once (``_crews``), and a sector where no nationality has a crew
+    for the smaller bridge is passed over without looking at its borders."""
+    least = min(CREW.values())
+    if len(state.baileys) >= TOKENS or free_squares(state) < least:
         return
     units = state.units
     for sector in _water_sectors(board):  # a sector with no waterway starts no bridge
         here = units.get(sector)
         if here is None or _german_at(state, sector):
             continue
+        crews = _crews(state, here)
+        if not any(sum(here[k] for k in keys) >= least for keys in crews.values()):
+            continue  # (no crew: nothing below would be yielded)
         for across in board.neighbours[sector]:
             link = board.links[sector][across]
             if link.kind == "plain" or site_problem(board, state, sector, across):
@@ -281,9 +287,7 @@ def _starts(board: Board, state: AState) -> Iterator[StartBailey]:
             need = CREW[size]
             if free_squares(state) < need:
                 continue
-            for nation in sorted({NATIONALITY[g] for g, _ in here if may_crew(state, g)}):
-                keys = sorted((k for k in here if NATIONALITY[k[0]] == nation
-                               and may_crew(state, k[0])), key=key_order)
+            for keys in crews.values():
                 crew: list[tuple[Key, int]] = []
                 left = need
                 for key in keys:
@@ -293,6 +297,16 @@ def _starts(board: Board, state: AState) -> Iterator[StartBailey]:
                         left -= take
                 if not left:
                     yield StartBailey(size, tuple(crew), sector, across)
+
+
+def _crews(state: AState, here: Counter[Key]) -> dict[str, list[Key]]:
+    """Nationality (in name order) -> its keys in ``here`` that may build a Bailey bridge
+    (``may_crew``), in the canonical order."""
+    found: dict[str, list[Key]] = {}
+    for key in here:
+        if may_crew(state, key[0]):
+            found.setdefault(NATIONALITY[key[0]], []).append(key)
+    return {nation: sorted(found[nation], key=key_order) for nation in sorted(found)}
 
 
 @cache

@@ -11,7 +11,8 @@ in at random, Bailey bridges laid, batteries marked as fired, the phases of bloc
 - ``reserves._has_entry``/``_has_flag_sector`` (the first sector with room) against
   ``entries``/``flag_sectors`` not empty, and ``stuck_allied`` against the list of every
   figure's entries;
-- ``bailey._starts`` (the sectors by a waterway) against every sector of the map, and
+- ``bailey._starts`` (the sectors by a waterway, each sector's crews sorted out once)
+  against the code first written (every sector, every border's crews sorted out again), and
   ``bailey_between`` against the sets of the two borders' ends;
 - ``fire.counts_text`` of one key against the sorted way;
 - ``victory.eliminated_side`` (the sectors that showed both sides last time asked first)
@@ -44,7 +45,7 @@ from referee.games.arnhem44 import (
     victory,
 )
 from referee.games.arnhem44.board import ALLIED, GERMAN, NATIONALITY, Key, key_order, key_text
-from referee.games.arnhem44.commands import Command, Defuse, Deploy, Detonate, Rig
+from referee.games.arnhem44.commands import Command, Defuse, Deploy, Detonate, Rig, StartBailey
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.legal import legal
 from referee.games.arnhem44.presence import friends
@@ -97,14 +98,42 @@ def _eliminated_long_way(state: AState) -> str | None:
     return next((side for side in (ALLIED, GERMAN) if not left[side]), None)
 
 
-def _starts_everywhere(monkeypatch: pytest.MonkeyPatch, state: AState) -> list[Any]:
-    """``bailey.starts`` looking at every sector of the map."""
-    with monkeypatch.context() as patch:
-        patch.setattr(bailey, "_water_sectors", lambda board: board.order)
-        return bailey.starts(BOARD, state)
+def _starts_long_way(state: AState) -> list[Any]:
+    """``bailey.starts`` as it was written first: every sector of the map holding figures,
+    each border's crews sorted out again."""
+    out: list[Any] = []
+    if len(state.baileys) >= bailey.TOKENS or bailey.free_squares(state) < min(
+            bailey.CREW.values()):
+        return out
+    for sector in [s for s in BOARD.order if s in state.units]:
+        here = state.units[sector]
+        if bailey._german_at(state, sector):
+            continue
+        for across in BOARD.neighbours[sector]:
+            link = BOARD.links[sector][across]
+            if link.kind == "plain" or bailey.site_problem(BOARD, state, sector, across):
+                continue
+            size = bailey.SIZE_OF_BORDER[link.kind]
+            need = bailey.CREW[size]
+            if bailey.free_squares(state) < need:
+                continue
+            for nation in sorted({NATIONALITY[g] for g, _ in here
+                                  if bailey.may_crew(state, g)}):
+                keys = sorted((k for k in here if NATIONALITY[k[0]] == nation
+                               and bailey.may_crew(state, k[0])), key=key_order)
+                crew: list[tuple[Key, int]] = []
+                left = need
+                for key in keys:
+                    take = min(left, here[key])
+                    if take:
+                        crew.append((key, take))
+                        left -= take
+                if not left:
+                    out.append(StartBailey(size, tuple(crew), sector, across))
+    return out
 
 
-def _differences(state: AState, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def _differences(state: AState) -> list[str]:
     """Every short way at ``state`` against its long way (``state`` is not changed)."""
     at = f"round {state.round} phase {state.phase}"
     out = []
@@ -138,7 +167,7 @@ def _differences(state: AState, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     reserves.stuck_allied(BOARD, twin, [])
     if [k for k in KEYS[3:] if k not in twin.arriving] != stuck:
         out.append(f"stuck allied at {at}")
-    if bailey.starts(BOARD, state) != _starts_everywhere(monkeypatch, state):
+    if bailey.starts(BOARD, state) != _starts_long_way(state):
         out.append(f"bailey starts at {at}")
     for here, links in BOARD.links.items():
         for there in links:
@@ -211,9 +240,8 @@ class _Positions:
     """Wraps the engine's ``apply``: every position after a command, checked with its
     mangled copies; and ``report.judge_after``'s kept holders against ``holders``."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self) -> None:
         self.apply = ENGINE.apply
-        self.monkeypatch = monkeypatch
         self.rng = random.Random("fast paths")
         self.positions = 0
         self.differ: list[str] = []
@@ -221,14 +249,14 @@ class _Positions:
     def __call__(self, state: AState, command: Any, dice: Any) -> Any:
         events = self.apply(state, command, dice)
         self.positions += 1
-        self.differ += _differences(state, self.monkeypatch)
+        self.differ += _differences(state)
         settled = report._settled
         if settled is not None and settled[1] == tuple(map(
                 state.units.get, victory.end_sectors(BOARD))) and settled[2] == state.control \
                 and settled[3] != report.holders(BOARD, state):
             self.differ.append(f"holders kept at round {state.round} phase {state.phase}")
         if self.positions % 7 == 0:
-            self.differ += _differences(_mangled(state, self.rng), self.monkeypatch)
+            self.differ += _differences(_mangled(state, self.rng))
         return events
 
 
@@ -239,7 +267,7 @@ def _bundled() -> Iterator[Any]:
 
 def test_the_short_ways_at_every_position_of_the_bundled_logs(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    positions = _Positions(monkeypatch)
+    positions = _Positions()
     monkeypatch.setattr(ENGINE, "apply", positions)
     for log in _bundled():
         replay(log, ENGINE)
@@ -251,7 +279,7 @@ def test_the_short_ways_at_every_position_of_the_bundled_logs(
                                      {"bridge-damage": "on", "nijmegen-bridge-order": "on"}])
 def test_the_short_ways_at_every_position_of_self_played_games(
         monkeypatch: pytest.MonkeyPatch, options: dict[str, str]) -> None:
-    positions = _Positions(monkeypatch)
+    positions = _Positions()
     monkeypatch.setattr(ENGINE, "apply", positions)
     for seed in ("fast-1", "fast-2"):
         state = ENGINE.setup(None, options)
