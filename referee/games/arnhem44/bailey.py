@@ -24,7 +24,7 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import Build, Command, Pass, StartBailey
-from referee.games.arnhem44.copying import Figures, peek
+from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.state import BAILEY, AState, Bailey
 
 RULE = "Phase 3.4"
@@ -50,13 +50,11 @@ def wrecked(state: AState, bridge: Bailey) -> bool:
 
 
 def bailey_between(state: AState, here: str, there: str) -> Bailey | None:
-    """The Bailey bridge (built or under construction, not wrecked) across a border (the
-    bridges read, not copied: ``copying.peek``; a crossing asks at every step)."""
-    baileys: list[Bailey] = peek(state, "baileys")
-    for bridge in baileys:
+    """The Bailey bridge (built or under construction, not wrecked) across a border."""
+    for bridge in state.baileys:
         a, b = bridge.a, bridge.b
         if ((a == here and b == there) or (a == there and b == here)) and not (
-                peek(state, "bridge_hits") and wrecked(state, bridge)):  # {a, b} == {here, there}
+                state.bridge_hits and wrecked(state, bridge)):  # {a, b} == {here, there}
             return bridge
     return None
 

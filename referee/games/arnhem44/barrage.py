@@ -48,7 +48,6 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.commands import Barrage, Command, Groups, Initiative, NoBarrage
-from referee.games.arnhem44.copying import peek
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import counts_text, expand, outcome_of
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
@@ -114,7 +113,7 @@ def _ready(board: Board, state: AState, side: str,
     """``batteries`` in the order of the sectors on the map (``state.units``), as plain dicts."""
     german = side == GERMAN
     own = player if player in (UK, US) else None
-    fired = peek(state, "barrage_fired")  # read, not copied
+    fired = state.barrage_fired
     for sector, found in artillery_sectors(board, state):
         art = found[0 if german else 1]
         if art and own is not None:
@@ -456,7 +455,7 @@ def _can_fire(board: Board, state: AState, side: str, player: str | None) -> boo
     of a new placement (a barrage's kills, the round's start), and ``placement.occupied``
     would look at every sector each time (``_can_fire_held`` is that way)."""
     held = artillery_sectors(board, state)
-    key = (side, player, tuple(peek(state, "barrage_fired")))  # read, not copied
+    key = (side, player, tuple(state.barrage_fired))
     kept = _fire_kept
     if kept is not None and kept[0] is held:
         answer = kept[1].get(key)

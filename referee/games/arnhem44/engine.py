@@ -235,7 +235,7 @@ class Arnhem44Engine:
 
     def forced(self, state: AState) -> Command | None:
         phase = state.phase
-        if phase == "6.2" and not peek(state, "arriving"):  # (read, not copied)
+        if phase == "6.2" and not state.arriving:
             return None  # the Allied player's choice of die, written with its roll
         if phase == BAILEY:
             return bailey.legal(self.board, state)[0] if bailey.pending(state) else None
@@ -256,7 +256,7 @@ class Arnhem44Engine:
                 and not explosives.setup_rigs(self.board, state) \
                 and not explosives.swaps(state):
             return EndSetup()
-        if phase in EXPLOSIVES and peek(state, "explosives").attempt is not None:
+        if phase in EXPLOSIVES and state.explosives.attempt is not None:
             options = self.legal(state)  # one value only the crate can show
             return options[0] if len(options) == 1 else None
         return None
@@ -524,7 +524,7 @@ class Arnhem44Engine:
             events += reserves.weather(work, dice)
             start_allied_reserves(board, work, events)
         elif work.phase == "6.2":
-            if not peek(work, "arriving"):  # (read, not copied)
+            if not work.arriving:
                 if not isinstance(command, ReserveRoll):
                     raise IllegalMove("Phase 6.2", f"'{command}' must wait: "
                                       f"{self.decision(work)}")
