@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -51,8 +52,9 @@ def wrecked(state: AState, bridge: Bailey) -> bool:
 def bailey_between(state: AState, here: str, there: str) -> Bailey | None:
     """The Bailey bridge (built or under construction, not wrecked) across a border."""
     for bridge in state.baileys:
-        if {bridge.a, bridge.b} == {here, there} and not (
-                state.bridge_hits and wrecked(state, bridge)):
+        a, b = bridge.a, bridge.b
+        if ((a == here and b == there) or (a == there and b == here)) and not (
+                state.bridge_hits and wrecked(state, bridge)):  # {a, b} == {here, there}
             return bridge
     return None
 
@@ -261,13 +263,20 @@ def starts(board: Board, state: AState) -> list[StartBailey]:
 
 
 def _starts(board: Board, state: AState) -> Iterator[StartBailey]:
-    """``starts`` one by one (``advance`` asks only whether there is one)."""
-    if len(state.baileys) >= TOKENS or free_squares(state) < min(CREW.values()):
+    """``starts`` one by one (``advance`` asks only whether there is one).  Each sector's
+    crews are sorted out once (``_crews``), and a sector where no nationality has a crew
+    for the smaller bridge is passed over without looking at its borders."""
+    least = min(CREW.values())
+    if len(state.baileys) >= TOKENS or free_squares(state) < least:
         return
-    for sector in [s for s in board.order if s in state.units]:
-        here = state.units[sector]
-        if _german_at(state, sector):
+    units = state.units
+    for sector in _water_sectors(board):  # a sector with no waterway starts no bridge
+        here = units.get(sector)
+        if here is None or _german_at(state, sector):
             continue
+        crews = _crews(state, here)
+        if not any(sum(here[k] for k in keys) >= least for keys in crews.values()):
+            continue  # (no crew: nothing below would be yielded)
         for across in board.neighbours[sector]:
             link = board.links[sector][across]
             if link.kind == "plain" or site_problem(board, state, sector, across):
@@ -276,9 +285,7 @@ def _starts(board: Board, state: AState) -> Iterator[StartBailey]:
             need = CREW[size]
             if free_squares(state) < need:
                 continue
-            for nation in sorted({NATIONALITY[g] for g, _ in here if may_crew(state, g)}):
-                keys = sorted((k for k in here if NATIONALITY[k[0]] == nation
-                               and may_crew(state, k[0])), key=key_order)
+            for keys in crews.values():
                 crew: list[tuple[Key, int]] = []
                 left = need
                 for key in keys:
@@ -288,6 +295,24 @@ def _starts(board: Board, state: AState) -> Iterator[StartBailey]:
                         left -= take
                 if not left:
                     yield StartBailey(size, tuple(crew), sector, across)
+
+
+def _crews(state: AState, here: Counter[Key]) -> dict[str, list[Key]]:
+    """Nationality (in name order) -> its keys in ``here`` that may build a Bailey bridge
+    (``may_crew``), in the canonical order."""
+    found: dict[str, list[Key]] = {}
+    for key in here:
+        if may_crew(state, key[0]):
+            found.setdefault(NATIONALITY[key[0]], []).append(key)
+    return {nation: sorted(found[nation], key=key_order) for nation in sorted(found)}
+
+
+@cache
+def _water_sectors(board: Board) -> tuple[str, ...]:
+    """The sectors of the board in its order that border a waterway (a link not plain): the
+    only ones a Bailey bridge may start from (``site_problem``)."""
+    return tuple(s for s in board.order
+                 if any(link.kind != "plain" for link in board.links[s].values()))
 
 
 def open_phase(board: Board, state: AState, events: list[Event]) -> bool:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 from referee.core.dice import Dice
 from referee.core.engine import Event
@@ -51,7 +52,7 @@ from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import counts_text, expand, outcome_of
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
 from referee.games.arnhem44.placement import artillery_sectors, occupied
-from referee.games.arnhem44.presence import enemies, friends
+from referee.games.arnhem44.presence import TOTALS_KEPT, enemies, friends, side_totals
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import hq_status, penalty
 
@@ -113,12 +114,11 @@ def _ready(board: Board, state: AState, side: str,
     german = side == GERMAN
     own = player if player in (UK, US) else None
     fired = state.barrage_fired
-    enemy = occupied(board, state)[other(side)]  # enemies(state, sector, side) not 0
     for sector, found in artillery_sectors(board, state):
         art = found[0 if german else 1]
         if art and own is not None:
             art = {k: n for k, n in art.items() if player_of(k[0]) == own}
-        if art and sector not in fired and sector not in enemy:
+        if art and sector not in fired and not enemies(state, sector, side):
             yield sector, art
 
 
@@ -137,8 +137,7 @@ _fill = dict.update
 def targets(board: Board, state: AState, sector: str, side: str) -> list[str]:
     """Enemy territory (sectors with enemy units) one or two sectors away, in map order.  The
     distance counts sectors, whatever borders lie between (the shells fly over water)."""
-    enemy = occupied(board, state)[other(side)]  # enemies(state, s, side) not 0
-    return [s for s in board.around(sector, RANGE) if s in enemy]
+    return [s for s in board.around(sector, RANGE) if enemies(state, s, side)]
 
 
 def options(board: Board, state: AState, side: str,
@@ -288,16 +287,17 @@ def check_shots(board: Board, state: AState, side: str, command: Barrage) -> tup
     if source in state.barrage_fired:
         raise IllegalMove(PHASE, f"the battery in {source} has fired this phase already (A22: "
                           "once per phase)")
-    total: Counter[Key] = Counter()
+    total: dict[Key, int] = {}  # (a plain dict: ``Counter``'s Python calls spared)
     shots: list[tuple[list[Key], str]] = []
     for groups, _, target in command.shots:
         figures = _figures(state, side, source, groups)
-        total.update(dict(figures))
+        for key, n in figures:
+            total[key] = total.get(key, 0) + n
         shots.append((expand(dict(figures)), target))
-    here = state.units.get(source, Counter())
+    here = state.units.get(source) or _NONE
     for key, n in total.items():
-        if here[key] < n:
-            raise IllegalMove(BARRAGE, f"the battery in {source} has {here[key]} "
+        if here.get(key, 0) < n:
+            raise IllegalMove(BARRAGE, f"the battery in {source} has {here.get(key, 0)} "
                               f"{key_text(key)}, not {n}")
     near = board.within(source, RANGE)
     for _, target in shots:
@@ -344,7 +344,7 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
         faces[:] = flat[at:at + len(faces)]
         at += len(faces)
     events.append(Event("barrage", f"{name} barrage from {source}: "
-                        + "; ".join(f"{counts_text(dict(Counter(f)))} at {t}" for f, t in shots),
+                        + "; ".join(f"{counts_text(_tally(f))} at {t}" for f, t in shots),
                         {"side": side, "from": source,
                          "targets": [{"sector": t, "units": len(f)} for f, t in shots]}))
     events += joker.done()
@@ -354,10 +354,22 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
     _pass_turn(state, side, player)
 
 
+def _tally(keys: list[Key]) -> dict[Key, int]:
+    """``dict(Counter(keys))`` without ``Counter``'s Python calls."""
+    out: dict[Key, int] = {}
+    for key in keys:
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+_NONE: dict[Key, int] = {}
+"""An empty sector (read only)."""
+
+
 def _strike(board: Board, state: AState, dice: Dice, name: str, side: str, source: str,
             target: str, faces: list[int]) -> list[Event]:
     """Hits and friendly fire of one target, kills removed at once (``name``: who fired)."""
-    here = state.units.get(target, Counter())
+    here = state.units.get(target) or _NONE
     number = board.number(target, "art")
     disputed = friends(state, target, side) > 0
     hits = sum(1 for f in faces if 1 <= f <= number)
@@ -435,10 +447,14 @@ def forced(board: Board, state: AState) -> Command | None:
 
 def _can_fire(board: Board, state: AState, side: str, player: str | None) -> bool:
     """``options`` is not empty: some battery has a target (the first found is enough).  The
-    answer is kept with the placement of the figures it came from (``occupied`` gives its
-    very answer again while the figures stand where they stood) for the batteries that have
-    fired: who fires, the skip forced and the decision ask it again and again."""
-    held = occupied(board, state)
+    answer is kept with the placement of the figures it came from (``artillery_sectors``
+    gives its very answer again while the figures stand where they stood) for the batteries
+    that have fired: who fires, the skip forced and the decision ask it again and again.
+    Each battery's targets are looked for sector by sector (``enemies``, kept on each
+    sector's figures), the first found enough: the figures change between most questions
+    of a new placement (a barrage's kills, the round's start), and ``placement.occupied``
+    would look at every sector each time (``_can_fire_held`` is that way)."""
+    held = artillery_sectors(board, state)
     key = (side, player, tuple(state.barrage_fired))
     kept = _fire_kept
     if kept is not None and kept[0] is held:
@@ -448,20 +464,36 @@ def _can_fire(board: Board, state: AState, side: str, player: str | None) -> boo
     else:
         kept = (held, {})
         _keep_fire(kept)
-    enemy = held[other(side)]
-    answer = any(not enemy.isdisjoint(board.around(sector, RANGE))
-                 for sector, _ in _ready(board, state, side, player))
+    units = state.units
+    enemy = GERMAN if side == ALLIED else ALLIED  # other(side)
+    answer = False
+    for sector, _ in _ready(board, state, side, player):
+        for there in board.around(sector, RANGE):
+            here = units.get(there)
+            if here and (getattr(here, TOTALS_KEPT, None) or side_totals(here))[enemy]:
+                answer = True  # ``enemies(state, there, side)`` not 0
+                break
+        if answer:
+            break
     kept[1][key] = answer
     return answer
 
 
-_fire_kept: tuple[dict[str, frozenset[str]], dict[tuple[str, str | None, tuple[str, ...]],
-                                                  bool]] | None = None
-"""``_can_fire``'s answers for one placement of the figures (``occupied``'s answer for it)."""
+def _can_fire_held(board: Board, state: AState, side: str, player: str | None) -> bool:
+    """``_can_fire`` the long way, from ``placement.occupied`` (the tests compare the two)."""
+    enemy = occupied(board, state)[other(side)]
+    return any(not enemy.isdisjoint(board.around(sector, RANGE))
+               for sector, _ in _ready(board, state, side, player))
 
 
-def _keep_fire(kept: tuple[dict[str, frozenset[str]],
-                           dict[tuple[str, str | None, tuple[str, ...]], bool]]) -> None:
+_fire_kept: tuple[tuple[Any, ...], dict[tuple[str, str | None, tuple[str, ...]],
+                                        bool]] | None = None
+"""``_can_fire``'s answers for one placement of the figures (``artillery_sectors``'s answer
+for it)."""
+
+
+def _keep_fire(kept: tuple[tuple[Any, ...],
+                           dict[tuple[str, str | None, tuple[str, ...]], bool]] | None) -> None:
     global _fire_kept  # one assignment: a reader sees the old or the new answers whole
     _fire_kept = kept
 

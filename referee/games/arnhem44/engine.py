@@ -62,6 +62,7 @@ from referee.games.arnhem44.commands import (
 )
 from referee.games.arnhem44.copying import peek
 from referee.games.arnhem44.deployment import (
+    allied_on_map_done,
     deploy_allied,
     deploy_german,
     german_missing,
@@ -246,6 +247,8 @@ class Arnhem44Engine:
             options = self.legal(state)
             return options[0] if len(options) == 1 else None
         if phase == SETUP_ALLIED:
+            if not state.track and not allied_on_map_done(self.board, state):
+                return None  # legal()'s options are figures to deploy: none is forced
             options = self.legal(state)
             return options[0] if len(options) == 1 and not isinstance(options[0], Deploy) \
                 else None

@@ -12,6 +12,7 @@ German's commitment (referee.core.hidden).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 
 from referee.core.dice import Dice
@@ -91,24 +92,36 @@ def _rig_allowed(board: Board, state: AState, bridge: str, value: int | None) ->
 
 def actions(board: Board, state: AState) -> list[Command]:
     """The attempts or rigs of this step (not ``pass``, not ``swap``)."""
+    return list(_actions(board, state))
+
+
+def _actions(board: Board, state: AState) -> Iterator[Command]:
+    """``actions`` one by one, in its order (``advance`` asks only whether there is one).
+    The crates are sorted by bridge in one pass (``under`` of each, in their order), and a
+    bridge with no crate under it is not looked at."""
     ex = state.explosives
     phase = state.phase
-    out: list[Command] = []
     if phase in ("3.1-german", "3.1-allied", "3.2"):
+        if not ex.crates:
+            return
         side = actor(state)
+        cls = Detonate if phase == "3.2" else Defuse
+        under: dict[str, list[Crate]] = {}
+        for crate in ex.crates:
+            under.setdefault(crate.bridge, []).append(crate)
         for bridge in board.bridges:
-            if bridge in state.destroyed or not at_bridge(board, state, bridge, side):
+            crates = under.get(bridge)
+            if crates is None or bridge in state.destroyed \
+                    or not at_bridge(board, state, bridge, side):
                 continue
-            for place, crate in enumerate(ex.under(bridge), 1):
+            for place, crate in enumerate(crates, 1):  # ``ex.under(bridge)``
                 if not crate.tried:
-                    cls = Detonate if phase == "3.2" else Defuse
-                    out.append(cls(bridge, place))
+                    yield cls(bridge, place)
     elif phase == "3.3" and ex.stock:
         for bridge in board.bridges:
             if at_bridge(board, state, bridge, GERMAN) and _rig_allowed(
                     board, state, bridge, None) is None:
-                out.append(Rig(bridge))
-    return out
+                yield Rig(bridge)
 
 
 def swaps(state: AState) -> list[Command]:
@@ -189,7 +202,8 @@ def advance(board: Board, state: AState, events: list[Event]) -> None:
     """Go on through the steps that have nothing to decide; stop at a decision or after 3.3
     (phase ``DONE``).  Phase 3.3 is a decision while a crate may be rigged or exchanged."""
     while state.phase in EXPLOSIVES and state.explosives.attempt is None:
-        if actions(board, state) or (state.phase == "3.3" and swaps(state)):
+        if next(_actions(board, state), None) is not None \
+                or (state.phase == "3.3" and swaps(state)):
             # Explosives in General: the exchange of a 7, 6 or 5 for a 4 is his "at ANY
             # time": phase 3.3 waits for the German while one is possible
             # (it may make a rig under a major bridge possible).

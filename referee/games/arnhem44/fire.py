@@ -51,7 +51,6 @@ def fire(board: Board, dice: Dice, shooters: list[Shooter], targets: list[Key],
     damage = [0] * len(targets)
     tanks = [i for i, k in enumerate(targets) if k[1] == "tank"]
     hits: list[bool] = []  # True: an anti-tank hit (tanks only)
-    rolled: list[str] = []
     thrown: list[tuple[Shooter, tuple[int, ...]]] = []
     for shooter in shooters:
         anti_tank = shooter.key[1] == "art"
@@ -70,11 +69,10 @@ def fire(board: Board, dice: Dice, shooters: list[Shooter], targets: list[Key],
             at += len(faces)
     for shooter, faces in thrown:
         anti_tank = shooter.key[1] == "art"
-        rolled.append(" ".join(map(str, faces)))
         hits += [anti_tank for f in faces if 1 <= f <= shooter.number]
     collateral = [] if zeros is None else zeros([(s.key, f) for s, f in thrown], label)
     if not hits:
-        return damage, ([f"{label}: no hit"] if rolled else []) + collateral
+        return damage, ([f"{label}: no hit"] if thrown else []) + collateral  # dice rolled
     faces = dice.roll(10, len(hits), f"{label}: distribution of {len(hits)} hit"
                       f"{'s' if len(hits) != 1 else ''}", low=0)
     ricochets = 0
@@ -82,8 +80,10 @@ def fire(board: Board, dice: Dice, shooters: list[Shooter], targets: list[Key],
         if face == 0:
             ricochets += 1
             continue
-        pool = tanks if anti_tank else list(range(len(targets)))
-        damage[pool[(face - 1) % len(pool)]] += 1
+        if anti_tank:
+            damage[tanks[(face - 1) % len(tanks)]] += 1
+        else:  # every target, in order
+            damage[(face - 1) % len(targets)] += 1
     words = [f"{label}: {len(hits)} hit{'s' if len(hits) != 1 else ''}"
              + (f", {ricochets} ricochet{'s' if ricochets != 1 else ''}" if ricochets else "")]
     return damage, words + collateral
@@ -113,5 +113,8 @@ def injured_of(targets: list[Key], damage: list[int], board: Board) -> dict[Key,
 
 
 def counts_text(counts: dict[Key, int]) -> str:
+    if len(counts) == 1:  # one key (most moves): nothing to order
+        for key, n in counts.items():
+            return f"{n} {key_text(key)}"
     return ", ".join(f"{n} {key_text(k)}" for k, n in sorted(counts.items(),
                                                            key=lambda kv: key_order(kv[0])))

@@ -48,7 +48,7 @@ def crossing(board: Board, state: AState, here: str, there: str, kind: str, side
         raise IllegalMove("Move/Outside", f"{here} and {there} are not adjacent sectors")
     if link.kind == "plain":
         return 1, False, 0
-    if open_between(state, here, there):
+    if state.baileys and open_between(state, here, there):  # (no Bailey bridge: none open)
         return 1, False, 2  # an open Bailey bridge is "accessible to all units" (Phase 3.4)
     if link.bridge is not None and link.bridge not in state.destroyed:
         return 1, False, 2  # "Crossing a bridge is free"; the defender gets +2 d10

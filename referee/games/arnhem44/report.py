@@ -406,9 +406,12 @@ def judge_after(board: Board, before: Before, state: AState) -> list[Event]:
     ends = tuple(map(state.units.get, end_sectors(board)))
     if settled and _settled_as(board, ends, state.control) is was:
         return []
-    events = judge_control(board, was, state)
+    events, sides = _judged(board, was, state)
     if set(map(type, ends)) <= _KEEPABLE:  # a test's plain Counter may change in place
-        _keep_settled((board, ends, state.control.copy(), holders(board, state)))
+        owner = state.control.get  # ``holders``, from the sides just found
+        _keep_settled((board, ends, state.control.copy(),
+                       {bridge: None if german and allied else owner(bridge, GERMAN)
+                        for bridge, german, allied in sides}))
     return events
 
 
@@ -440,6 +443,12 @@ def judge_control(board: Board, was: dict[str, str | None], state: AState) -> li
     return to their owner (Waterways: "only in control of a bridge when both sides of the
     bridge are free of enemy troops"), each said in the events.  The holders are taken before
     the command because it changes the state itself (``Engine.apply``)."""
+    return _judged(board, was, state)[0]
+
+
+def _judged(board: Board, was: dict[str, str | None], state: AState) -> tuple[
+        list[Event], tuple[tuple[str, bool, bool], ...]]:
+    """``judge_control``'s events, and ``victory.bridge_sides`` they were judged from."""
     events = []
     taken = set()
     sides = bridge_sides(board, state)  # the command is over: the figures stay as they are
@@ -460,7 +469,7 @@ def judge_control(board: Board, was: dict[str, str | None], state: AState) -> li
                 f"{now.capitalize()} controls {bridge} again: both its ends are free of enemy "
                 "troops (Waterways)")
         events.append(Event("control", text, {"bridge": bridge, "control": now}))
-    return events
+    return events, sides
 
 
 __all__ = ["ALLIED", "GERMAN", "before_command", "holders", "invariants", "judge_after",

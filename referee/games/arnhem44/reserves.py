@@ -92,10 +92,19 @@ def entries(board: Board, state: AState, key: Key) -> list[str]:
     return out
 
 
+def _has_entry(board: Board, state: AState, us: bool) -> bool:
+    """``entries`` of a US figure (``us``) or another is not empty, the first found enough."""
+    centre = board.starts.get("centre")
+    return any(friends(state, sector, ALLIED) < board.max_per_side
+               for sector in board.start_sectors if not us or sector == centre)
+
+
 def enter(board: Board, state: AState, command: Enter) -> list[Event]:
     events: list[Event] = []
     for (group, kind), n in command.groups:
-        pending = Counter(state.arriving)
+        pending: dict[Key, int] = {}  # ``Counter(state.arriving)``, no Python calls
+        for arriving in state.arriving:
+            pending[arriving] = pending.get(arriving, 0) + 1
         matches = [k for k in pending if k[1] == kind and (not group or k[0] == group)]
         if len(matches) != 1 or pending[matches[0]] < n:
             raise IllegalMove("Phase 6.2", f"the reserves to place are "
@@ -121,7 +130,17 @@ def enter(board: Board, state: AState, command: Enter) -> list[Event]:
 
 def stuck_allied(board: Board, state: AState, events: list[Event]) -> None:
     """A28: reserves that cannot be placed (no room) stay on the track, at its front."""
-    stuck = [k for k in state.arriving if not entries(board, state, k)]
+    if not state.arriving:
+        return
+    room: dict[bool, bool] = {}  # ``entries`` not empty, by whether the figure is US
+    stuck = []
+    for key in state.arriving:
+        us = NATIONALITY[key[0]] == "US"  # ``entries`` depends on that alone
+        found = room.get(us)
+        if found is None:
+            found = room[us] = _has_entry(board, state, us)
+        if not found:
+            stuck.append(key)
     if not stuck:
         return
     for key in reversed(stuck):
@@ -180,6 +199,14 @@ def flag_sectors(board: Board, state: AState, above_rhine: bool) -> list[str]:
             and friends(state, s, GERMAN) < board.max_per_side]
 
 
+def _has_flag_sector(board: Board, state: AState, above_rhine: bool) -> bool:
+    """``flag_sectors`` is not empty (the first found is enough)."""
+    return any((not above_rhine or s in board.above_rhine)
+               and not enemies(state, s, GERMAN)
+               and friends(state, s, GERMAN) < board.max_per_side
+               for s in _flag_order(board))
+
+
 @cache
 def _flag_order(board: Board) -> tuple[str, ...]:
     """The German flag sectors in map order (made once a board)."""
@@ -226,7 +253,7 @@ def stuck_german(board: Board, state: AState, events: list[Event]) -> None:
     if not state.arriving:
         return
     key = state.arriving[0]
-    if flag_sectors(board, state, state.above_rhine > 0):
+    if _has_flag_sector(board, state, state.above_rhine > 0):
         return
     for index, k in enumerate(state.arriving):
         state.waiting[k] += 1

@@ -252,13 +252,22 @@ def eliminated_side(state: AState) -> str | None:
     Game: "when either side is eliminated"); checked once the set-up is over."""
     if state.phase in ("setup-german", "setup-allied", OVER):
         return None
+    units = state.units
+    german_at, allied_at = _witnesses
+    here = units.get(german_at)
+    there = units.get(allied_at)
+    if here and there and _sides(here)[0] and _sides(there)[1]:
+        return None  # the sectors that showed both sides last time still do (the usual case)
     german = allied = False
-    for counts in state.units.values():  # the sides kept on each sector's Figures first
+    for sector, counts in units.items():  # the sides kept on each sector's Figures first
         kept: tuple[bool, bool] | None = getattr(counts, KEPT, None)  # ``_sides``, no call
         here_german, here_allied = kept or _sides(counts)
-        german = german or here_german
-        allied = allied or here_allied
+        if here_german and not german:
+            german, german_at = True, sector
+        if here_allied and not allied:
+            allied, allied_at = True, sector
         if german and allied:
+            _keep_witnesses((german_at, allied_at))
             return None  # both sides on the map (the usual case, found at once)
     seen: set[str] = set()
     for counts in state.units.values():
@@ -270,6 +279,16 @@ def eliminated_side(state: AState) -> str | None:
         if not left[side]:
             return side
     return None
+
+
+_witnesses: tuple[str, str] = ("", "")
+"""A sector that held German figures and one that held Allied figures when ``eliminated_side``
+last found both sides on the map: asked first (each is read again from the state)."""
+
+
+def _keep_witnesses(witnesses: tuple[str, str]) -> None:
+    global _witnesses  # one assignment: a reader sees the old or the new pair whole
+    _witnesses = witnesses
 
 
 def check_end(board: Board, state: AState, events: list[Event]) -> None:
