@@ -365,16 +365,17 @@ class Arnhem44Engine:
         # (both sides') is before the start and judges no bridge.  Taken before the command,
         # which changes the state itself.
         judged = state.phase not in (SETUP_GERMAN, SETUP_ALLIED)
-        was = before_command(self.board, state) if judged else None
+        board = self.board
+        was = before_command(board, state) if judged else None
         events = self._dispatch(work, command, dice)
         if before is not None:
             turns.check_own(before, work, part)
         events += supply.update_contact(work)
-        veterans.update_nijmegen(self.board, work)
-        events += ferries.update(self.board, work)
+        veterans.update_nijmegen(board, work)
+        events += ferries.update(board, work)
         if was is not None:
-            events += judge_after(self.board, was, work)
-        victory.check_end(self.board, work, events)
+            events += judge_after(board, was, work)
+        victory.check_end(board, work, events)
         return events
 
     def _dispatch(self, work: AState, command: Command, dice: Dice) -> list[Event]:

@@ -25,6 +25,7 @@ from referee.games.arnhem44.board import (
 from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.explosives import explosives_json
+from referee.games.arnhem44.sectors import Sectors
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
 from referee.games.arnhem44.tally import MapFigures, map_figures, sector_problems
@@ -377,21 +378,19 @@ def holders(board: Board, state: AState) -> dict[str, str | None]:
             for bridge, german, allied in bridge_sides(board, state)}
 
 
-Before = tuple[tuple[Any, ...], dict[str, str | None], bool]
+Before = tuple[dict[str, str | None], bool]
 """What the bridges' control is judged from, taken before a command (``before_command``): the
-figures at the bridges' ends, the bridges' holders, and whether the position is the one kept
-settled (``_settled``)."""
+bridges' holders, and whether the position is the one kept settled (``_settled``)."""
 
 
 def before_command(board: Board, state: AState) -> Before:
-    """The figures at the bridges' ends and the bridges' holders (``holders``), taken before a
-    command of play for ``judge_after``; the holders kept, when the position is the one kept
-    settled after the last command."""
-    ends = tuple(map(state.units.get, end_sectors(board)))
-    kept = _settled_as(board, ends, state.control)
+    """The bridges' holders (``holders``), taken before a command of play for
+    ``judge_after``; the holders kept, when the position is the one kept settled after the
+    last command."""
+    kept = _settled_now(board, state)
     if kept is not None:
-        return ends, kept, True
-    return ends, holders(board, state), False
+        return kept, True
+    return holders(board, state), False
 
 
 def judge_after(board: Board, before: Before, state: AState) -> list[Event]:
@@ -399,40 +398,61 @@ def judge_after(board: Board, before: Before, state: AState) -> list[Event]:
 
     After it, every bridge with one side's troops alone is that side's (``update_control``):
     the position is settled, and it is kept (the very ``Figures`` at the bridges' ends, never
-    changed in place, their owners and holders).  A command that starts and ends in the
-    position kept (most commands: a roll, a decision, a move away from the bridges) changes no
-    owner and no holder: no event, nothing looked at again (issue 31)."""
-    _, was, settled = before
-    ends = tuple(map(state.units.get, end_sectors(board)))
-    if settled and _settled_as(board, ends, state.control) is was:
+    changed in place, their owners and holders, and the journal of the sectors written,
+    ``sectors.Sectors``).  A command that starts and ends in the position kept (most
+    commands: a roll, a decision, a move away from the bridges) changes no owner and no
+    holder: no event, nothing looked at again (issue 31)."""
+    was, settled = before
+    if settled and _settled_now(board, state) is was:
         return []
     events, sides = _judged(board, was, state)
+    units = state.units
+    ends = tuple(map(units.get, end_sectors(board)))
     if set(map(type, ends)) <= _KEEPABLE:  # a test's plain Counter may change in place
         owner = state.control.get  # ``holders``, from the sides just found
+        journal = units.written if type(units) is Sectors and not units.plain else None
         _keep_settled((board, ends, state.control.copy(),
                        {bridge: None if german and allied else owner(bridge, GERMAN)
-                        for bridge, german, allied in sides}))
+                        for bridge, german, allied in sides},
+                       journal, len(journal) if journal is not None else 0))
     return events
 
 
 _KEEPABLE = frozenset({Figures, type(None)})
-_settled: tuple[Board, tuple[Any, ...], dict[str, str], dict[str, str | None]] | None = None
+_Settled = tuple[Board, tuple[Any, ...], dict[str, str], dict[str, str | None],
+                 list[str] | None, int]
+_settled: _Settled | None = None
 """The last position judged (``judge_after``): the board, the figures at its bridges' ends
-(``Figures`` or None, compared by identity), the bridges' owners and their holders."""
+(``Figures`` or None, compared by identity), the bridges' owners and their holders, and the
+journal of the sectors written then and its length (``Sectors.written``; None: no journal)."""
 
 
-def _settled_as(board: Board, ends: tuple[Any, ...],
-                control: dict[str, str]) -> dict[str, str | None] | None:
-    """The holders kept with the settled position, when ``ends`` and ``control`` are it."""
+def _settled_now(board: Board, state: AState) -> dict[str, str | None] | None:
+    """The holders kept with the settled position, when the state is in it: the same owners,
+    and the very figures at the bridges' ends (no end written since the position was kept,
+    by the sectors' journal, else each end's figures compared by identity)."""
     kept = _settled
-    if kept is not None and kept[0] is board and all(map(is_, ends, kept[1])) \
-            and control == kept[2]:
+    if kept is None or kept[0] is not board or state.control != kept[2]:
+        return None
+    units = state.units
+    journal = kept[4]
+    if journal is not None and type(units) is Sectors and units.written is journal \
+            and not units.plain:
+        if len(journal) == kept[5] or _ends_of(board).isdisjoint(journal[kept[5]:]):
+            return kept[3]
+        return None
+    if all(map(is_, map(units.get, end_sectors(board)), kept[1])):
         return kept[3]
     return None
 
 
-def _keep_settled(position: tuple[Board, tuple[Any, ...], dict[str, str],
-                                  dict[str, str | None]] | None) -> None:
+@cache
+def _ends_of(board: Board) -> frozenset[str]:
+    """The sectors at the ends of the board's bridges."""
+    return frozenset(end_sectors(board))
+
+
+def _keep_settled(position: _Settled | None) -> None:
     global _settled  # one assignment: a reader sees the old or the new position whole
     _settled = position
 

@@ -200,3 +200,32 @@ def test_a_ferry_made_active_again_by_a_statement_is_looked_at_again() -> None:
     assert ferries.update(BOARD, state) == []  # flipped: nothing more
     del state.ferries[ferry]  # ``setup: ferry ... active``
     assert [e.data["ferry"] for e in ferries.update(BOARD, state)] == [ferry]
+
+
+def test_the_bridges_judged_by_the_sectors_written_equal_the_long_way() -> None:
+    """The settled position kept with the journal of the sectors written (``Sectors``): a
+    state changed figure by figure, at the bridges' ends and away from them, is judged after
+    each change as with nothing kept, and the journal is what answers most."""
+    rng = random.Random(31)
+    state = ENGINE.setup(None, {})
+    ends = sorted(set(victory.end_sectors(BOARD)))
+    away = sorted(set(BOARD.rank) - set(ends))
+    _forget_everything()
+    by_journal = judged = 0
+    for _ in range(600):
+        kept = report._settled
+        before = report.before_command(BOARD, state)
+        by_journal += kept is not None and kept[4] is state.units.written  # type: ignore[attr-defined]
+        want_was = report.holders(BOARD, state)
+        sector = rng.choice(ends if rng.random() < 0.3 else away)
+        key = rng.choice([("DE", "inf"), ("UK", "tank"), ("US", "inf")])
+        if key in state.units.get(sector, {}) and rng.random() < 0.5:
+            state.remove(sector, key)
+        else:
+            state.add(sector, key)
+        twin = state.copy()
+        want = report.judge_control(BOARD, want_was, twin)
+        got = report.judge_after(BOARD, before, state)
+        assert (_texts(got), state.control) == (_texts(want), twin.control)
+        judged += bool(want)
+    assert by_journal > 300 and judged > 20
