@@ -12,6 +12,7 @@ from typing import Any
 from referee.core.engine import Event
 from referee.games.arnhem44.board import ALLIED, Board, side_of
 from referee.games.arnhem44.copying import Figures
+from referee.games.arnhem44.sectors import journal_of, written_since
 from referee.games.arnhem44.state import AState
 
 ACTIVE = "active"
@@ -52,12 +53,16 @@ def update(board: Board, state: AState) -> list[Event]:
     After it no active ferry has Allied troops at either end: the figures there (each
     ``Figures`` never changed in place) and the ferries' statuses are kept, and while they
     are the same nothing is looked at again (asked after every command, issue 31)."""
-    ends = tuple(map(state.units.get, _ends(board)))
+    units = state.units
     statuses = state.ferries
     kept = _quiet
-    if kept is not None and kept[0] is board and all(map(is_, ends, kept[1])) \
-            and statuses == kept[2]:
-        return []
+    if kept is not None and kept[0] is board and statuses == kept[2]:
+        written = written_since(units, kept[3], kept[4], _end_set(board))
+        if written is False:  # no ferry's end written since (``sectors.Sectors``)
+            return []
+        if written is None and all(map(is_, map(units.get, _ends(board)), kept[1])):
+            return []
+    ends = tuple(map(units.get, _ends(board)))
     events = []
     for ferry, (a, b) in board.ferries.items():
         if statuses.get(ferry, ACTIVE) == ACTIVE and (_allied_at(state, a) or _allied_at(state, b)):
@@ -67,7 +72,7 @@ def update(board: Board, state: AState) -> list[Event]:
                 "the German player may use it until the end of his turn, and it is removed at "
                 "the end of the round (Ferry)", {"ferry": ferry, "status": FLIPPED}))
     if set(map(type, ends)) <= _KEEPABLE:  # a test's plain Counter may change in place
-        _keep_quiet((board, ends, statuses.copy()))
+        _keep_quiet((board, ends, statuses.copy(), *journal_of(units)))
     return events
 
 
@@ -77,13 +82,20 @@ def _ends(board: Board) -> tuple[str, ...]:
     return tuple(end for a, b in board.ferries.values() for end in (a, b))
 
 
+@cache
+def _end_set(board: Board) -> frozenset[str]:
+    return frozenset(_ends(board))
+
+
 _KEEPABLE = frozenset({Figures, type(None)})
-_quiet: tuple[Board, tuple[Any, ...], dict[str, str]] | None = None
+_Look = tuple[Board, tuple[Any, ...], dict[str, str], list[str] | None, int]
+_quiet: _Look | None = None
 """The last look of ``update``: the board, the figures at the ferries' ends (compared by
-identity) and the ferries' statuses after it."""
+identity), the ferries' statuses after it, and the journal of the sectors written then and
+its length (``sectors.journal_of``)."""
 
 
-def _keep_quiet(look: tuple[Board, tuple[Any, ...], dict[str, str]] | None) -> None:
+def _keep_quiet(look: _Look | None) -> None:
     global _quiet  # one assignment: a reader sees the old or the new look whole
     _quiet = look
 

@@ -19,7 +19,7 @@ from typing import Generic, TypeVar
 from referee.games.arnhem44.board import GERMAN_GROUP, SIDES, Board, Key
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.presence import side_totals
-from referee.games.arnhem44.sectors import Sectors
+from referee.games.arnhem44.sectors import journal_of, written_since
 from referee.games.arnhem44.state import AState
 
 T = TypeVar("T")
@@ -50,36 +50,38 @@ class Fact(Generic[T]):
     def __call__(self, board: Board, state: AState) -> T:
         units = state.units
         last = self._last
-        journal = units.written if type(units) is Sectors and not units.plain else None
         if last is not None and last[0] is board:
-            if journal is not None and last[4] is journal and last[5] == len(journal):
+            written = written_since(units, last[4], last[5])
+            if written is False:
                 return last[3]  # no sector written since (``sectors.Sectors``)
-            if not self._ordered:
-                # A fact of each sector's counts, whatever the sectors' order: the sectors as
-                # they were (the very figures, or equal counts) is one comparison in C.
-                if last[2] == units:
-                    return self._again(last, journal)
-            else:
-                values = tuple(units.values())
-                if len(last[2]) == len(values) and all(map(is_, values, last[2])) \
-                        and last[1] == tuple(units):
-                    return self._again(last, journal)
+            if written is None:  # no journal to tell: the sectors themselves
+                if not self._ordered:
+                    # A fact of each sector's counts, whatever the sectors' order: the sectors
+                    # as they were (the very figures, or equal counts) is one comparison in C.
+                    if last[2] == units:
+                        return self._again(last, units)
+                else:
+                    values = tuple(units.values())
+                    if len(last[2]) == len(values) and all(map(is_, values, last[2])) \
+                            and last[1] == tuple(units):
+                        return self._again(last, units)
         answer = self._make(board, units)
         if set(map(type, units.values())) <= _ONLY_FIGURES:
             # one assignment: read whole
-            length = len(journal) if journal is not None else 0
             if self._ordered:
-                self._last = (board, tuple(units), tuple(units.values()), answer, journal, length)
+                self._last = (board, tuple(units), tuple(units.values()), answer,
+                              *journal_of(units))
             else:
-                self._last = (board, (), units.copy(), answer, journal, length)
+                self._last = (board, (), units.copy(), answer, *journal_of(units))
         return answer
 
     def _again(self, last: tuple[Board, tuple[str, ...], Figured, T, list[str] | None, int],
-               journal: list[str] | None) -> T:
+               units: dict[str, Counter[Key]]) -> T:
         """The last answer, found again by looking at the sectors: kept now with their
         journal (the next question, if no sector is written meanwhile, does not look)."""
+        journal, length = journal_of(units)
         if journal is not None:
-            self._last = (*last[:4], journal, len(journal))
+            self._last = (*last[:4], journal, length)
         return last[3]
 
     def forget(self) -> None:

@@ -25,7 +25,7 @@ from referee.games.arnhem44.board import (
 from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.explosives import explosives_json
-from referee.games.arnhem44.sectors import Sectors
+from referee.games.arnhem44.sectors import journal_of, written_since
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
 from referee.games.arnhem44.tally import MapFigures, map_figures, sector_problems
@@ -33,6 +33,7 @@ from referee.games.arnhem44.victory import (
     bridge_sides,
     destroyed,
     end_sectors,
+    end_set,
     holder,
     points_json,
 )
@@ -410,11 +411,9 @@ def judge_after(board: Board, before: Before, state: AState) -> list[Event]:
     ends = tuple(map(units.get, end_sectors(board)))
     if set(map(type, ends)) <= _KEEPABLE:  # a test's plain Counter may change in place
         owner = state.control.get  # ``holders``, from the sides just found
-        journal = units.written if type(units) is Sectors and not units.plain else None
         _keep_settled((board, ends, state.control.copy(),
                        {bridge: None if german and allied else owner(bridge, GERMAN)
-                        for bridge, german, allied in sides},
-                       journal, len(journal) if journal is not None else 0))
+                        for bridge, german, allied in sides}, *journal_of(units)))
     return events
 
 
@@ -435,21 +434,10 @@ def _settled_now(board: Board, state: AState) -> dict[str, str | None] | None:
     if kept is None or kept[0] is not board or state.control != kept[2]:
         return None
     units = state.units
-    journal = kept[4]
-    if journal is not None and type(units) is Sectors and units.written is journal \
-            and not units.plain:
-        if len(journal) == kept[5] or _ends_of(board).isdisjoint(journal[kept[5]:]):
-            return kept[3]
-        return None
-    if all(map(is_, map(units.get, end_sectors(board)), kept[1])):
-        return kept[3]
-    return None
-
-
-@cache
-def _ends_of(board: Board) -> frozenset[str]:
-    """The sectors at the ends of the board's bridges."""
-    return frozenset(end_sectors(board))
+    written = written_since(units, kept[4], kept[5], end_set(board))
+    if written is None:  # no journal to tell: the ends' figures, by identity
+        written = not all(map(is_, map(units.get, end_sectors(board)), kept[1]))
+    return None if written else kept[3]
 
 
 def _keep_settled(position: _Settled | None) -> None:

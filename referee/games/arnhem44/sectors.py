@@ -19,7 +19,7 @@ may be kept from these sectors.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
 from referee.games.arnhem44.board import Key
@@ -101,9 +101,25 @@ class Sectors(dict[str, Counter[Key]]):
     def __reduce__(self) -> tuple[Any, tuple[dict[str, Counter[Key]]]]:
         return (Sectors, (dict(self),))  # pickled and deep-copied: a journal of its own
 
-    def written_since(self, journal: list[str], length: int) -> Iterable[str] | None:
-        """The sectors written since ``journal`` held ``length`` sectors, None when the
-        journal is not this one's (look at every sector)."""
-        if journal is not self.written or self.plain:
-            return None
-        return journal[length:]
+
+
+def journal_of(units: Mapping[str, Counter[Key]]) -> tuple[list[str] | None, int]:
+    """The journal of the sectors ``units`` and its length now, to keep with an answer worked
+    out from them; (None, 0) for sectors that keep none (a copy's plain dict, or sectors that
+    were given a plain count)."""
+    if type(units) is Sectors and not units.plain:
+        return units.written, len(units.written)
+    return None, 0
+
+
+def written_since(units: Mapping[str, Counter[Key]], journal: list[str] | None, length: int,
+                  sectors: frozenset[str] | None = None) -> bool | None:
+    """Was a sector (of ``sectors``; without them, any sector) of ``units`` written since
+    ``journal`` held ``length`` (``journal_of``)?  None when the journal cannot tell (another
+    one, or none): look at the sectors themselves."""
+    if journal is None or type(units) is not Sectors or units.written is not journal \
+            or units.plain:
+        return None
+    if len(journal) == length:
+        return False
+    return sectors is None or not sectors.isdisjoint(journal[length:])

@@ -37,6 +37,7 @@ from referee.games.arnhem44.board import (
 )
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.presence import KEPT, sides_here
+from referee.games.arnhem44.sectors import journal_of, written_since
 from referee.games.arnhem44.state import OVER, AState
 
 RULE = "Winning"
@@ -80,12 +81,17 @@ def bridge_sides(board: Board, state: AState) -> tuple[tuple[str, bool, bool], .
     the last one is kept with the figures it came from (each end's ``Figures``, never changed
     in place) and given again while the ends hold the same figures: most commands change none
     of them."""
-    here = tuple(map(state.units.get, end_sectors(board)))
+    units = state.units
     memo = _memo
+    if memo is not None and memo[0] is board \
+            and written_since(units, memo[3], memo[4], end_set(board)) is False:
+        return memo[2]  # no bridge's end written since (``sectors.Sectors``)
+    here = tuple(map(units.get, end_sectors(board)))
     if memo is None or memo[0] is not board:
         old: Iterator[Any] = repeat(_NOWHERE)  # the first answer: every bridge looked at
         was: tuple[tuple[str, bool, bool], ...] = ()
     elif all(map(is_, here, memo[1])):  # the very figures: identity, never changed in place
+        _keep((*memo[:3], *journal_of(units)))
         return memo[2]
     else:
         old, was = iter(memo[1]), memo[2]
@@ -101,7 +107,7 @@ def bridge_sides(board: Board, state: AState) -> tuple[tuple[str, bool, bool], .
         out.append((bridge, german_a or german_b, allied_a or allied_b))
     answer = tuple(out)
     if set(map(type, here)) <= _KEEPABLE:  # every end empty or a sector's Figures
-        _keep((board, here, answer))
+        _keep((board, here, answer, *journal_of(units)))
     return answer
 
 
@@ -119,13 +125,16 @@ def _sides(counts: Any) -> tuple[bool, bool]:
 
 
 _NOBODY = (False, False)
-_memo: tuple[Board, tuple[Any, ...], tuple[tuple[str, bool, bool], ...]] | None = None
+_Memo = tuple[Board, tuple[Any, ...], tuple[tuple[str, bool, bool], ...], list[str] | None,
+              int]
+_memo: _Memo | None = None
 """The last ``bridge_sides`` kept: the board, the figures at its bridges' ends (``Figures``
-or None, compared by identity) and the answer (a tuple: shared, never changed); a bridge
-whose ends hold the figures kept keeps its answer when others change."""
+or None, compared by identity), the answer (a tuple: shared, never changed) and the journal
+of the sectors written then and its length (``sectors.journal_of``); a bridge whose ends hold
+the figures kept keeps its answer when others change."""
 
 
-def _keep(memo: tuple[Board, tuple[Any, ...], tuple[tuple[str, bool, bool], ...]]) -> None:
+def _keep(memo: _Memo) -> None:
     global _memo  # one assignment: a reader sees the old or the new memo whole
     _memo = memo
 
@@ -140,6 +149,12 @@ def _ends(board: Board) -> tuple[tuple[str, str, str], ...]:
 def end_sectors(board: Board) -> tuple[str, ...]:
     """Both ends of every bridge of the board, in its order (``_ends`` flattened)."""
     return tuple(end for _, a, b in _ends(board) for end in (a, b))
+
+
+@cache
+def end_set(board: Board) -> frozenset[str]:
+    """The sectors at the ends of the board's bridges."""
+    return frozenset(end_sectors(board))
 
 
 def holder(board: Board, state: AState, bridge: str) -> str | None:

@@ -205,7 +205,8 @@ def test_a_ferry_made_active_again_by_a_statement_is_looked_at_again() -> None:
 def test_the_bridges_judged_by_the_sectors_written_equal_the_long_way() -> None:
     """The settled position kept with the journal of the sectors written (``Sectors``): a
     state changed figure by figure, at the bridges' ends and away from them, is judged after
-    each change as with nothing kept, and the journal is what answers most."""
+    each change as with nothing kept, and the journal is what answers most; the bridges'
+    sides and the ferries reached, kept with the journal too, are the long way's."""
     rng = random.Random(31)
     state = ENGINE.setup(None, {})
     ends = sorted(set(victory.end_sectors(BOARD)))
@@ -223,9 +224,17 @@ def test_the_bridges_judged_by_the_sectors_written_equal_the_long_way() -> None:
             state.remove(sector, key)
         else:
             state.add(sector, key)
+        # the bridges' sides, kept with the same journal (by ``holders`` above), asked of the
+        # state before anything is asked of a copy
+        assert list(victory.bridge_sides(BOARD, state)) == [
+            (bridge, *victory.sides_at(BOARD, state, bridge)) for bridge in BOARD.bridges]
         twin = state.copy()
         want = report.judge_control(BOARD, want_was, twin)
         got = report.judge_after(BOARD, before, state)
         assert (_texts(got), state.control) == (_texts(want), twin.control)
         judged += bool(want)
+        reached = _ferries_long_way(state)
+        assert [e.data["ferry"] for e in ferries.update(BOARD, state)] == reached
+        if reached and rng.random() < 0.5:
+            state.ferries.clear()  # active again: reached again while the troops stand there
     assert by_journal > 300 and judged > 20
