@@ -49,7 +49,6 @@ def map_figures(board: Board, units: Mapping[str, Mapping[Key, int]]) -> MapFigu
     seen = dict(seen)
     bad = dict(kept[2])
     on_map = dict(kept[3][1])
-    get = on_map.get
     limit = board.max_per_side
     rank = board.rank
     for sid in again:
@@ -60,17 +59,7 @@ def map_figures(board: Board, units: Mapping[str, Mapping[Key, int]]) -> MapFigu
         if old is not None:
             for key, v in old.items():
                 on_map[key] -= v
-        german = allied = 0
-        empty = False
-        for key, v in counts.items():
-            if v <= 0:
-                empty = True
-            if key[0] == GERMAN_GROUP:
-                german += v
-            else:
-                allied += v
-            on_map[key] = get(key, 0) + v
-        if german > limit or allied > limit or empty or sid not in rank:
+        if _counted(counts, on_map, limit) or sid not in rank:
             bad[sid] = tuple(sector_problems(board, sid, counts))
         elif sid in bad:
             del bad[sid]
@@ -83,6 +72,22 @@ def map_figures(board: Board, units: Mapping[str, Mapping[Key, int]]) -> MapFigu
     answer = (_in_order(units, bad), on_map)
     _keep((board, seen, bad, answer))
     return answer
+
+
+def _counted(counts: Mapping[Key, int], on_map: dict[Key, int], limit: int) -> bool:
+    """One sector's figures added to ``on_map``; whether the sector has a problem of its
+    figures (a count not positive, more than ``limit`` units of a side)."""
+    german = allied = 0
+    empty = False
+    for key, v in counts.items():
+        if v <= 0:
+            empty = True
+        if key[0] == GERMAN_GROUP:
+            german += v
+        else:
+            allied += v
+        on_map[key] = on_map.get(key, 0) + v
+    return german > limit or allied > limit or empty
 
 
 def _in_order(units: Mapping[str, Any], bad: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
@@ -98,21 +103,10 @@ def count_all(board: Board, units: Mapping[str, Mapping[Key, int]]) -> MapFigure
     problems: list[str] = []
     on_map: dict[Key, int] = {}
     bad: dict[str, tuple[str, ...]] = {}
-    get = on_map.get
     limit = board.max_per_side
     rank = board.rank
     for sid, counts in units.items():
-        german = allied = 0
-        empty = False
-        for key, v in counts.items():
-            if v <= 0:
-                empty = True
-            if key[0] == GERMAN_GROUP:
-                german += v
-            else:
-                allied += v
-            on_map[key] = get(key, 0) + v
-        if german > limit or allied > limit or empty or sid not in rank:
+        if _counted(counts, on_map, limit) or sid not in rank:
             bad[sid] = tuple(sector_problems(board, sid, counts))
             problems += bad[sid]
     answer = (tuple(problems), on_map)

@@ -3,9 +3,11 @@ the illegal logs' marks (each illegal line follows a comment ``# illegal [RULE]:
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
+from referee.core.dice import DiceStream, DiceTray
 from referee.core.parsing import parse_log
 from referee.core.replay import Report, replay
 from referee.games.arnhem44.engine import ENGINE
@@ -34,3 +36,19 @@ def replayed(log: Path | str) -> Report:
 
 def texts(report: Report) -> list[str]:
     return [e.event.text for e in report.events]
+
+
+def play_random(seeds: tuple[str, ...], options: dict[str, str], commands: int = 700) -> None:
+    """Random games played through ``ENGINE.apply`` (a test may wrap it): for each seed, up
+    to ``commands`` commands of the random policy, the dice from the seed's stream."""
+    for seed in seeds:
+        state = ENGINE.setup(None, options)
+        rng = random.Random(seed)
+        stream, position = DiceStream(seed), 0
+        for _ in range(commands):
+            if ENGINE.to_act(state) is None:
+                break
+            command = ENGINE.random_command(state, rng)
+            tray = DiceTray(stream, position, subject=command)
+            ENGINE.apply(state, command, tray)
+            position = tray.position

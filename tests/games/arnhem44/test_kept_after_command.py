@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from referee.core.dice import DiceStream, DiceTray
+from referee.core.dice import DiceTray
 from referee.core.engine import Event
 from referee.core.errors import RefereeError
 from referee.core.parsing import parse_log
@@ -29,6 +29,7 @@ from referee.core.replay import replay
 from referee.games.arnhem44 import barrage, ferries, placement, report, supply, turns, victory
 from referee.games.arnhem44.engine import ENGINE, Arnhem44Engine
 from referee.games.arnhem44.state import AState
+from tests.games.arnhem44.helpers import play_random
 
 LOGS = Path(__file__).resolve().parents[3] / "logs" / "arnhem44"
 BOARD = ENGINE.board
@@ -141,17 +142,7 @@ def test_every_command_of_self_played_games_is_judged_as_the_long_way(
         monkeypatch: pytest.MonkeyPatch, options: dict[str, str]) -> None:
     twice = _Twice(ENGINE)
     monkeypatch.setattr(ENGINE, "apply", twice)
-    for seed in ("after-1", "after-2"):
-        state = ENGINE.setup(None, options)
-        rng = random.Random(seed)
-        stream, position = DiceStream(seed), 0
-        for _ in range(700):
-            if ENGINE.to_act(state) is None:
-                break
-            command = ENGINE.random_command(state, rng)
-            tray = DiceTray(stream, position, subject=command)
-            ENGINE.apply(state, command, tray)
-            position = tray.position
+    play_random(("after-1", "after-2"), options)
     assert twice.commands > 1000
     assert twice.differ == []
 

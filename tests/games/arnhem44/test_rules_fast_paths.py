@@ -31,7 +31,6 @@ from typing import Any
 
 import pytest
 
-from referee.core.dice import DiceStream, DiceTray
 from referee.core.parsing import parse_log
 from referee.core.replay import replay
 from referee.games.arnhem44 import (
@@ -50,6 +49,7 @@ from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.legal import legal
 from referee.games.arnhem44.presence import friends
 from referee.games.arnhem44.state import AState, Bailey
+from tests.games.arnhem44.helpers import play_random
 
 LOGS = Path(__file__).resolve().parents[3] / "logs" / "arnhem44"
 BOARD = ENGINE.board
@@ -281,17 +281,7 @@ def test_the_short_ways_at_every_position_of_self_played_games(
         monkeypatch: pytest.MonkeyPatch, options: dict[str, str]) -> None:
     positions = _Positions()
     monkeypatch.setattr(ENGINE, "apply", positions)
-    for seed in ("fast-1", "fast-2"):
-        state = ENGINE.setup(None, options)
-        rng = random.Random(seed)
-        stream, position = DiceStream(seed), 0
-        for _ in range(700):
-            if ENGINE.to_act(state) is None:
-                break
-            command = ENGINE.random_command(state, rng)
-            tray = DiceTray(stream, position, subject=command)
-            ENGINE.apply(state, command, tray)
-            position = tray.position
+    play_random(("fast-1", "fast-2"), options)
     assert positions.positions > 1000
     assert positions.differ == []
 
