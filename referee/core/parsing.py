@@ -458,6 +458,8 @@ def _renumbered(entry: Entry, number: int) -> Entry:
     """A fresh copy of a remembered entry, at line ``number`` (its lists copied too).  Made
     by its constructor from its fields: ``copy.copy`` of a slotted record cost 2 µs of the
     6 µs a remembered line took (issue 31)."""
+    if type(entry) is ActionLine:  # the commonest, as parse_log copies a remembered one
+        return ActionLine(number, entry.text, entry.side, entry.items.copy())
     kind = type(entry)
     fields = _fields_of(kind)
     fresh = copy.copy(entry) if fields is None else kind(*fields(entry))

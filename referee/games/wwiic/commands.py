@@ -268,7 +268,7 @@ def _unit_move(board: Board, read: MoveRead) -> UnitMove:
     unit, used = _leading_unit(board, texts, columns[0])
     start = (_place_named(board, " ".join(texts[used:]), columns[used])
              if used < len(texts) else None)
-    path = tuple(_place(board, g) for g in path_words[1:])
+    path = tuple([_place(board, g) for g in path_words[1:]])
     enabler = None
     if enabler_words is not None:
         enabler = board.unit_names.lookup(" ".join(enabler_words[0]),
@@ -309,6 +309,8 @@ def make(board: Board, kind: str, moves: list[MoveRead], names: list[Words]) -> 
     made from its unit moves or its names as read (from Lark's tree, ``build``, or without
     one, ``quickline``), its names resolved in the order they are written."""
     if kind == "activate":
+        if len(moves) == 1:  # the commonest line: one unit, nothing to put in order
+            return Activate((_unit_move(board, moves[0]),))
         return Activate.of(*(_unit_move(board, m) for m in moves))
     if kind == "move_out":
         (read,) = moves
