@@ -6,15 +6,17 @@ command.  Here the line's pieces (``quickparse._PIECES``, the same reading, piec
 are read straight into those words and columns, and ``commands.make`` makes each command from
 them as from the tree: the same names looked up in the same order, the same messages and
 columns; the dice are checked by the core's ``dice_record`` as the tree's are.  Any line
-``quick_tree`` leaves to Lark (a tag, a set-up line, an expectation, ``turn 2``, a chit drawn
-from a cup, a word spelt as a keyword, anything odd) gives ``None``, and the long way reads
-it.
+``quick_tree`` leaves to Lark or reads as no action (a tag, a set-up line, an expectation,
+``turn 2``, a chit drawn from a cup, a word spelt as a keyword, anything odd) gives
+``None``, and the long way reads it.
 
 The commonest line of all, a one-unit activation written as the referee writes it
 (``allied: activate 505/82 Mook->Groesbeek``), is read by one regular expression
 (``_activation``) into the same words and columns.  The whole line is read before any name
-is looked up, so a line Lark would refuse is never refused here for a name.  ``tests/games/wwiic/test_quickline.py`` compares the two ways on
-every line of the bundled logs, self-played games and thousands of mangled lines.
+is looked up, so a line Lark would refuse is never refused here for a name.
+``tests/games/wwiic/test_quickline.py`` compares the two ways (and the shortcut with the
+general reading) on every line of the bundled logs, self-played games and thousands of
+mangled lines.
 """
 
 from __future__ import annotations
