@@ -283,11 +283,11 @@ def _unit_list(board: Board, names: list[Words]) -> list[str]:
     for texts, columns in names:
         if len(texts) == 1 and texts[0].casefold() == "none" and len(names) == 1:
             return []
-        words = list(texts)
-        while words:
-            column = columns[len(texts) - len(words)]
-            unit, words = split_leading_name(words, board.unit_names, column=column)
+        at = 0
+        while at < len(texts):  # each unit's name as _leading_unit reads (and keeps) it
+            unit, used = _leading_unit(board, texts[at:], columns[at])
             units.append(unit)
+            at += used
     return units
 
 
