@@ -44,7 +44,7 @@ from referee.core.log import (
 )
 from referee.core.mail import explain as explain_mail
 from referee.core.mail import quoted
-from referee.core.quicktree import tag_tree
+from referee.core.quicktree import expect_tree, tag_tree
 from referee.core.reading import contained_in, read_bounded
 
 MAX_BYTES = 16 * 1024 * 1024
@@ -458,6 +458,8 @@ def _renumbered(entry: Entry, number: int) -> Entry:
     """A fresh copy of a remembered entry, at line ``number`` (its lists copied too).  Made
     by its constructor from its fields: ``copy.copy`` of a slotted record cost 2 µs of the
     6 µs a remembered line took (issue 31)."""
+    if type(entry) is ActionLine:  # the commonest, as parse_log copies a remembered one
+        return ActionLine(number, entry.text, entry.side, entry.items.copy())
     kind = type(entry)
     fields = _fields_of(kind)
     fresh = copy.copy(entry) if fields is None else kind(*fields(entry))
@@ -473,7 +475,8 @@ def _parse_line(parser: Lark | None, engine: Engine[Any, Any], number: int, line
     # An engine may read its commonest line shape itself (``quick_tree``: the very tree Lark
     # gives it, or None for Lark to read the line; issue 31).  ``parser`` None: the game's,
     # loaded here when a line needs it (a log its fast reader reads whole loads none).
-    # A plain tag line is read without Lark in every game (``quicktree.tag_tree``).
+    # A plain tag line is read without Lark in every game (``quicktree.tag_tree``), and so
+    # is a plain expectation (``quicktree.expect_tree``) that no fast reader of the game read.
     # An engine may also make the entry of its commonest action lines without a tree
     # (``quick_line``: the entry the tree would give, or None for the long way).
     if line[:1] == "[":
@@ -488,6 +491,8 @@ def _parse_line(parser: Lark | None, engine: Engine[Any, Any], number: int, line
     quick = getattr(engine, "quick_tree", None) if tree is None else None
     if quick is not None:
         tree = quick(line)
+    if tree is None:
+        tree = expect_tree(line)
     if tree is None:
         if parser is None:
             parser = game_parser(engine.grammar)

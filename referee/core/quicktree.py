@@ -1,6 +1,7 @@
 """What an engine's fast reader of its commonest lines shares (``Engine.quick_tree``): the
 WORD of grammar/common.lark, a token placed as Lark's lexer places it, and the grammar's
-keywords.
+keywords; and the readers of the lines every game writes alike (a tag, ``tag_tree``; an
+expectation, ``expect_tree``).
 
 A fast reader gives the very tree Lark's parser gives a line (every token's type, text and
 position), or ``None`` and Lark reads the line (and explains it when it cannot).  Lark's
@@ -128,3 +129,25 @@ def tag_tree(line: str) -> Tree[Any] | None:
     name, value = found.group(2), found.group(3)
     return Tree("start", [Tree("tag", [token("TAG_NAME", name, found.start(2)),
                                        token("TAG_VALUE", value, found.start(3))])])
+
+
+_EXPECT = re.compile(r"[ \t]*[Ee][Xx][Pp][Ee][Cc][Tt][ \t]+(" + WORD + r")[ \t]*=[ \t]*"
+                     r"([^ \t#\n][^#\n]*)(?:#[^\n]*)?")
+"""An expectation of grammar/common.lark (``expect vp.objective = 24``): ``"expect"i`` (a
+whole WORD: blanks after it), the key (a WORD), ``=``, and EXPECT_VALUE (the rest of the line
+up to a comment, blanks after the value kept as Lark keeps them), blanks between them and a
+comment after them, which Lark ignores."""
+
+
+def expect_tree(line: str) -> Tree[Any] | None:
+    """Lark's tree of a plain expectation line (``expectation: "expect"i WORD "="
+    EXPECT_VALUE``, the same in every game's grammar), or ``None`` for any other line.  Only a
+    WORD may follow ``expect`` and only EXPECT_VALUE the ``=``, so Lark's contextual lexer
+    reads a key or value spelt as a keyword as the WORD or value it is here."""
+    found = _EXPECT.fullmatch(line)
+    if found is None:
+        return None
+    key, value = found.group(1), found.group(2)
+    return Tree("start", [Tree("expectation", [
+        token("WORD", key, found.start(1)),
+        token("common__EXPECT_VALUE", value, found.start(2))])])

@@ -268,7 +268,7 @@ def _unit_move(board: Board, read: MoveRead) -> UnitMove:
     unit, used = _leading_unit(board, texts, columns[0])
     start = (_place_named(board, " ".join(texts[used:]), columns[used])
              if used < len(texts) else None)
-    path = tuple(_place(board, g) for g in path_words[1:])
+    path = tuple([_place(board, g) for g in path_words[1:]])
     enabler = None
     if enabler_words is not None:
         enabler = board.unit_names.lookup(" ".join(enabler_words[0]),
@@ -283,11 +283,11 @@ def _unit_list(board: Board, names: list[Words]) -> list[str]:
     for texts, columns in names:
         if len(texts) == 1 and texts[0].casefold() == "none" and len(names) == 1:
             return []
-        words = list(texts)
-        while words:
-            column = columns[len(texts) - len(words)]
-            unit, words = split_leading_name(words, board.unit_names, column=column)
+        at = 0
+        while at < len(texts):  # each unit's name as _leading_unit reads (and keeps) it
+            unit, used = _leading_unit(board, texts[at:], columns[at])
             units.append(unit)
+            at += used
     return units
 
 
@@ -309,6 +309,8 @@ def make(board: Board, kind: str, moves: list[MoveRead], names: list[Words]) -> 
     made from its unit moves or its names as read (from Lark's tree, ``build``, or without
     one, ``quickline``), its names resolved in the order they are written."""
     if kind == "activate":
+        if len(moves) == 1:  # the commonest line: one unit, nothing to put in order
+            return Activate((_unit_move(board, moves[0]),))
         return Activate.of(*(_unit_move(board, m) for m in moves))
     if kind == "move_out":
         (read,) = moves

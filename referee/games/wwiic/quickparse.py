@@ -2,9 +2,9 @@
 attack Best {d10: 3 8 1}``, ``allied: hits 505/82; retreat 505/82->Groesbeek``, ``pass``,
 ``weather {d10: 4}``...) and turn assertions (``turn 2``) read without Lark: the very tree
 Lark's parser gives them (grammar/wwiic.lark and common.lark), tokens and their columns
-alike, or ``None`` for any other line (a tag, a set-up line, an expectation, a chit drawn
-from a cup, a word spelt as a keyword where Lark might read the keyword, anything odd), which
-Lark then reads and explains.
+alike, and set-up lines too (``quicksetup.setup_tree``), or ``None`` for any other line (a
+tag, an expectation, a chit drawn from a cup, a word spelt as a keyword where Lark might read
+the keyword, anything odd), which Lark then reads and explains.
 
 Lark's LALR parser was about a third of a WWII Commander replay with an empty line memo
 (issue 31).  Nothing here resolves a name or judges a rule: ``commands.build`` makes the
@@ -21,6 +21,7 @@ from typing import Any
 from lark import Token, Tree
 
 from referee.core.quicktree import WORD, action_items, dice_tree, is_face, keywords, token
+from referee.games.wwiic.quicksetup import setup_tree
 
 _PIECES = re.compile(r"->|" + WORD + r"|[^ \t]")
 """What a line is made of between its blanks (WS_INLINE, spaces and tabs, ignored): an arrow,
@@ -56,6 +57,8 @@ def quick_tree(line: str) -> Tree[Any] | None:
     first = pieces[0][1].lower()
     if first == "turn":
         return _turn(pieces, spelt)
+    if first == "setup":
+        return setup_tree(pieces, spelt)
     at = 0
     side: Tree[Any] | None = None
     if len(pieces) > 1 and pieces[1][1] == ":":

@@ -13,6 +13,7 @@ import random
 
 from referee.core.errors import RefereeError
 from referee.core.quicktree import keywords
+from referee.games.wwiic import quickline
 from referee.games.wwiic.engine import ENGINE
 from referee.games.wwiic.quickparse import quick_tree
 from tests.games.wwiic.test_quickparse import LINES, ODD
@@ -40,7 +41,7 @@ def _taken(line: str) -> bool:
 def test_every_line_of_the_logs_is_made_as_the_long_way_makes_it() -> None:
     taken = trees = 0
     for number, line in enumerate(LINES, 1):
-        if quick_tree(line) is not None and not line.lstrip().lower().startswith("turn"):
+        if quick_tree(line) is not None and not line.lstrip().lower().startswith(("turn", "setup")):
             trees += 1
         if _taken(line):
             taken += 1
@@ -109,3 +110,43 @@ def test_wrong_names_and_dice_are_refused_as_the_long_way_refuses_them() -> None
         assert _same(line), line
     assert sum(_taken(line) for line in WRONG) == len(WRONG)  # the fast way's own
     assert sum(_read(LONG, 7, line)[0] == "refused" for line in WRONG) >= len(WRONG) - 8
+
+
+def _general(line: str) -> object:
+    """The entry the general reader of ``quickline`` makes of ``line`` (the plain activation's
+    shortcut put aside), as ``entry_read`` gives it."""
+    shortcut = quickline._activation
+    quickline._activation = lambda *args: None  # type: ignore[assignment]
+    try:
+        return _read(ENGINE, 7, line)
+    finally:
+        quickline._activation = shortcut
+
+
+def test_the_plain_activation_is_read_as_the_general_reader_reads_it() -> None:
+    """``quickline._activation``, the shortcut for ``allied: activate 505/82 Mook->Groesbeek``
+    written as the referee writes it, makes the entry (command, words, columns, side) or the
+    refusal of the general reader, on the lines of the logs, mangled ones and ones with
+    other names; and it takes nearly every activation of the logs."""
+    spelt = keywords("wwiic.lark")
+    activations = [line for line in LINES if "activate" in line]
+    rng = random.Random(45)
+    names = sorted({*ENGINE.board.unit_names.names(), *ENGINE.board.places.names()})
+    swapped = []
+    for _ in range(3000):
+        parts = rng.choice(activations).split(" ")
+        at = rng.randrange(2, len(parts))
+        parts[at] = rng.choice(names) + rng.choice(("", "->Mook", "->Over Asselt", "->"))
+        swapped.append(" ".join(parts))
+    shortcut = 0
+    for line in (*LINES, *mangled(activations, " \t->:aAtTvV1,;{#", 6000, seed=46), *swapped):
+        try:
+            taken = quickline._activation(ENGINE.board, 7, line.split("#", 1)[0], line,
+                                          spelt) is not None
+        except RefereeError:
+            taken = True
+        if taken:
+            shortcut += 1
+            assert _read(ENGINE, 7, line) == _general(line), line
+    plain = sum(quickline._ACTIVATION.fullmatch(line) is not None for line in activations)
+    assert plain >= 0.8 * len(activations) > 500 and shortcut > 5000
