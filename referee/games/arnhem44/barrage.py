@@ -51,7 +51,7 @@ from referee.games.arnhem44.commands import Barrage, Command, Groups, Initiative
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import counts_text, expand, outcome_of
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
-from referee.games.arnhem44.placement import artillery_sectors, occupied
+from referee.games.arnhem44.placement import artillery_sectors
 from referee.games.arnhem44.presence import TOTALS_KEPT, enemies, friends, side_totals
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import hq_status, penalty
@@ -452,8 +452,7 @@ def _can_fire(board: Board, state: AState, side: str, player: str | None) -> boo
     that have fired: who fires, the skip forced and the decision ask it again and again.
     Each battery's targets are looked for sector by sector (``enemies``, kept on each
     sector's figures), the first found enough: the figures change between most questions
-    of a new placement (a barrage's kills, the round's start), and ``placement.occupied``
-    would look at every sector each time (``_can_fire_held`` is that way)."""
+    of a new placement (a barrage's kills, the round's start)."""
     held = artillery_sectors(board, state)
     key = (side, player, tuple(state.barrage_fired))
     kept = _fire_kept
@@ -477,13 +476,6 @@ def _can_fire(board: Board, state: AState, side: str, player: str | None) -> boo
             break
     kept[1][key] = answer
     return answer
-
-
-def _can_fire_held(board: Board, state: AState, side: str, player: str | None) -> bool:
-    """``_can_fire`` the long way, from ``placement.occupied`` (the tests compare the two)."""
-    enemy = occupied(board, state)[other(side)]
-    return any(not enemy.isdisjoint(board.around(sector, RANGE))
-               for sector, _ in _ready(board, state, side, player))
 
 
 _fire_kept: tuple[tuple[Any, ...], dict[tuple[str, str | None, tuple[str, ...]],

@@ -22,7 +22,6 @@ from referee.games.arnhem44.commands import First, Withdraw
 from referee.games.arnhem44.figures import resolve
 from referee.games.arnhem44.fire import Shooter, counts_text, expand, fire, outcome_of
 from referee.games.arnhem44.jokers import combat_jokers
-from referee.games.arnhem44.placement import occupied
 from referee.games.arnhem44.presence import TOTALS_KEPT, enemies, friends, side_totals
 from referee.games.arnhem44.state import AState, Withdrawal
 from referee.games.arnhem44.supply import penalty
@@ -31,9 +30,8 @@ from referee.games.arnhem44.supply import penalty
 def disputed(board: Board, state: AState) -> list[str]:
     """Sectors with both armies present, in map order (Basic Concepts: Disputed sectors): each
     sector's figures per side (``friends`` of both not 0) read from its ``Figures`` directly.
-    The figures have just moved (the end of a movement phase): ``placement.occupied`` would
-    look at every sector for an answer asked once (``disputed_held`` is that way).  The
-    sectors holding figures are read (a third of the map's), then put in map order."""
+    The figures have just moved (the end of a movement phase): the sectors holding figures
+    are read (a third of the map's), then put in map order."""
     rank = board.rank
     out = []
     for sector, here in state.units.items():
@@ -44,13 +42,6 @@ def disputed(board: Board, state: AState) -> list[str]:
     if len(out) > 1:
         out.sort(key=rank.__getitem__)
     return out
-
-
-def disputed_held(board: Board, state: AState) -> list[str]:
-    """``disputed`` the long way, from ``placement.occupied`` (the tests compare the two)."""
-    held = occupied(board, state)  # the sectors of each side (``friends`` not 0)
-    both = held[ALLIED] & held[GERMAN]
-    return [s for s in board.order if s in both] if both else []
 
 
 def combat_dice_change(state: AState, key: Key) -> int:

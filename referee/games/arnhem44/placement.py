@@ -16,9 +16,8 @@ from collections.abc import Callable
 from operator import is_
 from typing import Generic, TypeVar
 
-from referee.games.arnhem44.board import GERMAN_GROUP, SIDES, Board, Key
+from referee.games.arnhem44.board import GERMAN_GROUP, Board, Key
 from referee.games.arnhem44.copying import Figures
-from referee.games.arnhem44.presence import side_totals
 from referee.games.arnhem44.sectors import journal_of, written_since
 from referee.games.arnhem44.state import AState
 
@@ -26,25 +25,20 @@ T = TypeVar("T")
 
 _ONLY_FIGURES = frozenset({Figures})
 
-Figured = tuple[Counter[Key], ...] | dict[str, Counter[Key]]
-"""The figures a fact was worked out from: each sector's, in order (``Fact``), or the
-sectors' copy (a fact of no order)."""
+Figured = tuple[Counter[Key], ...]
+"""The figures a fact was worked out from: each sector's, in order (``Fact``)."""
 
 
 class Fact(Generic[T]):
     """A fact of the board and the figures on it (``make``), its last answer kept with the
     figures it came from.  Given again while no sector is written (``sectors.Sectors``, its
-    journal as long as it was); else, ``ordered``: the answer follows the sectors' order
-    (given again while the very figures stand in the very order); not ordered: given again
-    while every sector holds the figures it held or equal counts (a ``dict`` comparison, in
-    C)."""
+    journal as long as it was); without a journal to tell, while the very figures stand in
+    the very sectors in the very order (the answer may follow the sectors' order)."""
 
-    __slots__ = ("_last", "_make", "_ordered")
+    __slots__ = ("_last", "_make")
 
-    def __init__(self, make: Callable[[Board, dict[str, Counter[Key]]], T],
-                 ordered: bool = True) -> None:
+    def __init__(self, make: Callable[[Board, dict[str, Counter[Key]]], T]) -> None:
         self._make = make
-        self._ordered = ordered
         self._last: tuple[Board, tuple[str, ...], Figured, T, list[str] | None, int] | None = None
 
     def __call__(self, board: Board, state: AState) -> T:
@@ -55,24 +49,15 @@ class Fact(Generic[T]):
             if written is False:
                 return last[3]  # no sector written since (``sectors.Sectors``)
             if written is None:  # no journal to tell: the sectors themselves
-                if not self._ordered:
-                    # A fact of each sector's counts, whatever the sectors' order: the sectors
-                    # as they were (the very figures, or equal counts) is one comparison in C.
-                    if last[2] == units:
-                        return self._again(last, units)
-                else:
-                    values = tuple(units.values())
-                    if len(last[2]) == len(values) and all(map(is_, values, last[2])) \
-                            and last[1] == tuple(units):
-                        return self._again(last, units)
+                values = tuple(units.values())
+                if len(last[2]) == len(values) and all(map(is_, values, last[2])) \
+                        and last[1] == tuple(units):
+                    return self._again(last, units)
         answer = self._make(board, units)
         if set(map(type, units.values())) <= _ONLY_FIGURES:
             # one assignment: read whole
-            if self._ordered:
-                self._last = (board, tuple(units), tuple(units.values()), answer,
-                              *journal_of(units))
-            else:
-                self._last = (board, (), units.copy(), answer, *journal_of(units))
+            self._last = (board, tuple(units), tuple(units.values()), answer,
+                          *journal_of(units))
         return answer
 
     def _again(self, last: tuple[Board, tuple[str, ...], Figured, T, list[str] | None, int],
@@ -87,21 +72,6 @@ class Fact(Generic[T]):
     def forget(self) -> None:
         """No answer kept (the next question looks)."""
         self._last = None
-
-
-def _occupied(board: Board, units: dict[str, Counter[Key]]) -> dict[str, frozenset[str]]:
-    found: dict[str, list[str]] = {side: [] for side in SIDES}
-    for sector, here in units.items():
-        if here:
-            for side, n in side_totals(here).items():
-                if n:
-                    found[side].append(sector)
-    return {side: frozenset(sectors) for side, sectors in found.items()}
-
-
-occupied = Fact(_occupied, ordered=False)
-"""Side -> the sectors holding its figures (``presence.friends`` not 0): a sector is enemy
-territory for the other side (``presence.enemies``)."""
 
 
 def _artillery_sectors(board: Board, units: dict[str, Counter[Key]]) -> tuple[

@@ -3,8 +3,8 @@ command of the bundled logs and of self-played games.
 
 After every command the engine judges contact with GARDEN (``supply.update_contact``), the
 bridges' control (``report.before_command``/``judge_after``, ``victory.bridge_sides``) and the
-ferries (``ferries.update``); phase 1 asks who may fire at whom (``placement.occupied``,
-``placement.artillery_sectors``, ``barrage._can_fire``) and a three-player part the other
+ferries (``ferries.update``); phase 1 asks who may fire at whom
+(``placement.artillery_sectors``, ``barrage._can_fire``) and a three-player part the other
 player's figures (``turns.others``): each keeps what it saw and looks again only at what
 changed.
 Here every command is applied twice from the same position: once as the replay applies it,
@@ -37,7 +37,7 @@ BOARD = ENGINE.board
 
 def _kept() -> tuple[Any, ...]:
     return (supply._quiet, report._settled, victory._memo, ferries._quiet, barrage._fire_kept,
-            turns._kept, placement.occupied._last, placement.artillery_sectors._last)
+            turns._kept, placement.artillery_sectors._last)
 
 
 def _keep(kept: tuple[Any, ...]) -> None:
@@ -47,12 +47,12 @@ def _keep(kept: tuple[Any, ...]) -> None:
     ferries._keep_quiet(kept[3])
     barrage._keep_fire(kept[4])
     turns._keep(kept[5])
-    placement.occupied._last, placement.artillery_sectors._last = kept[6:]
+    placement.artillery_sectors._last = kept[6]
 
 
 def _forget_everything() -> None:
     """Nothing kept: the next look at contact, the bridges and phase 1 is the whole one."""
-    _keep((None,) * 8)
+    _keep((None,) * 7)
 
 
 def _ferries_long_way(state: AState) -> list[str]:

@@ -2,10 +2,10 @@
 logs and of self-played games, and at positions mangled from them (figures taken away and put
 in at random, Bailey bridges laid, batteries marked as fired, the phases of block 3 tried).
 
-- ``combat.disputed`` (each sector's kept figures) against ``disputed_held``
-  (``placement.occupied``);
+- ``combat.disputed`` (each sector's kept figures) against ``_disputed_held`` (the sectors
+  holding each side's figures, every sector looked at: ``_held``);
 - ``barrage._can_fire`` (its answers kept with the placement, the first target found) against
-  ``_can_fire_held`` (``placement.occupied``) and ``options`` not empty;
+  ``_can_fire_held`` (``_held``) and ``options`` not empty;
 - ``explosives.actions`` (the crates sorted by bridge in one pass) and whether ``advance`` finds
   one, against the list made bridge by bridge with ``Explosives.under``;
 - ``reserves._has_entry``/``_has_flag_sector`` (the first sector with room) against
@@ -133,15 +133,36 @@ def _starts_long_way(state: AState) -> list[Any]:
     return out
 
 
+def _held(state: AState) -> dict[str, frozenset[str]]:
+    """Side -> the sectors holding its figures (``friends`` not 0), every sector looked at."""
+    return {side: frozenset(sector for sector in state.units
+                            if friends(state, sector, side)) for side in (ALLIED, GERMAN)}
+
+
+def _disputed_held(state: AState) -> list[str]:
+    """``combat.disputed`` the long way: the sectors both sides hold, in map order."""
+    held = _held(state)
+    both = held[ALLIED] & held[GERMAN]
+    return [s for s in BOARD.order if s in both]
+
+
+def _can_fire_held(state: AState, side: str, player: str | None) -> bool:
+    """``barrage._can_fire`` the long way: some ready battery has an enemy-held sector within
+    range."""
+    enemy = _held(state)[GERMAN if side == ALLIED else ALLIED]
+    return any(not enemy.isdisjoint(BOARD.around(sector, barrage.RANGE))
+               for sector, _ in barrage._ready(BOARD, state, side, player))
+
+
 def _differences(state: AState) -> list[str]:
     """Every short way at ``state`` against its long way (``state`` is not changed)."""
     at = f"round {state.round} phase {state.phase}"
     out = []
-    if combat.disputed(BOARD, state) != combat.disputed_held(BOARD, state):
+    if combat.disputed(BOARD, state) != _disputed_held(state):
         out.append(f"disputed at {at}")
     for side, player in ((ALLIED, None), (GERMAN, None), (ALLIED, "uk"), (ALLIED, "us"),
                          (GERMAN, GERMAN)):
-        long = barrage._can_fire_held(BOARD, state, side, player)
+        long = _can_fire_held(state, side, player)
         kept = barrage._can_fire(BOARD, state, side, player)
         barrage._keep_fire(None)
         fresh = barrage._can_fire(BOARD, state, side, player)
