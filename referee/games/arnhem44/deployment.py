@@ -160,30 +160,6 @@ def _entries(board: Board, kind: str) -> tuple[tuple[int, ...], dict[str, tuple[
     return caps, {sector: tuple(entries) for sector, entries in allowing.items()}
 
 
-def feasible_long_way(board: Board, kind: str, where: dict[str, int]) -> bool:
-    """``feasible`` asking every entry of the table for every figure."""
-    entries = [(allowed, units.get(kind, 0)) for allowed, units, _ in table(board)]
-    held: list[list[tuple[str, int]]] = [[] for _ in entries]  # entry -> its (sector, copy)
-    slots = [(s, i) for s, n in sorted(where.items()) for i in range(n)]
-
-    def augment(slot: tuple[str, int], seen: set[int]) -> bool:
-        for e, (allowed, cap) in enumerate(entries):
-            if cap == 0 or e in seen or slot[0] not in allowed:
-                continue
-            seen.add(e)
-            mine = held[e]
-            if len(mine) < cap:
-                mine.append(slot)
-                return True
-            for i, other_slot in enumerate(mine):
-                if augment(other_slot, seen):  # moved to another entry (never e: seen)
-                    mine[i] = slot
-                    return True
-        return False
-
-    return all(augment(slot, set()) for slot in slots)
-
-
 def deploy_german(board: Board, state: AState, command: Deploy) -> list[Event]:
     sector = command.sector
     added: Counter[Key] = Counter()

@@ -29,11 +29,11 @@ from referee.core.errors import IllegalMove
 from referee.core.selfplay import StreamDice
 from referee.games.arnhem44 import checks, jokers, legal, policy, report, tally
 from referee.games.arnhem44.bailey import HIT_POINTS, open_between
-from referee.games.arnhem44.board import ALLIED, GERMAN, KINDS, SIDES, Key, side_of
+from referee.games.arnhem44.board import ALLIED, GERMAN, KINDS, SIDES, Board, Key, side_of
 from referee.games.arnhem44.copying import changed
-from referee.games.arnhem44.crates import Crate
+from referee.games.arnhem44.crates import MAJOR_LIMIT, Crate, Explosives
 from referee.games.arnhem44.damage import problems as damage_problems
-from referee.games.arnhem44.deployment import feasible, feasible_long_way, placed, room_for
+from referee.games.arnhem44.deployment import feasible, placed, room_for, table
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.figures import points
 from referee.games.arnhem44.movement import crossing
@@ -45,6 +45,56 @@ from referee.games.arnhem44.supply import token_count, tokens_conserved
 BOARD = ENGINE.board
 GAMES = [("short-1", {}), ("short-2", {"three-players": "on"}),
          ("short-3", {"bridge-damage": "on"}), ("short-4", {})]
+
+
+def _crate_problems_long_way(self: Explosives) -> list[str]:
+    """``Explosives.problems`` asked of each count and crate in turn."""
+    out = []
+    hidden = len(self.hidden())
+    if sum(self.unseen.values()) != self.stock + hidden + self.lost:
+        out.append(f"explosives: {sum(self.unseen.values())} unseen crate values for "
+                   f"{self.stock} in stock, {hidden} face down and {self.lost} lost unseen")
+    if self.low_unseen() < self.low_needed():
+        out.append("explosives: more face-down crates under major bridges than unseen "
+                   "values of 4 or less")
+    for crate in self.crates:
+        if crate.value is not None and not 0 <= crate.value <= 9:
+            out.append(f"explosives: crate {crate.number} has value {crate.value}")
+        if crate.major and crate.value is not None and crate.value > MAJOR_LIMIT:
+            out.append(f"explosives: crate {crate.number} of {crate.value} under the major "
+                       f"{crate.bridge}")
+    if any(v < 0 for v in self.unseen.values()) or self.stock < 0 or self.lost < 0:
+        out.append("explosives: a negative count")
+    numbers = [c.number for c in self.crates]
+    if len(set(numbers)) != len(numbers) or any(n > self.numbered for n in numbers):
+        out.append("explosives: crate numbers repeat or run ahead of the crates rigged")
+    if self.attempt is not None and self.crate(self.attempt.crate) is None:
+        out.append("explosives: a roll waits for a crate that is not in place")
+    return out
+
+
+def _feasible_long_way(board: Board, kind: str, where: dict[str, int]) -> bool:
+    """``deployment.feasible`` asking every entry of the table for every figure."""
+    entries = [(allowed, units.get(kind, 0)) for allowed, units, _ in table(board)]
+    held: list[list[tuple[str, int]]] = [[] for _ in entries]  # entry -> its (sector, copy)
+    slots = [(s, i) for s, n in sorted(where.items()) for i in range(n)]
+
+    def augment(slot: tuple[str, int], seen: set[int]) -> bool:
+        for e, (allowed, cap) in enumerate(entries):
+            if cap == 0 or e in seen or slot[0] not in allowed:
+                continue
+            seen.add(e)
+            mine = held[e]
+            if len(mine) < cap:
+                mine.append(slot)
+                return True
+            for i, other_slot in enumerate(mine):
+                if augment(other_slot, seen):  # moved to another entry (never e: seen)
+                    mine[i] = slot
+                    return True
+        return False
+
+    return all(augment(slot, set()) for slot in slots)
 
 
 def _live(seed: str, options: dict[str, str]) -> Iterator[AState]:
@@ -99,7 +149,7 @@ def _invariants_long_way(state: AState) -> list[str]:
     if not tokens_conserved(BOARD, state):
         out.append(f"supply tokens are not conserved: {token_count(state)} do not add up to "
                    f"the box's {BOARD.scenario.meta.supply_tokens}")
-    out += state.explosives.problems_long_way()
+    out += _crate_problems_long_way(state.explosives)
     out += report.bailey_invariants(state)
     return out
 
@@ -177,7 +227,7 @@ def test_the_invariants_equal_the_long_way_at_every_position(
         assert (list(problems), {k: v for k, v in on_map.items() if v}) == \
             (want, {k: v for k, v in want_on_map.items() if v})
         assert checks.bridge_points(BOARD, state) == checks.bridge_points_long_way(BOARD, state)
-        assert state.explosives.problems() == state.explosives.problems_long_way()
+        assert state.explosives.problems() == _crate_problems_long_way(state.explosives)
         seen += 1
         if n % 7 == 0 and state.units:
             for twin in _broken(state, n):
@@ -368,11 +418,11 @@ def test_one_more_german_figure_fits_as_the_long_max_flow_says() -> None:
                 break
             for kind in KINDS:
                 where = placed(state, kind)
-                assert feasible(BOARD, kind, where) == feasible_long_way(BOARD, kind, where)
+                assert feasible(BOARD, kind, where) == _feasible_long_way(BOARD, kind, where)
                 for sector in sorted(legal.deploy_sectors(BOARD, kind)):
                     trial = dict(where)
                     trial[sector] = trial.get(sector, 0) + 1
-                    want = feasible_long_way(BOARD, kind, trial)
+                    want = _feasible_long_way(BOARD, kind, trial)
                     assert room_for(BOARD, kind, where, sector) == want, (kind, sector, where)
                     assert legal.deployable(BOARD, state, kind, where)(sector) == (
                         want and friends(state, sector, GERMAN) < BOARD.max_per_side)
@@ -386,9 +436,9 @@ def test_one_more_german_figure_fits_as_the_long_max_flow_says() -> None:
         sector = rng.choice(sectors)
         trial = dict(where)
         trial[sector] = trial.get(sector, 0) + 1
-        want = feasible_long_way(BOARD, kind, trial)
+        want = _feasible_long_way(BOARD, kind, trial)
         assert room_for(BOARD, kind, where, sector) == want, (kind, sector, where)
-        assert feasible(BOARD, kind, where) == feasible_long_way(BOARD, kind, where)
+        assert feasible(BOARD, kind, where) == _feasible_long_way(BOARD, kind, where)
         asked += 1
         fits += want
     assert asked > 5000 and 1000 < fits < asked - 1000
