@@ -88,6 +88,33 @@ def action_items(side: Tree[Any] | None, pieces: Sequence[tuple[Any, ...]], at: 
         at += 1
 
 
+def word_run(pieces: Sequence[tuple[int, str]], at: int, spelt: frozenset[str],
+             ends: frozenset[str], enders: frozenset[str] = frozenset()
+             ) -> tuple[Tree[Any], int] | None:
+    """``words: WORD+`` from ``pieces[at]`` ((start, text) each) up to a piece of ``ends``,
+    the end, or a keyword of ``enders`` after a word: the tree and where it ends, or ``None``
+    for no word, a word spelt as a keyword anywhere else (``spelt``, case-folded), or any
+    other piece.  A word of digits alone is a WORD here (``406``): no FACE stands where a
+    name does."""
+    tokens: list[Any] = []
+    end = len(pieces)
+    while at < end:
+        piece_at, piece = pieces[at]
+        if piece in ends:
+            break
+        first = piece[0]  # a whole WORD (``WORD``): the pieces are words or marks
+        lowered = piece.lower()
+        if not (first.isascii() and first.isalnum()) or lowered in spelt:
+            if tokens and lowered in enders:
+                break
+            return None
+        tokens.append(token("WORD", piece, piece_at))
+        at += 1
+    if not tokens:
+        return None
+    return Tree("words", tokens), at
+
+
 def dice_tree(pieces: Sequence[tuple[Any, ...]], at: int) -> tuple[Tree[Any], int] | None:
     """grammar/common.lark's ``DIE ":" dice_group ("|" dice_group)* "}"`` read from
     ``pieces`` (each a piece's start and text, first) at ``at``, just after the brace: the

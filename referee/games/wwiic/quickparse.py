@@ -20,7 +20,15 @@ from typing import Any
 
 from lark import Token, Tree
 
-from referee.core.quicktree import WORD, action_items, dice_tree, is_face, keywords, token
+from referee.core.quicktree import (
+    WORD,
+    action_items,
+    dice_tree,
+    is_face,
+    keywords,
+    token,
+    word_run,
+)
 from referee.games.wwiic.quicksetup import setup_tree
 
 _PIECES = re.compile(r"->|" + WORD + r"|[^ \t]")
@@ -40,6 +48,8 @@ _NO = {"attack": "no_attack", "breakthrough": "no_breakthrough"}
 """``"no"i "attack"i`` and ``"no"i "breakthrough"i``."""
 _ENDS_WORDS = frozenset({",", ";", "{", "->"})
 """Pieces that end a run of words inside a command (besides the end of the line)."""
+_NAME_ENDERS = frozenset({"strategic", "with"})
+"""Keywords that end a name after a word of it (``path [STRATEGIC] [WITH words]``)."""
 
 Pieces = list[tuple[int, str]]
 
@@ -141,26 +151,8 @@ def _item(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], in
 
 def _words(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], int] | None:
     """``WORD+`` from ``pieces[at]`` up to a comma, semicolon, brace, arrow, the end, or
-    ``strategic`` or ``with`` after a word: the tree and where it ends, or ``None`` for no
-    word, a word spelt as a keyword anywhere else, or any other piece.  A word of digits
-    alone is a WORD here (``406``): no FACE may stand where a name does."""
-    tokens: list[Any] = []
-    end = len(pieces)
-    while at < end:
-        piece_at, piece = pieces[at]
-        if piece in _ENDS_WORDS:
-            break
-        first = piece[0]  # _is_word, inline (a replay reads thousands of words)
-        lowered = piece.lower()
-        if not (first.isascii() and first.isalnum()) or lowered in spelt:
-            if tokens and lowered in ("strategic", "with"):
-                break
-            return None
-        tokens.append(token("WORD", piece, piece_at))
-        at += 1
-    if not tokens:
-        return None
-    return Tree("words", tokens), at
+    ``strategic`` or ``with`` after a word (``quicktree.word_run``)."""
+    return word_run(pieces, at, spelt, _ENDS_WORDS, _NAME_ENDERS)
 
 
 def _unit_move(pieces: Pieces, at: int, spelt: frozenset[str]

@@ -22,7 +22,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from referee.core.quicktree import is_face, token
+from referee.core.quicktree import is_face, token, word_run
 
 Pieces = list[tuple[int, str]]
 
@@ -123,21 +123,9 @@ def _face(pieces: Pieces, at: int) -> Token | None:
 def _words(pieces: Pieces, at: int, spelt: frozenset[str],
            ender: str | None) -> tuple[Tree[Any], int] | None:
     """``WORD+`` from ``pieces[at]`` up to a semicolon, the end, or the keyword ``ender``
-    after a word: the tree and where it ends, or ``None`` for no word, a word spelt as any
-    other keyword, or any other piece."""
-    tokens: list[Any] = []
-    end = len(pieces)
-    while at < end:
-        start, piece = pieces[at]
-        if piece == ";":
-            break
-        lowered = piece.lower()
-        if not _is_word(piece) or lowered in spelt:
-            if tokens and lowered == ender:
-                break
-            return None
-        tokens.append(token("WORD", piece, start))
-        at += 1
-    if not tokens:
-        return None
-    return Tree("words", tokens), at
+    after a word (``quicktree.word_run``)."""
+    return word_run(pieces, at, spelt, _SEMICOLON, frozenset({ender}) if ender else _NONE)
+
+
+_SEMICOLON = frozenset({";"})
+_NONE: frozenset[str] = frozenset()
