@@ -49,7 +49,8 @@ _NO = {"attack": "no_attack", "breakthrough": "no_breakthrough"}
 _ENDS_WORDS = frozenset({",", ";", "{", "->"})
 """Pieces that end a run of words inside a command (besides the end of the line)."""
 _NAME_ENDERS = frozenset({"strategic", "with"})
-"""Keywords that end a name after a word of it (``path [STRATEGIC] [WITH words]``)."""
+"""Keywords that end a name after a word of it (``path [STRATEGIC] [WITH words]``): a run of
+words inside a command is ``quicktree.word_run`` with these and ``_ENDS_WORDS``."""
 
 Pieces = list[tuple[int, str]]
 
@@ -125,7 +126,7 @@ def _item(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], in
     elif verb in _NAMED or verb == "replace":
         names: list[Any] = []
         while True:
-            found_words = _words(pieces, at, spelt)
+            found_words = word_run(pieces, at, spelt, _ENDS_WORDS, _NAME_ENDERS)
             if found_words is None:
                 return None
             words, at = found_words
@@ -149,18 +150,12 @@ def _item(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], in
     return Tree("item", [command, None]), at
 
 
-def _words(pieces: Pieces, at: int, spelt: frozenset[str]) -> tuple[Tree[Any], int] | None:
-    """``WORD+`` from ``pieces[at]`` up to a comma, semicolon, brace, arrow, the end, or
-    ``strategic`` or ``with`` after a word (``quicktree.word_run``)."""
-    return word_run(pieces, at, spelt, _ENDS_WORDS, _NAME_ENDERS)
-
-
 def _unit_move(pieces: Pieces, at: int, spelt: frozenset[str]
                ) -> tuple[Tree[Any], int] | None:
     """``path [STRATEGIC] [WITH words]`` from ``pieces[at]``: the tree and where it ends."""
     chunks: list[Any] = []
     while True:
-        found = _words(pieces, at, spelt)
+        found = word_run(pieces, at, spelt, _ENDS_WORDS, _NAME_ENDERS)
         if found is None:
             return None
         words, at = found
@@ -178,7 +173,7 @@ def _unit_move(pieces: Pieces, at: int, spelt: frozenset[str]
     support: Tree[Any] | None = None
     if at < len(pieces) and pieces[at][1].lower() == "with":
         with_ = token("WITH", pieces[at][1], pieces[at][0])
-        found = _words(pieces, at + 1, spelt)
+        found = word_run(pieces, at + 1, spelt, _ENDS_WORDS, _NAME_ENDERS)
         if found is None:
             return None
         support, at = found
