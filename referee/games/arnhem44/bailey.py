@@ -66,6 +66,23 @@ def open_between(state: AState, here: str, there: str) -> bool:
     return bridge is not None and bridge.points == 0
 
 
+def open_borders(state: AState) -> frozenset[tuple[str, str]]:
+    """The borders an open Bailey bridge crosses (``open_between``), both ways: across
+    each border, the first Bailey bridge not wrecked (``bailey_between``) with no
+    construction marker left, found in one pass over the Bailey bridges."""
+    baileys = state.baileys
+    if not baileys:
+        return frozenset()
+    hits = state.bridge_hits
+    first: dict[frozenset[str], Bailey] = {}
+    for bridge in baileys:
+        border = frozenset((bridge.a, bridge.b))
+        if border not in first and not (hits and wrecked(state, bridge)):
+            first[border] = bridge
+    return frozenset(way for b in first.values() if b.points == 0
+                     for way in ((b.a, b.b), (b.b, b.a)))
+
+
 def _german_at(state: AState, sector: str) -> bool:
     here = state.units.get(sector, _NONE)
     kept: bool | None = getattr(here, GERMAN_KEPT, None)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Callable, Container, Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
 from referee.core.errors import IllegalMove
 from referee.games.arnhem44 import bailey, barrage, explosives, phase_two
-from referee.games.arnhem44.bailey import wrecked
+from referee.games.arnhem44.bailey import open_borders
 from referee.games.arnhem44.board import (
     ALLIED,
     GERMAN,
@@ -20,7 +20,6 @@ from referee.games.arnhem44.board import (
     KINDS,
     Board,
     Key,
-    Link,
     side_of,
 )
 from referee.games.arnhem44.combat import _current, destinations, waiting
@@ -51,10 +50,9 @@ from referee.games.arnhem44.deployment import (
     room,
     table,
 )
-from referee.games.arnhem44.ferries import usable
 from referee.games.arnhem44.figures import points
 from referee.games.arnhem44.jokers import held
-from referee.games.arnhem44.movement import crossing
+from referee.games.arnhem44.movement import crossing, passage
 from referee.games.arnhem44.options import player_of
 from referee.games.arnhem44.presence import TOTALS_KEPT, enemies, friends, side_totals
 from referee.games.arnhem44.reserves import entries, flag_sectors, reserves_left
@@ -68,7 +66,6 @@ from referee.games.arnhem44.state import (
     SETUP_ALLIED,
     SETUP_GERMAN,
     AState,
-    Bailey,
 )
 
 
@@ -246,12 +243,12 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
                 continue
             link = around[there]
             if link.kind == "plain":
-                total, ends = spent + 1, False  # as crossing() answers for a plain border
+                total, ends = spent + 1, False  # as passage() answers for a plain border
             else:
-                crossed = step(state, opened, link, here, there, kind, side, len(path) == 1,
-                               fresh)
-                if crossed is None:
-                    continue
+                crossed = passage(state, link, here, there, kind, side, len(path) == 1, fresh,
+                                  opened)
+                if type(crossed) is not tuple:
+                    continue  # refused
                 total, ends = spent + crossed[0], crossed[1]
             if total > mp:
                 continue
@@ -274,48 +271,8 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
     return out
 
 
-def step(state: AState, opened: Container[tuple[str, str]], link: Link, here: str,
-         there: str, kind: str, side: str, first_step: bool,
-         fresh: bool) -> tuple[int, bool] | None:
-    """(movement points, whether the crossing ends the move) of one step across a border
-    (``link``, from ``here`` to ``there``; ``opened``: ``open_borders`` of the state):
-    ``movement.crossing`` without the defender's dice, and None where it refuses the step
-    (Waterways, Ferry, Units/Infantry), without making the words of the refusal."""
-    if link.kind == "plain":
-        return _FREE
-    if (here, there) in opened:
-        return _FREE  # an open Bailey bridge is "accessible to all units" (Phase 3.4)
-    if link.bridge is not None and link.bridge not in state.destroyed:
-        return _FREE  # "Crossing a bridge is free"
-    if link.ferry is not None and side == GERMAN and usable(state, link.ferry):
-        return _FREE  # "Using the ferry is free" (German only, Ferry)
-    if link.ferry is not None and (link.kind == "stream" or kind != "inf"):
-        return None  # a ferry: only the German uses it, infantry alone across a waterway
-    if link.kind == "stream" or kind != "inf" or not (first_step and fresh):
-        return None  # no bridge: infantry alone, from where it starts, all its points
-    return (1, True) if state.night else (2, True)
-
-
-_FREE = (1, False)
 _NO_FIGURES: dict[Key, int] = {}
 """An empty sector (read only)."""
-
-
-def open_borders(state: AState) -> frozenset[tuple[str, str]]:
-    """The borders an open Bailey bridge crosses (``bailey.open_between``), both ways: across
-    each border, the first Bailey bridge not wrecked (``bailey.bailey_between``) with no
-    construction marker left, found in one pass over the Bailey bridges."""
-    baileys = state.baileys
-    if not baileys:
-        return frozenset()
-    hits = state.bridge_hits
-    first: dict[frozenset[str], Bailey] = {}
-    for bridge in baileys:
-        border = frozenset((bridge.a, bridge.b))
-        if border not in first and not (hits and wrecked(state, bridge)):
-            first[border] = bridge
-    return frozenset(way for b in first.values() if b.points == 0
-                     for way in ((b.a, b.b), (b.b, b.a)))
 
 
 def movement(board: Board, state: AState) -> list[Command]:

@@ -5,6 +5,7 @@ Rules of Engagement When Entering Enemy Territory, Crossing Waterways) and fall 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Container
 from itertools import pairwise
 
 from referee.core.dice import Dice
@@ -15,6 +16,7 @@ from referee.games.arnhem44.board import (
     AIRBORNE,
     Board,
     Key,
+    Link,
     key_order,
     key_text,
     other,
@@ -42,41 +44,72 @@ from referee.games.arnhem44.supply import penalty
 def crossing(board: Board, state: AState, here: str, there: str, kind: str, side: str,
              first_step: bool, fresh: bool) -> tuple[int, bool, int]:
     """(movement points, whether the crossing ends the move, the defender's bonus dice) of
-    one step (Units: In General, Infantry; Waterways; Crossing Waterways)."""
+    one step (Units: In General, Infantry; Waterways; Crossing Waterways): ``passage``, with
+    the words of a refusal."""
     link = board.links[here].get(there)
     if link is None:
         raise IllegalMove("Move/Outside", f"{here} and {there} are not adjacent sectors")
+    found = passage(state, link, here, there, kind, side, first_step, fresh)
+    if type(found) is tuple:
+        return found
+    water = link.water or "the waterway"
+    if found == FERRY_REFUSED:
+        raise IllegalMove("Ferry", f"the {link.ferry} marker was removed at the end of the round "
+                          "in which Allied troops reached it: the German player cannot use it"
+                          if side == "german" else f"only the German player may use the "
+                          f"{link.ferry} between {here} and {there}")
+    if found == STREAM_REFUSED:
+        raise IllegalMove(
+            "Waterways", f"the {water} between {here} and {there} is a deep-blue stream: no "
+            "infantry, armour or artillery crosses it without a bridge or ferry")
+    if found == KIND_REFUSED:
+        raise IllegalMove(
+            "Waterways", f"{'tanks' if kind == 'tank' else 'artillery'} cannot cross the "
+            f"{water} between {here} and {there}: armour and artillery cross a waterway only by "
+            "bridge or ferry")
+    raise IllegalMove(
+        "Units/Infantry", f"infantry crosses the {water} without a bridge only from the "
+        "sector next to the waterway where it starts its movement phase, and the crossing "
+        "consumes all its movement points")
+
+
+FERRY_REFUSED, STREAM_REFUSED, KIND_REFUSED, START_REFUSED = "Ferry", "stream", "kind", "start"
+"""Why ``passage`` refuses a step: a ferry the side may not use, a deep-blue stream without a
+bridge, armour or artillery across a waterway without a bridge, infantry not starting its
+move beside the waterway."""
+
+_PLAIN = (1, False, 0)
+_BRIDGED = (1, False, 2)
+
+
+def passage(state: AState, link: Link, here: str, there: str, kind: str, side: str,
+            first_step: bool, fresh: bool,
+            opened: Container[tuple[str, str]] | None = None) -> tuple[int, bool, int] | str:
+    """The rules of one step across the border ``link`` (from ``here`` to ``there``): (movement
+    points, whether the crossing ends the move, the defender's bonus dice), or why it is
+    refused (``FERRY_REFUSED``...), in no words: the moves (``crossing``) and legal()'s search
+    of the sectors a figure reaches (``legal.reachable``, many steps) read the rules here.
+    ``opened``: ``bailey.open_borders`` of the state, when the caller has it."""
     if link.kind == "plain":
-        return 1, False, 0
-    if state.baileys and open_between(state, here, there):  # (no Bailey bridge: none open)
-        return 1, False, 2  # an open Bailey bridge is "accessible to all units" (Phase 3.4)
+        return _PLAIN
+    if ((here, there) in opened) if opened is not None else (
+            bool(state.baileys) and open_between(state, here, there)):
+        return _BRIDGED  # an open Bailey bridge is "accessible to all units" (Phase 3.4)
     if link.bridge is not None and link.bridge not in state.destroyed:
-        return 1, False, 2  # "Crossing a bridge is free"; the defender gets +2 d10
+        return _BRIDGED  # "Crossing a bridge is free"; the defender gets +2 d10
     if link.ferry is not None and side == "german" and usable(state, link.ferry):
         # "Using the ferry is free" (German only, Ferry).  Crossing Waterways gives the +2 d10
         # to a defender "Crossing a bridge" only; a ferry is "Crossing a waterway without a
         # bridge": +3 d10 by day, +1 at night (reading in docs/arnhem44-interpretations.md).
         return 1, False, (1 if state.night else 3)
-    water = link.water or "the waterway"
     if link.ferry is not None and (link.kind == "stream" or kind != "inf"):
-        raise IllegalMove("Ferry", f"the {link.ferry} marker was removed at the end of the round "
-                          "in which Allied troops reached it: the German player cannot use it"
-                          if side == "german" else f"only the German player may use the "
-                          f"{link.ferry} between {here} and {there}")
+        return FERRY_REFUSED
     if link.kind == "stream":
-        raise IllegalMove(
-            "Waterways", f"the {water} between {here} and {there} is a deep-blue stream: no "
-            "infantry, armour or artillery crosses it without a bridge or ferry")
+        return STREAM_REFUSED  # Waterways: a deep-blue stream is crossed by bridge or ferry
     if kind != "inf":
-        raise IllegalMove(
-            "Waterways", f"{'tanks' if kind == 'tank' else 'artillery'} cannot cross the "
-            f"{water} between {here} and {there}: armour and artillery cross a waterway only by "
-            "bridge or ferry")
+        return KIND_REFUSED  # Waterways: armour and artillery cross by bridge or ferry only
     if not (first_step and fresh):
-        raise IllegalMove(
-            "Units/Infantry", f"infantry crosses the {water} without a bridge only from the "
-            "sector next to the waterway where it starts its movement phase, and the crossing "
-            "consumes all its movement points")
+        return START_REFUSED  # Units/Infantry: from where it starts, all its points
     # Day: 1 for the sector + 1 for the crossing; night: the crossing is free (A2).
     return (1 if state.night else 2), True, (1 if state.night else 3)
 

@@ -7,9 +7,10 @@ invariants asked after every one) and at positions broken on purpose between the
   from is the same, the crates checked in one pass, all against the invariants as they were
   worked out before (``_invariants_long_way``, every part looked at);
 * the random policy: the mover's figures kept sector by sector (``policy.movers``), the
-  sectors a figure reaches (``legal.reachable`` with ``legal.step``, against the search asking
-  ``movement.crossing`` of every border) and ``step`` against ``crossing`` for every border,
-  kind, side and first step;
+  sectors a figure reaches (``legal.reachable`` with ``movement.passage`` and the open Bailey
+  borders found once, against the search asking ``movement.crossing`` of every border) and
+  ``passage`` with ``bailey.open_borders`` against without, for every border, kind, side and
+  first step;
 * the German set-up: one more figure fits (``deployment.room_for``, an augmenting path in the
   kept matching) exactly when the long max-flow says it does, at every set-up position and at
   random placements.
@@ -28,7 +29,7 @@ from referee.core.dice import DiceStream
 from referee.core.errors import IllegalMove
 from referee.core.selfplay import StreamDice
 from referee.games.arnhem44 import checks, jokers, legal, policy, report, tally
-from referee.games.arnhem44.bailey import HIT_POINTS, open_between
+from referee.games.arnhem44.bailey import HIT_POINTS, open_between, open_borders
 from referee.games.arnhem44.board import ALLIED, GERMAN, KINDS, SIDES, Board, Key, side_of
 from referee.games.arnhem44.copying import changed
 from referee.games.arnhem44.crates import MAJOR_LIMIT, Crate, Explosives
@@ -36,7 +37,7 @@ from referee.games.arnhem44.damage import problems as damage_problems
 from referee.games.arnhem44.deployment import feasible, placed, room_for, table
 from referee.games.arnhem44.engine import ENGINE
 from referee.games.arnhem44.figures import points
-from referee.games.arnhem44.movement import crossing
+from referee.games.arnhem44.movement import crossing, passage
 from referee.games.arnhem44.options import player_of
 from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import MOVEMENT, SETUP_GERMAN, AState, Bailey
@@ -318,24 +319,21 @@ def _reachable_long_way(state: AState, start: str, key: Key, mp: int,
 
 
 def _steps_agree(state: AState) -> int:
-    """``legal.step`` answers as ``movement.crossing`` for every border of the board, kind,
-    side and first step; the count of refusals."""
+    """``movement.passage`` answers with the open Bailey borders found once
+    (``bailey.open_borders``, as ``legal.reachable`` asks it) as without them (each border's
+    Bailey bridges looked at), for every border of the board, kind, side and first step; the
+    count of refusals."""
     refused = 0
-    opened = legal.open_borders(state)
+    opened = open_borders(state)
     for here, around in BOARD.links.items():
         for there, link in around.items():
             for kind in KINDS:
                 for side in SIDES:
                     for first, fresh in ((True, True), (True, False), (False, True)):
-                        try:
-                            cost, ends, _ = crossing(BOARD, state, here, there, kind, side,
-                                                     first, fresh)
-                            want: tuple[int, bool] | None = (cost, ends)
-                        except IllegalMove:
-                            want = None
-                            refused += 1
-                        assert legal.step(state, opened, link, here, there, kind, side,
-                                          first, fresh) == want, (here, there, kind, side)
+                        want = passage(state, link, here, there, kind, side, first, fresh)
+                        refused += type(want) is not tuple
+                        assert passage(state, link, here, there, kind, side, first, fresh,
+                                       opened) == want, (here, there, kind, side)
     return refused
 
 
@@ -346,7 +344,7 @@ def test_the_policy_s_figures_and_moves_equal_the_long_way(
     for n, state in enumerate(_live(seed, options)):
         if n % 50 == 0:
             steps += _steps_agree(state)
-        opened = legal.open_borders(state)
+        opened = open_borders(state)
         assert opened == {(here, there) for here, around in BOARD.links.items()
                           for there in around if open_between(state, here, there)}
         bridged += bool(opened)
@@ -384,7 +382,7 @@ def test_open_borders_and_steps_follow_wrecked_and_doubled_bailey_bridges() -> N
                 twin.baileys = list(twin.baileys)
                 twin.baileys.insert(index + 1, Bailey(f"X{index}", bridge.b, bridge.a,
                                                       bridge.size, points_, bridge.started))
-                opened = legal.open_borders(twin)
+                opened = open_borders(twin)
                 assert opened == {(here, there) for here, around in BOARD.links.items()
                                   for there in around if open_between(twin, here, there)}
                 looked += 1
