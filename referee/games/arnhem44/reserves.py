@@ -5,6 +5,7 @@ Player Receives His Reserves.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache
 
 from referee.core.dice import Dice
@@ -83,20 +84,18 @@ def roll_reserves(board: Board, state: AState, dice: Dice, command: ReserveRoll)
 
 def entries(board: Board, state: AState, key: Key) -> list[str]:
     """Where an Allied reserve may enter: a start sector with room; US only the centre."""
-    out = []
+    return list(_entries(board, state, NATIONALITY[key[0]] == "US"))
+
+
+def _entries(board: Board, state: AState, us: bool) -> Iterator[str]:
+    """``entries`` one by one, of a US figure (``us``) or another (the rule asks nothing
+    else of the figure): a caller asking whether there is one stops at the first."""
+    centre = board.starts.get("centre")
     for sector in board.start_sectors:
-        if NATIONALITY[key[0]] == "US" and sector != board.starts.get("centre"):
+        if us and sector != centre:
             continue
         if friends(state, sector, ALLIED) < board.max_per_side:
-            out.append(sector)
-    return out
-
-
-def _has_entry(board: Board, state: AState, us: bool) -> bool:
-    """``entries`` of a US figure (``us``) or another is not empty, the first found enough."""
-    centre = board.starts.get("centre")
-    return any(friends(state, sector, ALLIED) < board.max_per_side
-               for sector in board.start_sectors if not us or sector == centre)
+            yield sector
 
 
 def enter(board: Board, state: AState, command: Enter) -> list[Event]:
@@ -138,7 +137,7 @@ def stuck_allied(board: Board, state: AState, events: list[Event]) -> None:
         us = NATIONALITY[key[0]] == "US"  # ``entries`` depends on that alone
         found = room.get(us)
         if found is None:
-            found = room[us] = _has_entry(board, state, us)
+            found = room[us] = next(_entries(board, state, us), None) is not None
         if not found:
             stuck.append(key)
     if not stuck:
@@ -193,18 +192,15 @@ def due_german(board: Board, state: AState) -> list[Event]:
 
 def flag_sectors(board: Board, state: AState, above_rhine: bool) -> list[str]:
     """German flag sectors free of enemy troops with room (above the Rhine when required)."""
-    return [s for s in _flag_order(board)
-            if (not above_rhine or s in board.above_rhine)
-            and not enemies(state, s, GERMAN)
-            and friends(state, s, GERMAN) < board.max_per_side]
+    return list(_flag_sectors(board, state, above_rhine))
 
 
-def _has_flag_sector(board: Board, state: AState, above_rhine: bool) -> bool:
-    """``flag_sectors`` is not empty (the first found is enough)."""
-    return any((not above_rhine or s in board.above_rhine)
-               and not enemies(state, s, GERMAN)
-               and friends(state, s, GERMAN) < board.max_per_side
-               for s in _flag_order(board))
+def _flag_sectors(board: Board, state: AState, above_rhine: bool) -> Iterator[str]:
+    """``flag_sectors`` one by one (a caller asking whether there is one stops at it)."""
+    for s in _flag_order(board):
+        if (not above_rhine or s in board.above_rhine) and not enemies(state, s, GERMAN) \
+                and friends(state, s, GERMAN) < board.max_per_side:
+            yield s
 
 
 @cache
@@ -253,7 +249,7 @@ def stuck_german(board: Board, state: AState, events: list[Event]) -> None:
     if not state.arriving:
         return
     key = state.arriving[0]
-    if _has_flag_sector(board, state, state.above_rhine > 0):
+    if next(_flag_sectors(board, state, state.above_rhine > 0), None) is not None:
         return
     for index, k in enumerate(state.arriving):
         state.waiting[k] += 1

@@ -8,9 +8,8 @@ in at random, Bailey bridges laid, batteries marked as fired, the phases of bloc
   ``_can_fire_held`` (``_held``) and ``options`` not empty;
 - ``explosives.actions`` (the crates sorted by bridge in one pass) and whether ``advance`` finds
   one, against the list made bridge by bridge with ``Explosives.under``;
-- ``reserves._has_entry``/``_has_flag_sector`` (the first sector with room) against
-  ``entries``/``flag_sectors`` not empty, and ``stuck_allied`` against the list of every
-  figure's entries;
+- ``reserves.stuck_allied`` and ``stuck_german`` (the first sector with room enough) against
+  the list of every figure's entries and the flag sectors;
 - ``bailey._starts`` (the sectors by a waterway, each sector's crews sorted out once)
   against the code first written (every sector, every border's crews sorted out again), and
   ``bailey_between`` against the sets of the two borders' ends;
@@ -175,13 +174,13 @@ def _differences(state: AState) -> list[str]:
         if explosives.actions(BOARD, twin) != want \
                 or (next(explosives._actions(BOARD, twin), None) is None) != (not want):
             out.append(f"explosives {step} at {at}")
-    for us in (False, True):
-        key = ("US", "inf") if us else ("UK", "inf")
-        if reserves._has_entry(BOARD, state, us) != bool(reserves.entries(BOARD, state, key)):
-            out.append(f"entry us={us} at {at}")
-        if reserves._has_flag_sector(BOARD, state, us) != bool(
-                reserves.flag_sectors(BOARD, state, us)):
-            out.append(f"flag sector above={us} at {at}")
+    for above in (0, 1):
+        twin = state.copy()
+        twin.arriving, twin.above_rhine = [("DE", "inf")], above
+        room = bool(reserves.flag_sectors(BOARD, twin, above > 0))
+        reserves.stuck_german(BOARD, twin, [])
+        if (twin.arriving == []) == room:
+            out.append(f"stuck german above={above} at {at}")
     twin = state.copy()
     twin.arriving = list(KEYS[3:])
     stuck = [k for k in twin.arriving if not reserves.entries(BOARD, twin, k)]
@@ -336,9 +335,9 @@ def test_the_mangled_positions_reach_the_cases_that_matter(
             seen.add("crew")
         if victory.eliminated_side(state) is not None:
             seen.add("eliminated")
-        if not reserves._has_entry(BOARD, state, True):
+        if not reserves.entries(BOARD, state, ("US", "inf")):
             seen.add("no entry")
-        if not reserves._has_flag_sector(BOARD, state, False):
+        if not reserves.flag_sectors(BOARD, state, False):
             seen.add("no flag sector")
         if any(NATIONALITY[g] == "US" for counts in state.units.values() for g, _ in counts):
             seen.add("us")
