@@ -25,6 +25,7 @@ from referee.games.arnhem44.board import (
 )
 from referee.games.arnhem44.commands import Build, Command, Pass, StartBailey
 from referee.games.arnhem44.copying import Figures
+from referee.games.arnhem44.presence import NO_FIGURES
 from referee.games.arnhem44.state import BAILEY, AState, Bailey
 
 RULE = "Phase 3.4"
@@ -84,7 +85,7 @@ def open_borders(state: AState) -> frozenset[tuple[str, str]]:
 
 
 def _german_at(state: AState, sector: str) -> bool:
-    here = state.units.get(sector, _NONE)
+    here = state.units.get(sector, NO_FIGURES)
     kept: bool | None = getattr(here, GERMAN_KEPT, None)
     if kept is None:
         kept = any(side_of(g) != ALLIED for g, _ in here)
@@ -96,9 +97,6 @@ def _german_at(state: AState, sector: str) -> bool:
 GERMAN_KEPT = "_german_keys"
 """The attribute of a sector's ``Figures`` that keeps whether a German key is among them."""
 
-
-_NONE: dict[Key, int] = {}
-"""An empty sector (read only)."""
 
 
 def _to_work(state: AState) -> list[Bailey]:

@@ -49,10 +49,16 @@ from referee.games.arnhem44.board import (
 )
 from referee.games.arnhem44.commands import Barrage, Command, Groups, Initiative, NoBarrage
 from referee.games.arnhem44.figures import resolve
-from referee.games.arnhem44.fire import counts_text, expand, outcome_of
+from referee.games.arnhem44.fire import counts_text, expand, key_counts, outcome_of
 from referee.games.arnhem44.options import THREE_PLAYERS, UK, US, player_of
 from referee.games.arnhem44.placement import artillery_sectors
-from referee.games.arnhem44.presence import TOTALS_KEPT, enemies, friends, side_totals
+from referee.games.arnhem44.presence import (
+    NO_FIGURES,
+    TOTALS_KEPT,
+    enemies,
+    friends,
+    side_totals,
+)
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import hq_status, penalty
 
@@ -294,7 +300,7 @@ def check_shots(board: Board, state: AState, side: str, command: Barrage) -> tup
         for key, n in figures:
             total[key] = total.get(key, 0) + n
         shots.append((expand(dict(figures)), target))
-    here = state.units.get(source) or _NONE
+    here = state.units.get(source) or NO_FIGURES
     for key, n in total.items():
         if here.get(key, 0) < n:
             raise IllegalMove(BARRAGE, f"the battery in {source} has {here.get(key, 0)} "
@@ -344,7 +350,7 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
         faces[:] = flat[at:at + len(faces)]
         at += len(faces)
     events.append(Event("barrage", f"{name} barrage from {source}: "
-                        + "; ".join(f"{counts_text(_tally(f))} at {t}" for f, t in shots),
+                        + "; ".join(f"{counts_text(key_counts(f))} at {t}" for f, t in shots),
                         {"side": side, "from": source,
                          "targets": [{"sector": t, "units": len(f)} for f, t in shots]}))
     events += joker.done()
@@ -354,22 +360,11 @@ def fire_battery(board: Board, state: AState, dice: Dice, side: str, command: Ba
     _pass_turn(state, side, player)
 
 
-def _tally(keys: list[Key]) -> dict[Key, int]:
-    """``dict(Counter(keys))`` without ``Counter``'s Python calls."""
-    out: dict[Key, int] = {}
-    for key in keys:
-        out[key] = out.get(key, 0) + 1
-    return out
-
-
-_NONE: dict[Key, int] = {}
-"""An empty sector (read only)."""
-
 
 def _strike(board: Board, state: AState, dice: Dice, name: str, side: str, source: str,
             target: str, faces: list[int]) -> list[Event]:
     """Hits and friendly fire of one target, kills removed at once (``name``: who fired)."""
-    here = state.units.get(target) or _NONE
+    here = state.units.get(target) or NO_FIGURES
     number = board.number(target, "art")
     disputed = friends(state, target, side) > 0
     hits = sum(1 for f in faces if 1 <= f <= number)

@@ -14,7 +14,7 @@ artillery's hit dice, then one distribution die per hit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from referee.core.dice import Dice
@@ -109,6 +109,15 @@ def injured_of(targets: list[Key], damage: list[int], board: Board) -> dict[Key,
     for key, lost in zip(targets, damage, strict=True):
         if 0 < lost < board.hit_points(key):
             out[key] = out.get(key, 0) + 1
+    return out
+
+
+def key_counts(keys: Iterable[Key]) -> dict[Key, int]:
+    """How many of each key ``keys`` holds (``dict(Counter(keys))`` without ``Counter``'s
+    Python calls: a barrage's shots, the reserves arriving)."""
+    out: dict[Key, int] = {}
+    for key in keys:
+        out[key] = out.get(key, 0) + 1
     return out
 
 

@@ -54,7 +54,13 @@ from referee.games.arnhem44.figures import points
 from referee.games.arnhem44.jokers import held
 from referee.games.arnhem44.movement import crossing, passage
 from referee.games.arnhem44.options import player_of
-from referee.games.arnhem44.presence import TOTALS_KEPT, enemies, friends, side_totals
+from referee.games.arnhem44.presence import (
+    NO_FIGURES,
+    TOTALS_KEPT,
+    enemies,
+    friends,
+    side_totals,
+)
 from referee.games.arnhem44.reserves import entries, flag_sectors, reserves_left
 from referee.games.arnhem44.state import (
     AIRBORNE_PHASES,
@@ -227,7 +233,7 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
         if here != start:
             crowded = full.get(here)
             if crowded is None:
-                counts = get(here, _NO_FIGURES)
+                counts = get(here, NO_FIGURES)
                 crowded = full[here] = bool(counts) and (
                     getattr(counts, TOTALS_KEPT, None) or side_totals(counts))[side] >= limit
             if crowded:
@@ -236,7 +242,7 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
         for there in neighbours[here]:
             foes = hostile.get(there)
             if foes is None:
-                counts = get(there, _NO_FIGURES)
+                counts = get(there, NO_FIGURES)
                 foes = hostile[there] = (getattr(counts, TOTALS_KEPT, None)
                                          or side_totals(counts))[foe] if counts else 0
             if foes:
@@ -270,9 +276,6 @@ def reachable(board: Board, state: AState, start: str, key: Key, mp: int,
             out[s] = p
     return out
 
-
-_NO_FIGURES: dict[Key, int] = {}
-"""An empty sector (read only)."""
 
 
 def movement(board: Board, state: AState) -> list[Command]:

@@ -35,6 +35,9 @@ def enemies(state: AState, sector: str, side: str) -> int:
     return (kept or _totals(here))[GERMAN if side == ALLIED else ALLIED]  # other(side)
 
 
+NO_FIGURES: dict[Key, int] = {}
+"""An empty sector's figures (read only: never changed)."""
+
 TOTALS_KEPT = "_totals"
 """The attribute of a sector's ``Figures`` that keeps its figures per side (``_totals``)."""
 

@@ -25,6 +25,7 @@ from referee.games.arnhem44.board import (
 from referee.games.arnhem44.checks import game_invariants
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.explosives import explosives_json
+from referee.games.arnhem44.presence import NO_FIGURES
 from referee.games.arnhem44.sectors import journal_of, written_since
 from referee.games.arnhem44.state import AState
 from referee.games.arnhem44.supply import token_count, tokens_conserved
@@ -306,7 +307,7 @@ def _moved_problems(state: AState, sector: str, moved: Counter[tuple[str, str, i
                     ) -> list[str]:
     """Figures that moved this phase are figures in the sector: per unit key, the moved ones
     (whatever points they have left) are at most those there, and no count is empty."""
-    here = state.units.get(sector, _NONE)
+    here = state.units.get(sector, NO_FIGURES)
     per_key: dict[Key, int] = {}
     for (g, k, _), n in moved.items():
         per_key[(g, k)] = per_key.get((g, k), 0) + n
@@ -346,9 +347,6 @@ def start_waiting(board: Board) -> Counter[Key]:
             waiting[(landing.group, kind)] += n
     return waiting
 
-
-_NONE: dict[Key, int] = {}
-"""An empty sector (read only)."""
 
 
 def update_control(board: Board, state: AState,

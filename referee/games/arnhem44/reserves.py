@@ -23,7 +23,7 @@ from referee.games.arnhem44.board import (
 )
 from referee.games.arnhem44.commands import Enter, Reinforce, ReserveRoll
 from referee.games.arnhem44.explosives import receive
-from referee.games.arnhem44.fire import counts_text
+from referee.games.arnhem44.fire import counts_text, key_counts
 from referee.games.arnhem44.presence import enemies, friends
 from referee.games.arnhem44.state import AState
 
@@ -101,9 +101,7 @@ def _entries(board: Board, state: AState, us: bool) -> Iterator[str]:
 def enter(board: Board, state: AState, command: Enter) -> list[Event]:
     events: list[Event] = []
     for (group, kind), n in command.groups:
-        pending: dict[Key, int] = {}  # ``Counter(state.arriving)``, no Python calls
-        for arriving in state.arriving:
-            pending[arriving] = pending.get(arriving, 0) + 1
+        pending = key_counts(state.arriving)
         matches = [k for k in pending if k[1] == kind and (not group or k[0] == group)]
         if len(matches) != 1 or pending[matches[0]] < n:
             raise IllegalMove("Phase 6.2", f"the reserves to place are "

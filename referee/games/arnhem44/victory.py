@@ -36,14 +36,11 @@ from referee.games.arnhem44.board import (
     side_of,
 )
 from referee.games.arnhem44.copying import Figures
-from referee.games.arnhem44.presence import KEPT, sides_here
+from referee.games.arnhem44.presence import KEPT, NO_FIGURES, sides_here
 from referee.games.arnhem44.sectors import journal_of, written_since
 from referee.games.arnhem44.state import OVER, AState
 
 RULE = "Winning"
-_NONE: dict[tuple[str, str], int] = {}
-"""An empty sector (read only)."""
-
 
 def destroyed(state: AState) -> frozenset[str]:
     """The bridges blown up or destroyed (Phases 3.1/3.2; Veterans/4 damage).  The ground war
@@ -69,8 +66,8 @@ def sides_at(board: Board, state: AState, bridge: str) -> tuple[bool, bool]:
     """(German, Allied): which sides have troops at either end of ``bridge``."""
     b = board.bridges[bridge]
     units = state.units
-    german_a, allied_a = sides_here(units.get(b.a, _NONE))
-    german_b, allied_b = sides_here(units.get(b.b, _NONE))
+    german_a, allied_a = sides_here(units.get(b.a, NO_FIGURES))
+    german_b, allied_b = sides_here(units.get(b.b, NO_FIGURES))
     return german_a or german_b, allied_a or allied_b
 
 
