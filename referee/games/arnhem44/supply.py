@@ -31,7 +31,7 @@ from referee.games.arnhem44.board import (
 from referee.games.arnhem44.commands import Collect, Groups
 from referee.games.arnhem44.copying import Figures
 from referee.games.arnhem44.presence import groups_here
-from referee.games.arnhem44.sectors import Sectors
+from referee.games.arnhem44.sectors import journal_of
 from referee.games.arnhem44.state import AState
 
 FULL = "full"
@@ -149,7 +149,7 @@ def update_contact(state: AState) -> list[Event]:
     # seen are looked at (most commands change no figure, a move two sectors).  Seen for
     # exactly these groups: a copy of the state from before a contact waits for more.
     kept = _quiet
-    written = units.written if type(units) is Sectors and not units.plain else None
+    written, length = journal_of(units)
     seen: dict[str, Figures] = {}
     if kept is not None and kept[1] == waiting:
         seen = kept[0]
@@ -165,7 +165,7 @@ def update_contact(state: AState) -> list[Event]:
             # groups stand there), and no other sector holds any: one comparison in C, not a
             # look at each sector (most commands change no figure)
             if written is not None:
-                _keep_quiet((seen, kept[1], written, len(written)))
+                _keep_quiet((seen, kept[1], written, length))
             return []
     events: list[Event] = []
     keys = _keys(frozenset(waiting))
@@ -197,7 +197,7 @@ def update_contact(state: AState) -> list[Event]:
     if len(seen) > len(units):  # a sector emptied: forgotten, so that ``seen == units``
         for sector in [s for s in seen if s not in units]:
             del seen[sector]
-    _keep_quiet((seen, frozenset(waiting), written, len(written) if written is not None else 0))
+    _keep_quiet((seen, frozenset(waiting), written, length))
     return events
 
 
