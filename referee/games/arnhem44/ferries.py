@@ -59,6 +59,9 @@ def update(board: Board, state: AState) -> list[Event]:
     if kept is not None and kept[0] is board and statuses == kept[2]:
         written = written_since(units, kept[3], kept[4], _end_set(board))
         if written is False:  # no ferry's end written since (``sectors.Sectors``)
+            journal, length = journal_of(units)
+            if length != kept[4]:  # kept from here on: the next look reads what comes after
+                _keep_quiet((*kept[:3], journal, length))
             return []
         if written is None and all(map(is_, map(units.get, _ends(board)), kept[1])):
             return []

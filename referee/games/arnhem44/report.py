@@ -433,6 +433,11 @@ def _settled_now(board: Board, state: AState) -> dict[str, str | None] | None:
         return None
     units = state.units
     written = written_since(units, kept[4], kept[5], end_set(board))
+    if written is False:
+        journal, length = journal_of(units)
+        if length != kept[5]:  # kept from here on: the next look reads only what comes after
+            _keep_settled((*kept[:4], journal, length))
+        return kept[3]
     if written is None:  # no journal to tell: the ends' figures, by identity
         written = not all(map(is_, map(units.get, end_sectors(board)), kept[1]))
     return None if written else kept[3]

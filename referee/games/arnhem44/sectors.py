@@ -116,7 +116,9 @@ def written_since(units: Mapping[str, Counter[Key]], journal: list[str] | None, 
                   sectors: frozenset[str] | None = None) -> bool | None:
     """Was a sector (of ``sectors``; without them, any sector) of ``units`` written since
     ``journal`` held ``length`` (``journal_of``)?  None when the journal cannot tell (another
-    one, or none): look at the sectors themselves."""
+    one, or none): look at the sectors themselves.  A reader told False keeps its answer
+    with the journal's length now, so that what it reads next is only what comes after (the
+    journal holds at most ``LONGEST`` sectors in any case)."""
     if journal is None or type(units) is not Sectors or units.written is not journal \
             or units.plain:
         return None

@@ -82,7 +82,10 @@ def bridge_sides(board: Board, state: AState) -> tuple[tuple[str, bool, bool], .
     memo = _memo
     if memo is not None and memo[0] is board \
             and written_since(units, memo[3], memo[4], end_set(board)) is False:
-        return memo[2]  # no bridge's end written since (``sectors.Sectors``)
+        journal, length = journal_of(units)  # no bridge's end written since (``Sectors``)
+        if length != memo[4]:  # kept from here on: the next look reads only what comes after
+            _keep((*memo[:3], journal, length))
+        return memo[2]
     here = tuple(map(units.get, end_sectors(board)))
     if memo is None or memo[0] is not board:
         old: Iterator[Any] = repeat(_NOWHERE)  # the first answer: every bridge looked at

@@ -223,6 +223,10 @@ def test_the_bridges_judged_by_the_sectors_written_equal_the_long_way() -> None:
         want = report.judge_control(BOARD, want_was, twin)
         got = report.judge_after(BOARD, before, state)
         assert (_texts(got), state.control) == (_texts(want), twin.control)
+        settled = report._settled
+        if settled is not None and settled[4] is state.units.written:  # type: ignore[attr-defined]
+            # kept with the journal's length now: the next look reads only what comes after
+            assert settled[5] == len(state.units.written)  # type: ignore[attr-defined]
         judged += bool(want)
         reached = _ferries_long_way(state)
         assert [e.data["ferry"] for e in ferries.update(BOARD, state)] == reached
